@@ -1,0 +1,2 @@
+import BackgroundBudget
+print(BudgetInstant.zero)

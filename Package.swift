@@ -1,0 +1,23 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+let package = Package(
+    name: "BackgroundBudget",
+    // `Synchronization.Mutex` needs these releases on Apple platforms; Linux has no minimum.
+    platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
+    products: [
+        .library(name: "BackgroundBudget", targets: ["BackgroundBudget"]),
+        .executable(name: "StateLab", targets: ["StateLab"]),
+    ],
+    targets: [
+        .target(name: "BackgroundBudget"),
+        .executableTarget(
+            name: "StateLab",
+            dependencies: ["BackgroundBudget"],
+            path: "Examples/StateLab",
+            exclude: ["README.md"]
+        ),
+        .testTarget(name: "BackgroundBudgetTests", dependencies: ["BackgroundBudget"]),
+    ],
+    swiftLanguageModes: [.v6]
+)
