@@ -1,0 +1,8 @@
+import Synchronization
+// TEMPORARY stand-in until the real VirtualClock lands; deleted on merge.
+public final class VirtualClock: Sendable {
+    private let time = Mutex(BudgetInstant.zero)
+    public init(startingAt start: BudgetInstant = .zero) { time.withLock { $0 = start } }
+    public var now: BudgetInstant { time.withLock { $0 } }
+    @discardableResult public func advance(by duration: Duration) -> Int { time.withLock { $0 = $0 + duration }; return 0 }
+}

@@ -1,0 +1,121 @@
+import Synchronization
+
+/// An installed app as the app itself sees it: its state, its delegate, and observers of its lifecycle.
+///
+/// You get one from ``BackgroundSystem/install(_:delegate:)``. The system decides transitions; the
+/// app's view of them (``applicationState``, delegate calls, observer calls) is updated on the app's
+/// own serial executor, step by step, so that inside `applicationWillResignActive` the state still
+/// reads `.active`, as it does in UIKit.
+///
+/// ```swift
+/// let app = try system.install(AppManifest(id: "com.example.news"))
+/// let token = app.addObserver { callback in print(callback.selector) }
+/// try system.open(app)          // application:willFinishLaunchingWithOptions: … applicationDidBecomeActive:
+/// app.removeObserver(token)
+/// ```
+public final class Application: Sendable {
+    /// The app's bundle identifier.
+    public let id: AppID
+    /// The app's Info.plist keys.
+    public let manifest: AppManifest
+
+    let executor = InlineSerialExecutor()
+    private let side: Mutex<SideState>
+
+    private struct SideState {
+        var state: ApplicationState = .notRunning
+        var delegate: (any ApplicationDelegate)?
+        var observers: [Int: Observer] = [:]
+        var nextObserver = 0
+    }
+
+    private struct Observer {
+        var callbacks: Set<AppCallback>
+        var block: @Sendable (AppCallback) -> Void
+    }
+
+    init(manifest: AppManifest, delegate: (any ApplicationDelegate)?) {
+        self.id = manifest.id
+        self.manifest = manifest
+        self.side = Mutex(SideState(delegate: delegate))
+    }
+
+    /// The app's state as the app sees it: it changes as each step is delivered on the app's executor.
+    ///
+    /// Read from outside a callback after the system has delivered everything (always, on a
+    /// ``VirtualClock``), it matches the system's decision.
+    public var applicationState: ApplicationState {
+        side.withLock { $0.state }
+    }
+
+    /// The object that receives lifecycle callbacks; retained by the app.
+    public var delegate: (any ApplicationDelegate)? {
+        get { side.withLock { $0.delegate } }
+        set { side.withLock { $0.delegate = newValue } }
+    }
+
+    /// Registers a block called after each lifecycle callback is delivered to the delegate, as UIKit
+    /// posts `UIApplication.didEnterBackgroundNotification` and its siblings.
+    ///
+    /// - Parameters:
+    ///   - callbacks: The callbacks to observe; all by default.
+    ///   - block: Called on the app's executor with the callback that was delivered.
+    /// - Returns: A token for ``removeObserver(_:)``.
+    @discardableResult
+    public func addObserver(
+        for callbacks: Set<AppCallback> = Set(AppCallback.allCases),
+        using block: @escaping @Sendable (AppCallback) -> Void
+    ) -> LifecycleObserver {
+        side.withLock { side in
+            let token = side.nextObserver
+            side.nextObserver += 1
+            side.observers[token] = Observer(callbacks: callbacks, block: block)
+            return LifecycleObserver(app: id, token: token)
+        }
+    }
+
+    /// Stops an observer. Removing one twice, or one of another app, does nothing.
+    /// - Parameter observer: The token ``addObserver(for:using:)`` returned.
+    public func removeObserver(_ observer: LifecycleObserver) {
+        guard observer.app == id else { return }
+        _ = side.withLock { $0.observers.removeValue(forKey: observer.token) }
+    }
+
+    /// The lifecycle callbacks as an asynchronous sequence, from now until the stream is dropped.
+    ///
+    /// ```swift
+    /// for await callback in app.lifecycleEvents() where callback == .didEnterBackground { … }
+    /// ```
+    public func lifecycleEvents() -> AsyncStream<AppCallback> {
+        let (stream, continuation) = AsyncStream<AppCallback>.makeStream()
+        let token = addObserver { continuation.yield($0) }
+        continuation.onTermination = { [weak self] _ in self?.removeObserver(token) }
+        return stream
+    }
+
+    /// Performs steps in order on the calling thread (the app's executor): updates the visible state,
+    /// calls the delegate, then observers. No lock is held while user code runs.
+    func perform(_ steps: [LifecycleStep], options: LaunchOptions) {
+        for step in steps {
+            switch step {
+            case .enter(let state):
+                side.withLock { $0.state = state }
+            case .callback(let callback):
+                let (delegate, blocks) = side.withLock { side in
+                    (side.delegate, side.observers.sorted { $0.key < $1.key }
+                        .compactMap { $0.value.callbacks.contains(callback) ? $0.value.block : nil })
+                }
+                delegate?.deliver(callback, to: self, options: options)
+                for block in blocks { block(callback) }
+            case .exit:
+                break
+            }
+        }
+    }
+}
+
+/// A token for a lifecycle observer; pass it to ``Application/removeObserver(_:)``.
+public struct LifecycleObserver: Sendable, Hashable {
+    let app: AppID
+    let token: Int
+}

@@ -1,0 +1,78 @@
+/// The options an app is launched with.
+///
+/// UIKit passes a dictionary keyed by `UIApplication.LaunchOptionsKey`; here the one fact the
+/// lifecycle needs is typed: why the system launched the app, if it did.
+public struct LaunchOptions: Sendable, Hashable {
+    /// Why the system launched the app into the background, or `nil` for a launch by the user.
+    public var backgroundLaunchReason: LaunchReason?
+
+    /// Creates launch options.
+    /// - Parameter backgroundLaunchReason: The background launch reason, or `nil`.
+    public init(backgroundLaunchReason: LaunchReason? = nil) {
+        self.backgroundLaunchReason = backgroundLaunchReason
+    }
+}
+
+/// The methods the system calls as an app moves through its lifecycle, named as in
+/// `UIApplicationDelegate`.
+///
+/// Every method has an empty default implementation; implement the ones you need. The system calls
+/// them on the app's own serial executor, one at a time, in the order of IOS-FACTS §1, and never
+/// while it holds a lock, so a callback may call back into the ``Application`` or the
+/// ``BackgroundSystem``.
+///
+/// ```swift
+/// final class Delegate: ApplicationDelegate {
+///     func applicationDidEnterBackground(_ application: Application) {
+///         // save state; begin a background task if work remains
+///     }
+/// }
+/// ```
+public protocol ApplicationDelegate: AnyObject, Sendable {
+    /// The launch process has begun (`application(_:willFinishLaunchingWithOptions:)`).
+    func application(_ application: Application, willFinishLaunchingWithOptions options: LaunchOptions)
+    /// The launch process is almost done (`application(_:didFinishLaunchingWithOptions:)`).
+    func application(_ application: Application, didFinishLaunchingWithOptions options: LaunchOptions)
+    /// The app has become active (`applicationDidBecomeActive(_:)`).
+    func applicationDidBecomeActive(_ application: Application)
+    /// The app is about to become inactive (`applicationWillResignActive(_:)`).
+    func applicationWillResignActive(_ application: Application)
+    /// The app is now in the background (`applicationDidEnterBackground(_:)`).
+    func applicationDidEnterBackground(_ application: Application)
+    /// The app is about to enter the foreground (`applicationWillEnterForeground(_:)`).
+    func applicationWillEnterForeground(_ application: Application)
+    /// The app is about to terminate (`applicationWillTerminate(_:)`).
+    func applicationWillTerminate(_ application: Application)
+}
+
+extension ApplicationDelegate {
+    /// Does nothing.
+    public func application(_ application: Application, willFinishLaunchingWithOptions options: LaunchOptions) {}
+    /// Does nothing.
+    public func application(_ application: Application, didFinishLaunchingWithOptions options: LaunchOptions) {}
+    /// Does nothing.
+    public func applicationDidBecomeActive(_ application: Application) {}
+    /// Does nothing.
+    public func applicationWillResignActive(_ application: Application) {}
+    /// Does nothing.
+    public func applicationDidEnterBackground(_ application: Application) {}
+    /// Does nothing.
+    public func applicationWillEnterForeground(_ application: Application) {}
+    /// Does nothing.
+    public func applicationWillTerminate(_ application: Application) {}
+}
+
+extension ApplicationDelegate {
+    /// Calls the delegate method for `callback`.
+    func deliver(_ callback: AppCallback, to application: Application, options: LaunchOptions) {
+        switch callback {
+        case .willFinishLaunching: self.application(application, willFinishLaunchingWithOptions: options)
+        case .didFinishLaunching: self.application(application, didFinishLaunchingWithOptions: options)
+        case .didBecomeActive: applicationDidBecomeActive(application)
+        case .willResignActive: applicationWillResignActive(application)
+        case .didEnterBackground: applicationDidEnterBackground(application)
+        case .willEnterForeground: applicationWillEnterForeground(application)
+        case .willTerminate: applicationWillTerminate(application)
+        }
+    }
+}

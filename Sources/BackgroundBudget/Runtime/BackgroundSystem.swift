@@ -1,0 +1,211 @@
+import Synchronization
+
+/// The device: installed apps, the user's gestures, the system's decisions, and the trace of it all.
+///
+/// A system runs on a clock. On a ``VirtualClock`` everything is synchronous and deterministic: each
+/// call returns after every callback it caused has been delivered, and the same calls give the same
+/// ``trace`` byte for byte.
+///
+/// ```swift
+/// let clock = VirtualClock()
+/// let system = BackgroundSystem(clock: clock)
+/// let app = try system.install(AppManifest(id: "com.example.statelab", displayName: "State Lab"))
+/// try system.open(app)                 // launch: willFinish…, didFinish…, didBecomeActive
+/// clock.advance(by: .seconds(5))
+/// try system.pressHome()               // willResignActive, didEnterBackground, then suspended
+/// #expect(app.applicationState == .suspended)
+/// print(system.logLines())
+/// ```
+///
+/// Every call that cannot happen in the app's current state throws ``LifecycleError`` and changes
+/// nothing. State lives behind one lock; delegate methods and observers run on each app's own serial
+/// executor after the lock is released.
+public final class BackgroundSystem: Sendable {
+    /// The clock that timestamps the trace and runs deadlines.
+    public let clock: VirtualClock
+
+    private struct State {
+        var core = DeviceCore()
+        var handles: [AppID: Application] = [:]
+        var installOrder: [AppID] = []
+    }
+
+    private let state = Mutex(State())
+
+    /// Creates a device with no apps.
+    /// - Parameter clock: The clock to run on.
+    public init(clock: VirtualClock = VirtualClock()) {
+        self.clock = clock
+    }
+
+    // MARK: Apps
+
+    /// Installs an app, not yet running.
+    /// - Parameters:
+    ///   - manifest: The app's Info.plist keys.
+    ///   - delegate: The object that receives its lifecycle callbacks (retained).
+    /// - Returns: The installed app.
+    /// - Throws: ``InstallError`` for an invalid or duplicate bundle identifier; nothing is installed.
+    @discardableResult
+    public func install(_ manifest: AppManifest, delegate: (any ApplicationDelegate)? = nil) throws(InstallError) -> Application {
+        let app = Application(manifest: manifest, delegate: delegate)
+        try state.withLock { (state) throws(InstallError) in
+            try state.core.install(manifest)
+            state.handles[manifest.id] = app
+            state.installOrder.append(manifest.id)
+        }
+        return app
+    }
+
+    /// The installed app with an identifier, or `nil`.
+    public func application(_ id: AppID) -> Application? {
+        state.withLock { $0.handles[id] }
+    }
+
+    /// Every installed app, in installation order.
+    public var applications: [Application] {
+        state.withLock { state in state.installOrder.compactMap { state.handles[$0] } }
+    }
+
+    /// The app in the foreground (active or inactive), if any.
+    public var foregroundApplication: Application? {
+        state.withLock { state in state.core.foreground.flatMap { state.handles[$0] } }
+    }
+
+    /// The system's own view of an app's state: it changes the moment the system decides, while
+    /// ``Application/applicationState`` changes as the app receives each step.
+    public func state(of app: Application) -> ApplicationState {
+        state.withLock { $0.core.state(of: app.id) }
+    }
+
+    /// A snapshot of everything recorded so far.
+    public var trace: Trace {
+        state.withLock { $0.core.trace }
+    }
+
+    /// The trace as `NSLog`-style lines, with each app's display name as its process name.
+    /// - Parameter includesSystemEvents: Whether to print state changes and exits as well as callbacks.
+    public func logLines(includesSystemEvents: Bool = true) -> String {
+        let (trace, names) = state.withLock { state in
+            (state.core.trace, state.core.apps.mapValues(\.manifest.displayName))
+        }
+        return trace.logLines(LogLineStyle(processNames: names, includesSystemEvents: includesSystemEvents))
+    }
+
+    // MARK: The user
+
+    /// The user taps the app's icon: a cold launch if it is not running, a return to the foreground if
+    /// it runs in the background or is suspended, nothing if it is already in the foreground. Any other
+    /// foreground app is sent to the background first.
+    /// - Throws: ``LifecycleError`` (nothing changes).
+    public func open(_ app: Application) throws(LifecycleError) {
+        try run(app) { (core, now) throws(LifecycleError) in
+            switch core.state(of: app.id) {
+            case .notRunning: try core.apply(.launch, to: app.id, at: now)
+            case .background, .suspended: try core.apply(.enterForeground, to: app.id, at: now)
+            case .inactive, .active: []
+            }
+        }
+    }
+
+    /// The user presses Home (or swipes up): the foreground app goes to the background.
+    /// - Throws: ``LifecycleError`` with ``LifecycleError/Problem/noForegroundApp`` when no app is in
+    ///   the foreground.
+    public func pressHome() throws(LifecycleError) {
+        try run(nil) { (core, now) throws(LifecycleError) in try core.applyToForeground(.pressHome, at: now) }
+    }
+
+    /// A call or message alert covers the foreground app: it resigns active.
+    /// - Throws: ``LifecycleError`` when no app is active.
+    public func beginInterruption() throws(LifecycleError) {
+        try run(nil) { (core, now) throws(LifecycleError) in try core.applyToForeground(.interruptionBegan, at: now) }
+    }
+
+    /// The user dismisses the alert: the interrupted app becomes active again.
+    /// - Throws: ``LifecycleError`` when no app is interrupted.
+    public func dismissInterruption() throws(LifecycleError) {
+        try run(nil) { (core, now) throws(LifecycleError) in try core.applyToForeground(.interruptionDismissed, at: now) }
+    }
+
+    /// The user answers the alert: the interrupted app becomes active for a moment, then resigns and
+    /// goes to the background while the phone or messages app takes the screen.
+    /// - Throws: ``LifecycleError`` when no app is interrupted.
+    public func answerInterruption() throws(LifecycleError) {
+        try run(nil) { (core, now) throws(LifecycleError) in try core.applyToForeground(.interruptionAnswered, at: now) }
+    }
+
+    /// The user swipes the app away in the app switcher: `applicationWillTerminate` if it runs in the
+    /// background, silent if it is suspended, nothing if it is not running.
+    /// - Throws: ``LifecycleError`` when the app is in the foreground.
+    public func killFromAppSwitcher(_ app: Application) throws(LifecycleError) {
+        try send(.killFromAppSwitcher, to: app)
+    }
+
+    // MARK: The system
+
+    /// Launches the app straight into the background (no `applicationDidBecomeActive`).
+    /// - Parameters:
+    ///   - app: The app, which must not be running.
+    ///   - reason: Why the system launches it; passed in ``LaunchOptions``.
+    /// - Throws: ``LifecycleError`` when the app is running or exits on suspend.
+    public func launchInBackground(_ app: Application, reason: LaunchReason) throws(LifecycleError) {
+        try send(.launchInBackground(reason), to: app)
+    }
+
+    /// Reclaims a suspended app's memory, silently.
+    /// - Throws: ``LifecycleError`` when the app is not suspended.
+    public func purge(_ app: Application) throws(LifecycleError) {
+        try send(.purge, to: app)
+    }
+
+    /// Terminates an app in the background in an orderly way (`applicationWillTerminate` when it is
+    /// executing, silent when suspended).
+    /// - Throws: ``LifecycleError`` when the app is in the foreground or not running.
+    public func terminate(_ app: Application, reason: TerminationReason) throws(LifecycleError) {
+        try send(.terminate(reason), to: app)
+    }
+
+    /// Applies any ``LifecycleEvent`` to an app, as ``Lifecycle/transition(from:on:exitsOnSuspend:)``
+    /// describes it. An event that brings the app to the foreground sends the current foreground app away.
+    /// - Throws: ``LifecycleError`` when the event cannot happen in the app's state (nothing changes).
+    public func send(_ event: LifecycleEvent, to app: Application) throws(LifecycleError) {
+        try run(app) { (core, now) throws(LifecycleError) in try core.apply(event, to: app.id, at: now) }
+    }
+
+    // MARK: Delivery
+
+    private func run(
+        _ app: Application?,
+        _ body: (inout DeviceCore, BudgetInstant) throws(LifecycleError) -> [Delivery]
+    ) throws(LifecycleError) {
+        let now = clock.now
+        let deliveries = try state.withLock { (state) throws(LifecycleError) -> [Delivery] in
+            if let app {
+                precondition(state.handles[app.id] === app, "\(app.id) was not installed on this BackgroundSystem")
+            }
+            return try body(&state.core, now)
+        }
+        deliver(deliveries)
+    }
+
+    private func deliver(_ deliveries: [Delivery]) {
+        for delivery in deliveries {
+            guard let app = state.withLock({ $0.handles[delivery.app] }) else { continue }
+            let options: LaunchOptions = if case .launchInBackground(let reason) = delivery.event {
+                LaunchOptions(backgroundLaunchReason: reason)
+            } else {
+                LaunchOptions()
+            }
+            app.executor.submit { [self] in
+                app.perform(delivery.steps, options: options)
+                if delivery.finalState == .background { settle(app.id) }
+            }
+        }
+    }
+
+    /// Called once the app has returned from the callbacks that left it in the background.
+    private func settle(_ app: AppID) {
+        let now = clock.now
+        deliver(state.withLock { $0.core.settle(app, at: now) })
+    }
+}
