@@ -69,6 +69,16 @@ final class RecordingDelegate: ApplicationDelegate {
         #expect(app.applicationState == .active)
     }
 
+    @Test func readmeExampleHolds() throws {
+        let app = try system.install(AppManifest(id: "com.example.news"))
+        try system.open(app)
+        clock.advance(by: .seconds(4))
+        try system.beginInterruption()
+        try system.answerInterruption()
+        #expect(system.trace.callbacks(for: app.id).suffix(3) == [.didBecomeActive, .willResignActive, .didEnterBackground])
+        #expect(app.applicationState == .suspended)
+    }
+
     @Test func delegatesSeeTheStateUIKitWouldReportDuringEachCallback() throws {
         let delegate = RecordingDelegate()
         let app = try system.install(AppManifest(id: "a"), delegate: delegate)

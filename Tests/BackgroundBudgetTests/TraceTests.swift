@@ -1,0 +1,76 @@
+import Testing
+@testable import BackgroundBudget
+
+@Suite struct TraceTests {
+    private func sampleTrace() throws -> Trace {
+        let clock = VirtualClock()
+        let system = BackgroundSystem(clock: clock)
+        let app = try system.install(AppManifest(id: "com.example.StateLab", displayName: "State Lab"))
+        try system.open(app)
+        clock.advance(by: .milliseconds(12_345))
+        try system.pressHome()
+        return system.trace
+    }
+
+    @Test func jsonLinesFollowTheDocumentedSchema() throws {
+        let expected = """
+        {"t":0.000,"app":"com.example.StateLab","event":"stateChange","state":"inactive","reason":"launch"}
+        {"t":0.000,"app":"com.example.StateLab","event":"application:willFinishLaunchingWithOptions"}
+        {"t":0.000,"app":"com.example.StateLab","event":"application:didFinishLaunchingWithOptions"}
+        {"t":0.000,"app":"com.example.StateLab","event":"stateChange","state":"active","reason":"launch"}
+        {"t":0.000,"app":"com.example.StateLab","event":"applicationDidBecomeActive"}
+        {"t":12.345,"app":"com.example.StateLab","event":"applicationWillResignActive"}
+        {"t":12.345,"app":"com.example.StateLab","event":"stateChange","state":"inactive","reason":"pressHome"}
+        {"t":12.345,"app":"com.example.StateLab","event":"stateChange","state":"background","reason":"pressHome"}
+        {"t":12.345,"app":"com.example.StateLab","event":"applicationDidEnterBackground"}
+        {"t":12.345,"app":"com.example.StateLab","event":"stateChange","state":"suspended","reason":"noBackgroundWork"}
+
+        """
+        #expect(try sampleTrace().jsonLines() == expected)
+    }
+
+    @Test func exitsCarryTheirTerminationCode() {
+        let event = TraceEvent(time: .milliseconds(30_000), app: "a", kind: .exit(.backgroundTaskExpired, code: 0x2182_bad2))
+        #expect(event.jsonLine == #"{"t":30.000,"app":"a","event":"exit","reason":"backgroundTaskExpired","code":"0x2182bad2"}"#)
+        #expect(formatCode(0xbad) == "0x00000bad")
+    }
+
+    @Test func jsonStringsEscapeWhatJSONRequires() {
+        #expect(jsonString("a\"b\\c\nd\u{01}é") == #""a\"b\\c\nd\u0001é""#)
+    }
+
+    @Test func logLinesLookLikeNSLog() throws {
+        let lines = try sampleTrace().logLines(LogLineStyle(processNames: ["com.example.StateLab": "State Lab"]))
+            .split(separator: "\n")
+        #expect(lines[1] == "2011-10-31 12:05:15.391 State Lab[1069:307] application:willFinishLaunchingWithOptions:")
+        #expect(lines[5] == "2011-10-31 12:05:27.736 State Lab[1069:307] applicationWillResignActive:")
+        #expect(lines[9] == "2011-10-31 12:05:27.736 State Lab[1069:307] (state: suspended, reason: noBackgroundWork)")
+        let callbacksOnly = try sampleTrace().logLines(LogLineStyle(includesSystemEvents: false))
+        #expect(callbacksOnly.split(separator: "\n").count == 5)
+    }
+
+    @Test func eachAppGetsItsOwnProcessIdentifierInOrderOfAppearance() {
+        let trace = Trace(events: [
+            TraceEvent(time: .zero, app: "b", kind: .callback(.didBecomeActive)),
+            TraceEvent(time: .zero, app: "a", kind: .callback(.didBecomeActive)),
+            TraceEvent(time: .zero, app: "b", kind: .callback(.willResignActive)),
+        ])
+        let pids = trace.logLines().split(separator: "\n").map { $0.split(separator: " ")[2] }
+        #expect(pids == ["b[1069:307]", "a[1070:307]", "b[1069:307]"])
+    }
+
+    @Test func logDatesRollOverDaysMonthsYearsAndLeapDays() {
+        let style = LogLineStyle.DateTime(year: 2011, month: 12, day: 31, hour: 23, minute: 59, second: 59, millisecond: 999)
+        #expect(style.adding(nanoseconds: 1_000_000) == "2012-01-01 00:00:00.000")
+        let leap = LogLineStyle.DateTime(year: 2012, month: 2, day: 28, hour: 12)
+        #expect(leap.adding(nanoseconds: 86_400_000_000_000) == "2012-02-29 12:00:00.000")
+        #expect(leap.adding(nanoseconds: 2 * 86_400_000_000_000) == "2012-03-01 12:00:00.000")
+        #expect(leap.adding(nanoseconds: -13 * 3_600_000_000_000) == "2012-02-27 23:00:00.000")
+        #expect(leap.adding(nanoseconds: 1_499_999) == "2012-02-28 12:00:00.001")
+        #expect(LogLineStyle().start.description == "2011-10-31 12:05:15.391")
+    }
+
+    @Test func theSameCallsGiveTheSameTraceByteForByte() throws {
+        #expect(try sampleTrace().jsonLines() == sampleTrace().jsonLines())
+    }
+}
