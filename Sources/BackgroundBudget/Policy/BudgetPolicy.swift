@@ -1,0 +1,236 @@
+/// Every number the model enforces, in one place, with presets for each era of iOS.
+///
+/// Nothing else in the package hard-codes a time limit: the runtime reads them all from the policy it
+/// runs under. Each value cites its source; tags such as [S17] refer to the project's fact sheet, and
+/// the *Policy reference* article lists them with their addresses.
+///
+/// ```swift
+/// var policy = BudgetPolicy.iOS13             // 30 s allowance, handlers 5 s before the end
+/// policy.backgroundTaskAllowance = .seconds(45)
+/// let system = try BackgroundSystem(policy: policy, clock: VirtualClock())
+/// ```
+///
+/// A system checks its policy with ``validate()`` before it runs anything, so a negative limit or a
+/// warning lead longer than the allowance is refused with a ``PolicyError`` naming the field.
+public struct BudgetPolicy: Sendable, Hashable, CustomStringConvertible {
+    /// The preset's name, e.g. `"iOS13"`; overridden policies keep the name of the preset they came from.
+    public var name: String
+
+    /// How long `applicationDidEnterBackground` may run before the watchdog kills the app
+    /// (`0x8badf00d`). About 5 s in every release [S6][S13].
+    public var didEnterBackgroundLimit: Duration
+
+    /// How long `applicationWillTerminate` may run before the process is killed. About 5 s [S8].
+    public var willTerminateLimit: Duration
+
+    /// The finite-task allowance per background entry, shared by all of an app's
+    /// `beginBackgroundTask` assertions [S17]. About 600 s on iOS 4–6 [S20], 180 s on iOS 7–12
+    /// (`permittedBackgroundDuration: 180.000000`) [S19], 30 s from iOS 13 [S17][S18]. Apple calls
+    /// exact values unguaranteed.
+    public var backgroundTaskAllowance: Duration
+
+    /// How long before the allowance runs out the expiration handlers are called. Apple says "shortly
+    /// before"; observed about 5 s [S14][S21].
+    public var expirationWarningLead: Duration
+
+    /// Whether the allowance starts afresh each time the app returns to the foreground. Undocumented;
+    /// observed to reset per background entry (open question 3 of the fact sheet).
+    public var allowanceResetsOnForeground: Bool
+
+    /// How many background-task assertions an app may hold at once; one more terminates it
+    /// (`0xbada5e47`). About 1000 since iOS 11 [S17].
+    public var maxOpenBackgroundTasks: Int
+
+    /// The termination code when tasks are still open as the allowance runs out: `0x2182bad2` from
+    /// iOS 13 [S22], `0x8badf00d` before [S17].
+    public var backgroundTaskExpiryCode: UInt32
+
+    /// Creates a policy from explicit values; ``iOS13`` and the other presets are the usual start.
+    public init(
+        name: String,
+        didEnterBackgroundLimit: Duration,
+        willTerminateLimit: Duration,
+        backgroundTaskAllowance: Duration,
+        expirationWarningLead: Duration,
+        allowanceResetsOnForeground: Bool,
+        maxOpenBackgroundTasks: Int,
+        backgroundTaskExpiryCode: UInt32
+    ) {
+        self.name = name
+        self.didEnterBackgroundLimit = didEnterBackgroundLimit
+        self.willTerminateLimit = willTerminateLimit
+        self.backgroundTaskAllowance = backgroundTaskAllowance
+        self.expirationWarningLead = expirationWarningLead
+        self.allowanceResetsOnForeground = allowanceResetsOnForeground
+        self.maxOpenBackgroundTasks = maxOpenBackgroundTasks
+        self.backgroundTaskExpiryCode = backgroundTaskExpiryCode
+    }
+
+    /// iOS 13 and later, the default: a 30 s allowance [S17][S18], handlers 5 s before it ends [S21],
+    /// 5 s for `applicationDidEnterBackground` and `applicationWillTerminate` [S6][S8], 1000 assertions
+    /// [S17], unfinished tasks killed with `0x2182bad2` [S22].
+    public static let iOS13 = BudgetPolicy(
+        name: "iOS13",
+        didEnterBackgroundLimit: .seconds(5),
+        willTerminateLimit: .seconds(5),
+        backgroundTaskAllowance: .seconds(30),
+        expirationWarningLead: .seconds(5),
+        allowanceResetsOnForeground: true,
+        maxOpenBackgroundTasks: 1000,
+        backgroundTaskExpiryCode: 0x2182_bad2
+    )
+
+    /// iOS 7 to 12: a 180 s allowance [S19]; unfinished tasks killed with `0x8badf00d` [S17].
+    public static let iOS7: BudgetPolicy = {
+        var policy = iOS13
+        policy.name = "iOS7"
+        policy.backgroundTaskAllowance = .seconds(180)
+        policy.backgroundTaskExpiryCode = 0x8bad_f00d
+        return policy
+    }()
+
+    /// iOS 4 to 6: a 600 s allowance [S20]; unfinished tasks killed with `0x8badf00d` [S17].
+    public static let iOS4: BudgetPolicy = {
+        var policy = iOS7
+        policy.name = "iOS4"
+        policy.backgroundTaskAllowance = .seconds(600)
+        return policy
+    }()
+
+    /// Every preset, newest first.
+    public static let presets: [BudgetPolicy] = [.iOS13, .iOS7, .iOS4]
+
+    /// The preset with a name (`"iOS13"`, `"iOS7"`, `"iOS4"`), or `nil`.
+    public static func preset(named name: String) -> BudgetPolicy? {
+        presets.first { $0.name == name }
+    }
+
+    /// A policy field, named as in scenario files and errors.
+    public enum Field: String, Sendable, Hashable, CaseIterable {
+        /// ``BudgetPolicy/didEnterBackgroundLimit``.
+        case didEnterBackgroundLimit
+        /// ``BudgetPolicy/willTerminateLimit``.
+        case willTerminateLimit
+        /// ``BudgetPolicy/backgroundTaskAllowance``.
+        case backgroundTaskAllowance
+        /// ``BudgetPolicy/expirationWarningLead``.
+        case expirationWarningLead
+        /// ``BudgetPolicy/allowanceResetsOnForeground``.
+        case allowanceResetsOnForeground
+        /// ``BudgetPolicy/maxOpenBackgroundTasks``.
+        case maxOpenBackgroundTasks
+        /// ``BudgetPolicy/backgroundTaskExpiryCode``.
+        case backgroundTaskExpiryCode
+
+        /// Whether the field is a duration in seconds.
+        public var isDuration: Bool {
+            switch self {
+            case .didEnterBackgroundLimit, .willTerminateLimit, .backgroundTaskAllowance, .expirationWarningLead: true
+            case .allowanceResetsOnForeground, .maxOpenBackgroundTasks, .backgroundTaskExpiryCode: false
+            }
+        }
+    }
+
+    /// A copy with one field set from a number, as scenario files and other outside input give it:
+    /// seconds for durations, a count for ``maxOpenBackgroundTasks``, 0 or 1 for
+    /// ``allowanceResetsOnForeground``, the code for ``backgroundTaskExpiryCode``.
+    /// - Parameters:
+    ///   - field: The field to set.
+    ///   - value: The number.
+    /// - Returns: The changed policy (not yet checked against its other fields: call ``validate()``).
+    /// - Throws: ``PolicyError`` when the number is NaN, infinite, or not a whole number where one is needed.
+    public func setting(_ field: Field, to value: Double) throws(PolicyError) -> BudgetPolicy {
+        guard value.isFinite else { throw PolicyError(field: field, problem: .notFinite(value)) }
+        func whole(_ range: ClosedRange<Double>) throws(PolicyError) -> Double {
+            guard value.rounded() == value, range.contains(value) else {
+                throw PolicyError(field: field, problem: .notAWholeNumber(value))
+            }
+            return value
+        }
+        // Durations are kept to the nanosecond; ±10⁹ s (about 31 years) is far past any limit the model
+        // needs and keeps the conversion inside Int64.
+        if field.isDuration, abs(value) > 1e9 {
+            throw PolicyError(field: field, problem: .exceeds(value, field: field, limit: 1e9))
+        }
+        let duration = Duration.nanoseconds(Int64(field.isDuration ? (value * 1e9).rounded() : 0))
+        var copy = self
+        switch field {
+        case .didEnterBackgroundLimit: copy.didEnterBackgroundLimit = duration
+        case .willTerminateLimit: copy.willTerminateLimit = duration
+        case .backgroundTaskAllowance: copy.backgroundTaskAllowance = duration
+        case .expirationWarningLead: copy.expirationWarningLead = duration
+        case .allowanceResetsOnForeground: copy.allowanceResetsOnForeground = try whole(0...1) == 1
+        case .maxOpenBackgroundTasks: copy.maxOpenBackgroundTasks = Int(try whole(-1e15...1e15))
+        case .backgroundTaskExpiryCode: copy.backgroundTaskExpiryCode = UInt32(try whole(0...Double(UInt32.max)))
+        }
+        return copy
+    }
+
+    /// Checks every value.
+    /// - Throws: ``PolicyError`` for the first field that is negative, zero where time is needed,
+    ///   or inconsistent with another (a warning lead longer than the allowance).
+    public func validate() throws(PolicyError) {
+        func positive(_ value: Duration, _ field: BudgetPolicy.Field) throws(PolicyError) {
+            guard value > .zero else { throw PolicyError(field: field, problem: .notPositive(value.secondsDouble)) }
+        }
+        try positive(didEnterBackgroundLimit, .didEnterBackgroundLimit)
+        try positive(willTerminateLimit, .willTerminateLimit)
+        try positive(backgroundTaskAllowance, .backgroundTaskAllowance)
+        guard expirationWarningLead >= .zero else {
+            throw PolicyError(field: .expirationWarningLead, problem: .negative(expirationWarningLead.secondsDouble))
+        }
+        guard expirationWarningLead <= backgroundTaskAllowance else {
+            throw PolicyError(field: .expirationWarningLead, problem: .exceeds(
+                expirationWarningLead.secondsDouble, field: .backgroundTaskAllowance, limit: backgroundTaskAllowance.secondsDouble))
+        }
+        guard maxOpenBackgroundTasks >= 1 else {
+            throw PolicyError(field: .maxOpenBackgroundTasks, problem: .notPositive(Double(maxOpenBackgroundTasks)))
+        }
+    }
+
+    /// `iOS13 (allowance 30.000 s, lead 5.000 s)`.
+    public var description: String {
+        "\(name) (allowance \(formatSeconds(backgroundTaskAllowance.nanosecondsSaturating)) s, "
+            + "lead \(formatSeconds(expirationWarningLead.nanosecondsSaturating)) s)"
+    }
+}
+
+/// A policy value that cannot be used. Nothing was applied.
+public struct PolicyError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// What was wrong with the value.
+    public enum Problem: Sendable, Hashable {
+        /// The value is zero or negative where a positive one is needed.
+        case notPositive(Double)
+        /// The value is negative.
+        case negative(Double)
+        /// The value is NaN or infinite.
+        case notFinite(Double)
+        /// The value is larger than another field allows.
+        case exceeds(Double, field: BudgetPolicy.Field, limit: Double)
+        /// The value is not a whole number, or too large.
+        case notAWholeNumber(Double)
+    }
+
+    /// The field.
+    public var field: BudgetPolicy.Field
+    /// What was wrong.
+    public var problem: Problem
+
+    /// Creates an error.
+    public init(field: BudgetPolicy.Field, problem: Problem) {
+        self.field = field
+        self.problem = problem
+    }
+
+    /// A sentence naming the field and the value.
+    public var description: String {
+        switch problem {
+        case .notPositive(let value): "\(field.rawValue) must be greater than zero (got \(value))"
+        case .negative(let value): "\(field.rawValue) must not be negative (got \(value))"
+        case .notFinite(let value): "\(field.rawValue) must be a finite number (got \(value))"
+        case .exceeds(let value, let other, let limit):
+            "\(field.rawValue) (\(value)) must not exceed \(other.rawValue) (\(limit))"
+        case .notAWholeNumber(let value): "\(field.rawValue) must be a whole number in range (got \(value))"
+        }
+    }
+}
