@@ -8,6 +8,7 @@ let package = Package(
     products: [
         .library(name: "BackgroundBudget", targets: ["BackgroundBudget"]),
         .executable(name: "StateLab", targets: ["StateLab"]),
+        .executable(name: "BudgetBench", targets: ["BudgetBench"]),
     ],
     targets: [
         .target(name: "BackgroundBudget"),
@@ -17,6 +18,7 @@ let package = Package(
             path: "Examples/StateLab",
             exclude: ["README.md"]
         ),
+        .executableTarget(name: "BudgetBench", dependencies: ["BackgroundBudget"]),
         .testTarget(name: "BackgroundBudgetTests", dependencies: ["BackgroundBudget"]),
     ],
     swiftLanguageModes: [.v6]

@@ -21,6 +21,8 @@ public final class Application: Sendable {
 
     let executor = InlineSerialExecutor()
     private let side: Mutex<SideState>
+    /// The device the app is installed on; weak, because the system owns its apps.
+    weak let system: BackgroundSystem?
 
     private struct SideState {
         var state: ApplicationState = .notRunning
@@ -34,7 +36,8 @@ public final class Application: Sendable {
         var block: @Sendable (AppCallback) -> Void
     }
 
-    init(manifest: AppManifest, delegate: (any ApplicationDelegate)?) {
+    init(manifest: AppManifest, delegate: (any ApplicationDelegate)?, system: BackgroundSystem) {
+        self.system = system
         self.id = manifest.id
         self.manifest = manifest
         self.side = Mutex(SideState(delegate: delegate))
@@ -91,6 +94,14 @@ public final class Application: Sendable {
         let token = addObserver { continuation.yield($0) }
         continuation.onTermination = { [weak self] _ in self?.removeObserver(token) }
         return stream
+    }
+
+    /// Spends time in the calling code as real work would, for example inside a delegate callback:
+    /// "this callback takes 7 s". On a ``VirtualClock`` the clock advances, so a watchdog due meanwhile
+    /// fires; on a real clock the calling thread blocks.
+    /// - Parameter duration: How long the work takes.
+    public func simulateWork(for duration: Duration) {
+        system?.clock.simulateWork(for: duration)
     }
 
     /// Performs steps in order on the calling thread (the app's executor): updates the visible state,

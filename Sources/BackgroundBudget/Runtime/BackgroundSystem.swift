@@ -22,7 +22,9 @@ import Synchronization
 /// executor after the lock is released.
 public final class BackgroundSystem: Sendable {
     /// The clock that timestamps the trace and runs deadlines.
-    public let clock: VirtualClock
+    public let clock: any BudgetClock
+    /// The limits the system enforces.
+    public let policy: BudgetPolicy
 
     private struct State {
         var core = DeviceCore()
@@ -32,10 +34,22 @@ public final class BackgroundSystem: Sendable {
 
     private let state = Mutex(State())
 
-    /// Creates a device with no apps.
-    /// - Parameter clock: The clock to run on.
-    public init(clock: VirtualClock = VirtualClock()) {
+    /// Creates a device with no apps under the default policy, ``BudgetPolicy/iOS13``.
+    /// - Parameter clock: The clock to run on; usually a ``VirtualClock``.
+    public init(clock: any BudgetClock) {
         self.clock = clock
+        self.policy = .iOS13
+    }
+
+    /// Creates a device with no apps under a policy.
+    /// - Parameters:
+    ///   - policy: The limits to enforce.
+    ///   - clock: The clock to run on; usually a ``VirtualClock``.
+    /// - Throws: ``PolicyError`` when the policy has an unusable value; no system is created.
+    public init(policy: BudgetPolicy, clock: any BudgetClock) throws(PolicyError) {
+        try policy.validate()
+        self.clock = clock
+        self.policy = policy
     }
 
     // MARK: Apps
@@ -48,7 +62,7 @@ public final class BackgroundSystem: Sendable {
     /// - Throws: ``InstallError`` for an invalid or duplicate bundle identifier; nothing is installed.
     @discardableResult
     public func install(_ manifest: AppManifest, delegate: (any ApplicationDelegate)? = nil) throws(InstallError) -> Application {
-        let app = Application(manifest: manifest, delegate: delegate)
+        let app = Application(manifest: manifest, delegate: delegate, system: self)
         try state.withLock { (state) throws(InstallError) in
             try state.core.install(manifest)
             state.handles[manifest.id] = app

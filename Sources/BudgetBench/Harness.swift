@@ -1,0 +1,57 @@
+// A dependency-free benchmark harness: warm-up, timed runs, one `FIGURE <name> <value>` line per figure.
+import Dispatch
+
+/// One measured figure and the alternative it is compared with, if any.
+struct Figure {
+    var name: String
+    var value: Double
+    /// Printed with the figure so a reader sees the target next to the result.
+    var note: String = ""
+}
+
+/// A benchmark produces one or more figures.
+protocol Benchmark {
+    /// The names of the figures this benchmark prints (used for filtering on the command line).
+    var figureNames: [String] { get }
+    /// Runs the benchmark and returns its figures.
+    func run() -> [Figure]
+}
+
+/// Monotonic nanoseconds.
+@inline(__always)
+func nowNanoseconds() -> UInt64 {
+    DispatchTime.now().uptimeNanoseconds
+}
+
+/// The median of some samples.
+func median(_ samples: [Double]) -> Double {
+    precondition(!samples.isEmpty)
+    let sorted = samples.sorted()
+    let middle = sorted.count / 2
+    return sorted.count % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2
+}
+
+/// The p-th percentile (0...100) of some samples, nearest-rank.
+func percentile(_ samples: [Double], _ p: Double) -> Double {
+    precondition(!samples.isEmpty)
+    let sorted = samples.sorted()
+    let rank = Int((p / 100 * Double(sorted.count)).rounded(.up)) - 1
+    return sorted[min(max(rank, 0), sorted.count - 1)]
+}
+
+/// Formats a figure value without exponent noise.
+func format(_ value: Double) -> String {
+    if value == value.rounded(), abs(value) < 1e15 { return String(Int64(value)) }
+    return String(format3: value)
+}
+
+extension String {
+    /// A number with three decimals, without Foundation.
+    init(format3 value: Double) {
+        let scaled = (value * 1000).rounded()
+        let whole = Int64(scaled / 1000)
+        let fraction = Int64(abs(scaled.truncatingRemainder(dividingBy: 1000)))
+        let fractionText = String(fraction)
+        self = "\(value < 0 && whole == 0 ? "-" : "")\(whole)." + String(repeating: "0", count: 3 - fractionText.count) + fractionText
+    }
+}
