@@ -211,6 +211,8 @@ public struct LifecycleError: Error, Sendable, Hashable, CustomStringConvertible
         case exitsOnSuspend
         /// No app is in the foreground to receive a device-wide event.
         case noForegroundApp
+        /// The app is terminating: `applicationWillTerminate` is running.
+        case terminating
     }
 
     /// The event that was refused.
@@ -245,6 +247,7 @@ public struct LifecycleError: Error, Sendable, Hashable, CustomStringConvertible
         case .notSuspended: "is \(state), not suspended"
         case .exitsOnSuspend: "sets UIApplicationExitsOnSuspend and never runs in the background"
         case .noForegroundApp: "no app is in the foreground"
+        case .terminating: "is terminating (applicationWillTerminate is running)"
         }
         if problem == .noForegroundApp { return "cannot \(event): \(why)" }
         return "cannot \(event): \(who) \(why)"

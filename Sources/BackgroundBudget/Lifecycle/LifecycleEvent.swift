@@ -97,6 +97,8 @@ public enum LaunchReason: String, Sendable, Hashable, CaseIterable {
 public enum SuspensionReason: String, Sendable, Hashable, CaseIterable {
     /// The app returned from its background callbacks with nothing keeping it running.
     case noBackgroundWork
+    /// The app's last finite background task ended.
+    case backgroundTasksEnded
 }
 
 /// Why an app stopped running.

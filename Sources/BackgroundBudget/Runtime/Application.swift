@@ -19,7 +19,8 @@ public final class Application: Sendable {
     /// The app's Info.plist keys.
     public let manifest: AppManifest
 
-    let executor = InlineSerialExecutor()
+    /// The app's own serial queue.
+    let queue: AppExecutor
     private let side: Mutex<SideState>
     /// The device the app is installed on; weak, because the system owns its apps.
     weak let system: BackgroundSystem?
@@ -36,8 +37,9 @@ public final class Application: Sendable {
         var block: @Sendable (AppCallback) -> Void
     }
 
-    init(manifest: AppManifest, delegate: (any ApplicationDelegate)?, system: BackgroundSystem) {
+    init(manifest: AppManifest, delegate: (any ApplicationDelegate)?, system: BackgroundSystem, queue: AppExecutor) {
         self.system = system
+        self.queue = queue
         self.id = manifest.id
         self.manifest = manifest
         self.side = Mutex(SideState(delegate: delegate))
@@ -104,19 +106,26 @@ public final class Application: Sendable {
         system?.clock.simulateWork(for: duration)
     }
 
-    /// Performs steps in order on the calling thread (the app's executor): updates the visible state,
-    /// calls the delegate, then observers. No lock is held while user code runs.
-    func perform(_ steps: [LifecycleStep], options: LaunchOptions) {
+    /// Performs steps in order on the app's queue: updates the visible state, calls the delegate (with
+    /// the watchdog armed for callbacks that have a time limit), then observers. Stops if the app is
+    /// terminated meanwhile. No lock is held while user code runs.
+    func perform(_ steps: [LifecycleStep], options: LaunchOptions, incarnation: UInt64, suspensionToken: UInt64) {
+        let epoch = queue.epoch
         for step in steps {
+            guard queue.epoch == epoch else { return }
             switch step {
             case .enter(let state):
                 side.withLock { $0.state = state }
+                if state == .suspended { queue.suspend(unlessResumedAfter: suspensionToken) }
             case .callback(let callback):
                 let (delegate, blocks) = side.withLock { side in
                     (side.delegate, side.observers.sorted { $0.key < $1.key }
                         .compactMap { $0.value.callbacks.contains(callback) ? $0.value.block : nil })
                 }
+                system?.callbackStarted(callback, app: id, incarnation: incarnation)
                 delegate?.deliver(callback, to: self, options: options)
+                guard queue.epoch == epoch else { return }
+                system?.callbackReturned(callback, app: id)
                 for block in blocks { block(callback) }
             case .exit:
                 break

@@ -1,3 +1,6 @@
+#if canImport(Dispatch)
+@preconcurrency import Dispatch
+#endif
 import Synchronization
 
 /// The device: installed apps, the user's gestures, the system's decisions, and the trace of it all.
@@ -26,19 +29,26 @@ public final class BackgroundSystem: Sendable {
     /// The limits the system enforces.
     public let policy: BudgetPolicy
 
-    private struct State {
-        var core = DeviceCore()
+    struct State {
+        var core: DeviceCore
         var handles: [AppID: Application] = [:]
         var installOrder: [AppID] = []
+        var timers: [TimerKey: ScheduledWork] = [:]
     }
 
-    private let state = Mutex(State())
+    struct TimerKey: Hashable {
+        var app: AppID
+        var timer: AppTimer
+    }
+
+    let state: Mutex<State>
 
     /// Creates a device with no apps under the default policy, ``BudgetPolicy/iOS13``.
     /// - Parameter clock: The clock to run on; usually a ``VirtualClock``.
     public init(clock: any BudgetClock) {
         self.clock = clock
         self.policy = .iOS13
+        self.state = Mutex(State(core: DeviceCore(policy: .iOS13)))
     }
 
     /// Creates a device with no apps under a policy.
@@ -50,6 +60,7 @@ public final class BackgroundSystem: Sendable {
         try policy.validate()
         self.clock = clock
         self.policy = policy
+        self.state = Mutex(State(core: DeviceCore(policy: policy)))
     }
 
     // MARK: Apps
@@ -62,7 +73,14 @@ public final class BackgroundSystem: Sendable {
     /// - Throws: ``InstallError`` for an invalid or duplicate bundle identifier; nothing is installed.
     @discardableResult
     public func install(_ manifest: AppManifest, delegate: (any ApplicationDelegate)? = nil) throws(InstallError) -> Application {
-        let app = Application(manifest: manifest, delegate: delegate, system: self)
+        let backend: AppExecutor.Backend
+        #if canImport(Dispatch)
+        backend = clock is VirtualClock ? .inline(InlineSerialExecutor())
+            : .dispatch(DispatchQueue(label: "BackgroundBudget.app.\(manifest.id.rawValue)"))
+        #else
+        backend = .inline(InlineSerialExecutor())
+        #endif
+        let app = Application(manifest: manifest, delegate: delegate, system: self, queue: AppExecutor(backend: backend))
         try state.withLock { (state) throws(InstallError) in
             try state.core.install(manifest)
             state.handles[manifest.id] = app
@@ -101,7 +119,7 @@ public final class BackgroundSystem: Sendable {
     /// - Parameter includesSystemEvents: Whether to print state changes and exits as well as callbacks.
     public func logLines(includesSystemEvents: Bool = true) -> String {
         let (trace, names) = state.withLock { state in
-            (state.core.trace, state.core.apps.mapValues(\.manifest.displayName))
+            (state.core.trace, state.core.apps.mapValues { $0.manifest.displayName })
         }
         return trace.logLines(LogLineStyle(processNames: names, includesSystemEvents: includesSystemEvents))
     }
@@ -186,40 +204,97 @@ public final class BackgroundSystem: Sendable {
         try run(app) { (core, now) throws(LifecycleError) in try core.apply(event, to: app.id, at: now) }
     }
 
-    // MARK: Delivery
+    // MARK: Running decisions
 
-    private func run(
+    /// Takes a decision under the lock, performs its effects (still under the lock, so queues see work
+    /// in decision order), then lets inline queues run the app code outside the lock.
+    func run(
         _ app: Application?,
-        _ body: (inout DeviceCore, BudgetInstant) throws(LifecycleError) -> [Delivery]
+        _ body: (inout DeviceCore, BudgetInstant) throws(LifecycleError) -> [Effect]
     ) throws(LifecycleError) {
         let now = clock.now
-        let deliveries = try state.withLock { (state) throws(LifecycleError) -> [Delivery] in
+        let touched = try state.withLock { (state) throws(LifecycleError) -> [Application] in
             if let app {
                 precondition(state.handles[app.id] === app, "\(app.id) was not installed on this BackgroundSystem")
             }
-            return try body(&state.core, now)
+            let effects = try body(&state.core, now)
+            return perform(effects, in: &state, at: now)
         }
-        deliver(deliveries)
+        for app in touched { app.queue.drain() }
     }
 
-    private func deliver(_ deliveries: [Delivery]) {
-        for delivery in deliveries {
-            guard let app = state.withLock({ $0.handles[delivery.app] }) else { continue }
-            let options: LaunchOptions = if case .launchInBackground(let reason) = delivery.event {
-                LaunchOptions(backgroundLaunchReason: reason)
-            } else {
-                LaunchOptions()
-            }
-            app.executor.submit { [self] in
-                app.perform(delivery.steps, options: options)
-                if delivery.finalState == .background { settle(app.id) }
-            }
-        }
-    }
-
-    /// Called once the app has returned from the callbacks that left it in the background.
-    private func settle(_ app: AppID) {
+    /// Like ``run(_:_:)`` for decisions that cannot fail.
+    func decide(_ body: (inout DeviceCore, BudgetInstant) -> [Effect]) {
         let now = clock.now
-        deliver(state.withLock { $0.core.settle(app, at: now) })
+        let touched = state.withLock { state in perform(body(&state.core, now), in: &state, at: now) }
+        for app in touched { app.queue.drain() }
+    }
+
+    /// Performs effects in order. Runs no app code: queues only take work, timers are only scheduled.
+    /// - Returns: The apps whose queues received work, in order of first appearance.
+    private func perform(_ effects: [Effect], in state: inout State, at now: BudgetInstant) -> [Application] {
+        var touched: [Application] = []
+        func note(_ app: Application) {
+            if !touched.contains(where: { $0 === app }) { touched.append(app) }
+        }
+        for effect in effects {
+            switch effect {
+            case .deliver(let delivery):
+                guard let app = state.handles[delivery.app] else { continue }
+                let options: LaunchOptions = if case .launchInBackground(let reason) = delivery.event {
+                    LaunchOptions(backgroundLaunchReason: reason)
+                } else {
+                    LaunchOptions()
+                }
+                let token = app.queue.resumeCount
+                app.queue.enqueue { [self] in
+                    app.perform(delivery.steps, options: options, incarnation: delivery.incarnation, suspensionToken: token)
+                    if delivery.settles { settle(app.id, incarnation: delivery.incarnation) }
+                }
+                note(app)
+            case .expirationHandlers(let id, let incarnation, let handlers):
+                guard let app = state.handles[id] else { continue }
+                app.queue.enqueue { [self] in
+                    for (_, handler) in handlers { handler?() }
+                    settle(id, incarnation: incarnation)
+                }
+                note(app)
+            case .arm(let id, let timer, let instant, let incarnation):
+                let key = TimerKey(app: id, timer: timer)
+                if let armed = state.timers.removeValue(forKey: key) { clock.cancel(armed) }
+                state.timers[key] = clock.schedule(at: instant) { [weak self] in
+                    self?.timerFired(timer, app: id, incarnation: incarnation)
+                }
+            case .disarm(let id, let timer):
+                if let armed = state.timers.removeValue(forKey: TimerKey(app: id, timer: timer)) { clock.cancel(armed) }
+            case .resumeQueue(let id):
+                state.handles[id]?.queue.resume()
+            case .dropQueue(let id):
+                guard let app = state.handles[id] else { continue }
+                let dropped = app.queue.terminate()
+                if dropped > 0 { state.core.record(.workDropped(count: dropped), id, now) }
+            }
+        }
+        return touched
+    }
+
+    private func timerFired(_ timer: AppTimer, app: AppID, incarnation: UInt64) {
+        decide { core, now in
+            core.timerFired(timer, app: app, incarnation: incarnation, at: now)
+        }
+    }
+
+    /// Called on the app's queue once a delivery or handler batch that settles has run.
+    private func settle(_ app: AppID, incarnation: UInt64) {
+        decide { core, now in core.settle(app, incarnation: incarnation, at: now) }
+    }
+
+    /// Called on the app's queue as a callback starts and after it returns (the watchdog).
+    func callbackStarted(_ callback: AppCallback, app: AppID, incarnation: UInt64) {
+        decide { core, now in core.callbackStarted(callback, app: app, incarnation: incarnation, at: now) }
+    }
+
+    func callbackReturned(_ callback: AppCallback, app: AppID) {
+        decide { core, _ in core.callbackReturned(callback, app: app) }
     }
 }

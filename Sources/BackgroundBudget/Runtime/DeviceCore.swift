@@ -1,30 +1,99 @@
-/// Steps the system has decided for one app, to be delivered on that app's executor in order.
+/// A timer the core asks its shell to run for one app.
+enum AppTimer: Hashable, Sendable, CaseIterable {
+    /// The expiration handlers are due (allowance − lead).
+    case expirationWarning
+    /// The allowance runs out.
+    case allowanceExpiry
+    /// A callback with a time limit has been running too long.
+    case watchdog
+    /// The oldest task begun in the foreground is about to outlive the allowance.
+    case foregroundOverrun
+}
+
+/// What the shell must do after the core decided something. The core never performs effects itself.
+enum Effect: Sendable {
+    /// Run steps on the app's queue, in order; then report back with `settle` if `settles`.
+    case deliver(Delivery)
+    /// Call these tasks' expiration handlers on the app's queue, in order; then `settle`.
+    case expirationHandlers(AppID, incarnation: UInt64, [(BackgroundTaskIdentifier, (@Sendable () -> Void)?)])
+    /// Run `timerFired` for this app and timer at the instant (replacing an armed one).
+    case arm(AppID, AppTimer, at: BudgetInstant, incarnation: UInt64)
+    /// Cancel an armed timer, if any.
+    case disarm(AppID, AppTimer)
+    /// Resume the app's queue (it leaves suspension) before anything else is queued.
+    case resumeQueue(AppID)
+    /// The app stopped running: drop its pending work and record how much was dropped.
+    case dropQueue(AppID)
+}
+
+extension Effect {
+    /// Whether this effect resumes or drops the app's queue (it must precede deliveries).
+    var isQueueControl: Bool {
+        switch self {
+        case .resumeQueue, .dropQueue: true
+        default: false
+        }
+    }
+}
+
+/// Steps the system has decided for one app, to be delivered on that app's queue in order.
 struct Delivery: Sendable {
     /// The app.
     var app: AppID
+    /// The app's incarnation (launch count) the steps belong to.
+    var incarnation: UInt64
     /// The event that caused the steps (it carries the launch reason for launch options).
     var event: LifecycleEvent
     /// The steps, in order.
     var steps: [LifecycleStep]
-
-    /// The app's state after the last step, if any step changes it.
-    var finalState: ApplicationState? {
-        for step in steps.reversed() { if case .enter(let state) = step { return state } }
-        return nil
-    }
+    /// Whether the shell reports back with `settle` once the steps have run (they contain callbacks).
+    var settles: Bool
 }
 
-/// The device's pure core: every app's authoritative state, which app is in the foreground, and the
-/// trace. No clocks, queues or locks: callers pass `now` and perform the returned deliveries.
+/// The device's pure core: every app's authoritative state, its finite tasks and allowance, which app
+/// is in the foreground, and the trace. No clocks, queues or locks: callers pass `now` and perform the
+/// returned ``Effect``s in order.
 struct DeviceCore: Sendable {
+    struct OpenTask: Sendable {
+        var name: String?
+        var begunAt: BudgetInstant
+        var expirationHandler: (@Sendable () -> Void)?
+        var handlerCalled = false
+        var overrunReported = false
+    }
+
     struct AppRecord: Sendable {
         var manifest: AppManifest
         var state: ApplicationState = .notRunning
+        /// Counts launches; timers and queued work of an earlier incarnation are ignored.
+        var incarnation: UInt64 = 0
+        /// Deliveries and handler batches handed to the app's queue and not yet settled.
+        var inFlight = 0
+        /// Set while `applicationWillTerminate` runs: the exit follows when it returns.
+        var pendingExit: TerminationReason?
+        /// Open finite tasks by identifier number (numbers increase in begin order).
+        var tasks: [UInt64: OpenTask] = [:]
+        var nextTaskNumber: UInt64 = 1
+        /// When the current background period began, while the app is in the background.
+        var backgroundSince: BudgetInstant?
+        /// Allowance spent in earlier background periods that has not been reset.
+        var spentBefore: Duration = .zero
+        /// Whether the allowance has been announced in the trace for this background period.
+        var allowanceAnnounced = false
+        /// Whether tasks were used in this background period (for the suspension reason).
+        var usedTasksThisPeriod = false
+        /// The instants of the armed allowance and overrun timers (to avoid re-arming unchanged ones).
+        var armed: [AppTimer: BudgetInstant] = [:]
     }
 
-    private(set) var apps: [AppID: AppRecord] = [:]
+    let policy: BudgetPolicy
+    var apps: [AppID: AppRecord] = [:]
     private(set) var foreground: AppID?
-    private(set) var trace = Trace()
+    var trace = Trace()
+
+    init(policy: BudgetPolicy) {
+        self.policy = policy
+    }
 
     /// Adds an app in the not-running state.
     mutating func install(_ manifest: AppManifest) throws(InstallError) {
@@ -40,12 +109,21 @@ struct DeviceCore: Sendable {
         apps[app]?.state ?? .notRunning
     }
 
+    mutating func record(_ kind: TraceEvent.Kind, _ app: AppID, _ now: BudgetInstant) {
+        trace.events.append(TraceEvent(time: now, app: app, kind: kind))
+    }
+
+    // MARK: Lifecycle
+
     /// Applies an event to one app. An event that brings the app to the foreground first sends the
     /// current foreground app away (only one app is in the foreground at a time).
     /// Nothing changes when it throws.
-    mutating func apply(_ event: LifecycleEvent, to app: AppID, at now: BudgetInstant) throws(LifecycleError) -> [Delivery] {
+    mutating func apply(_ event: LifecycleEvent, to app: AppID, at now: BudgetInstant) throws(LifecycleError) -> [Effect] {
         guard let record = apps[app] else {
             preconditionFailure("BackgroundSystem handed the core an app it never installed: \(app)")
+        }
+        if record.pendingExit != nil, !Self.isKill(event) {
+            throw LifecycleError(event: event, state: record.state, problem: .terminating, app: app)
         }
         let transition: Lifecycle.Transition
         do {
@@ -55,47 +133,170 @@ struct DeviceCore: Sendable {
             error.app = app
             throw error
         }
-        var deliveries: [Delivery] = []
+        var effects: [Effect] = []
         if transition.to.isForeground, let current = foreground, current != app {
             // The other app is in the foreground, so this cannot fail.
-            deliveries += (try? apply(.switchAway, to: current, at: now)) ?? []
+            effects += (try? apply(.switchAway, to: current, at: now)) ?? []
         }
-        commit(transition, of: app, cause: event, at: now)
-        deliveries.append(Delivery(app: app, event: event, steps: transition.steps))
-        return deliveries
+        effects += commit(transition, of: app, cause: event, at: now)
+        return effects
+    }
+
+    private static func isKill(_ event: LifecycleEvent) -> Bool {
+        if case .kill = event { return true }
+        return false
     }
 
     /// Applies a device-wide event to the foreground app.
-    mutating func applyToForeground(_ event: LifecycleEvent, at now: BudgetInstant) throws(LifecycleError) -> [Delivery] {
+    mutating func applyToForeground(_ event: LifecycleEvent, at now: BudgetInstant) throws(LifecycleError) -> [Effect] {
         guard let app = foreground else {
             throw LifecycleError(event: event, state: .notRunning, problem: .noForegroundApp)
         }
         return try apply(event, to: app, at: now)
     }
 
-    /// Decides what happens to an app whose callbacks have all returned: a background app that nothing
-    /// keeps running is suspended.
-    mutating func settle(_ app: AppID, at now: BudgetInstant) -> [Delivery] {
-        guard state(of: app) == .background else { return [] }
-        return (try? apply(.suspend(.noBackgroundWork), to: app, at: now)) ?? []
-    }
-
-    private mutating func commit(_ transition: Lifecycle.Transition, of app: AppID, cause: LifecycleEvent, at now: BudgetInstant) {
-        for step in transition.steps {
+    /// Records a transition and updates the app's state, timers and allowance. Steps after
+    /// `applicationWillTerminate` wait until it returns (see ``settle(_:incarnation:at:)``).
+    private mutating func commit(_ transition: Lifecycle.Transition, of app: AppID, cause: LifecycleEvent, at now: BudgetInstant) -> [Effect] {
+        var steps = transition.steps
+        var deferredExit: TerminationReason?
+        if let index = steps.firstIndex(of: .callback(.willTerminate)), case .exit(let reason) = steps[index + 1] {
+            deferredExit = reason
+            steps.removeSubrange((index + 1)...)
+        }
+        var effects: [Effect] = []
+        let wasSuspended = state(of: app) == .suspended
+        if wasSuspended, steps.contains(where: { if case .enter = $0 { true } else { false } }) {
+            effects.append(.resumeQueue(app))
+        }
+        var state = self.state(of: app)
+        for step in steps {
             switch step {
-            case .enter(let state):
-                trace.events.append(TraceEvent(time: now, app: app, kind: .stateChange(state, cause: cause)))
+            case .enter(let next):
+                record(.stateChange(next, cause: cause), app, now)
+                effects += enter(next, from: state, app: app, at: now)
+                state = next
             case .callback(let callback):
-                trace.events.append(TraceEvent(time: now, app: app, kind: .callback(callback)))
+                record(.callback(callback), app, now)
             case .exit(let reason):
-                trace.events.append(TraceEvent(time: now, app: app, kind: .exit(reason, code: reason.defaultCode)))
+                effects += exit(app, reason: reason, at: now)
             }
         }
-        apps[app]?.state = transition.to
-        if transition.to.isForeground {
+        apps[app]?.pendingExit = deferredExit
+        let hasCallbacks = steps.contains { if case .callback = $0 { true } else { false } }
+        guard !steps.isEmpty, let record = apps[app] else { return effects }
+        if hasCallbacks { apps[app]?.inFlight += 1 }
+        // The queue is resumed (or dropped, on exit) before the steps are queued on it.
+        let queueEffects = effects.filter(\.isQueueControl)
+        let delivery = Effect.deliver(Delivery(app: app, incarnation: record.incarnation, event: cause, steps: steps, settles: hasCallbacks))
+        return queueEffects + [delivery] + effects.filter { !$0.isQueueControl }
+    }
+
+    /// Bookkeeping for entering a state: foreground, allowance period, timers.
+    private mutating func enter(_ next: ApplicationState, from previous: ApplicationState, app: AppID, at now: BudgetInstant) -> [Effect] {
+        guard var record = apps[app] else { return [] }
+        var effects: [Effect] = []
+        if previous == .notRunning {
+            record.incarnation += 1
+            record.spentBefore = .zero
+        }
+        record.state = next
+        if next.isForeground {
             foreground = app
         } else if foreground == app {
             foreground = nil
         }
+        switch next {
+        case .background where previous != .background:
+            record.backgroundSince = now
+            record.allowanceAnnounced = false
+            record.usedTasksThisPeriod = false
+        case .inactive, .active:
+            if let since = record.backgroundSince {
+                record.spentBefore = policy.allowanceResetsOnForeground ? .zero : record.spentBefore + (now - since)
+                record.backgroundSince = nil
+            } else if policy.allowanceResetsOnForeground {
+                record.spentBefore = .zero
+            }
+        case .suspended, .notRunning:
+            if let since = record.backgroundSince {
+                record.spentBefore += now - since
+                record.backgroundSince = nil
+            }
+        case .background:
+            break
+        }
+        apps[app] = record
+        effects += rearmTimers(app, at: now)
+        return effects
+    }
+
+    /// The app's process ends: its tasks end with it, its timers stop, its queue is dropped.
+    private mutating func exit(_ app: AppID, reason: TerminationReason, at now: BudgetInstant) -> [Effect] {
+        let code = reason == .backgroundTaskExpired ? policy.backgroundTaskExpiryCode : reason.defaultCode
+        record(.exit(reason, code: code), app, now)
+        apps[app]?.tasks.removeAll()
+        apps[app]?.inFlight = 0
+        apps[app]?.pendingExit = nil
+        apps[app]?.armed.removeAll()
+        return AppTimer.allCases.map { .disarm(app, $0) } + [.dropQueue(app)]
+    }
+
+    /// Called once the app's queue has run a delivery or handler batch that `settles`: finishes a
+    /// pending termination, or suspends a background app that nothing keeps running.
+    mutating func settle(_ app: AppID, incarnation: UInt64, at now: BudgetInstant) -> [Effect] {
+        guard var record = apps[app], record.incarnation == incarnation, record.inFlight > 0 else { return [] }
+        record.inFlight -= 1
+        apps[app] = record
+        guard record.inFlight == 0 else { return [] }
+        if let reason = record.pendingExit {
+            apps[app]?.pendingExit = nil
+            return commit(Lifecycle.Transition(from: record.state, to: .notRunning, steps: [.exit(reason), .enter(.notRunning)]),
+                          of: app, cause: .terminate(reason), at: now)
+        }
+        return suspendIfIdle(app, at: now)
+    }
+
+    /// Suspends a background app with no open task and nothing running on its queue.
+    mutating func suspendIfIdle(_ app: AppID, at now: BudgetInstant) -> [Effect] {
+        guard let record = apps[app], record.state == .background, record.inFlight == 0,
+              record.pendingExit == nil, record.tasks.isEmpty else { return [] }
+        let reason: SuspensionReason = record.usedTasksThisPeriod ? .backgroundTasksEnded : .noBackgroundWork
+        return (try? apply(.suspend(reason), to: app, at: now)) ?? []
+    }
+
+    // MARK: Timers
+
+    /// A timer armed for this app and incarnation fired.
+    mutating func timerFired(_ timer: AppTimer, app: AppID, incarnation: UInt64, at now: BudgetInstant) -> [Effect] {
+        guard let record = apps[app], record.incarnation == incarnation, record.state != .notRunning else { return [] }
+        switch timer {
+        case .watchdog:
+            return (try? apply(.kill(.watchdog), to: app, at: now)) ?? []
+        case .allowanceExpiry:
+            guard !record.tasks.isEmpty, record.state == .background else { return rearmTimers(app, at: now) }
+            return (try? apply(.kill(.backgroundTaskExpired), to: app, at: now)) ?? []
+        case .expirationWarning:
+            return callExpirationHandlers(app, at: now)
+        case .foregroundOverrun:
+            return reportForegroundOverruns(app, at: now)
+        }
+    }
+
+    /// Arms the watchdog for a callback that has a time limit; called as the callback starts.
+    mutating func callbackStarted(_ callback: AppCallback, app: AppID, incarnation: UInt64, at now: BudgetInstant) -> [Effect] {
+        guard let record = apps[app], record.incarnation == incarnation, record.state != .notRunning else { return [] }
+        let limit: Duration
+        switch callback {
+        case .didEnterBackground: limit = policy.didEnterBackgroundLimit
+        case .willTerminate: limit = policy.willTerminateLimit
+        default: return []
+        }
+        return [.arm(app, .watchdog, at: now + limit, incarnation: incarnation)]
+    }
+
+    /// Disarms the watchdog when the callback returns.
+    func callbackReturned(_ callback: AppCallback, app: AppID) -> [Effect] {
+        callback == .didEnterBackground || callback == .willTerminate ? [.disarm(app, .watchdog)] : []
     }
 }

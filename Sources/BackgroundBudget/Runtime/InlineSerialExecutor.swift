@@ -1,11 +1,14 @@
 import Synchronization
 
-/// A serial executor that runs work on the calling thread, in submission order, for virtual time.
+/// A serial executor that runs work on a calling thread, in submission order: the backend of an app's
+/// queue on a ``VirtualClock``.
 ///
-/// It behaves like an app's serial queue without a thread: the first `submit` drains the queue; work
-/// submitted while it drains (for example by a delegate callback) runs after the current item, never
-/// nested inside it. `suspend()` holds submitted work until `resume()`, like `DispatchQueue.suspend()`.
-/// Work runs outside the lock, so it may submit, suspend or resume freely.
+/// It behaves like a serial `DispatchQueue` without a thread. ``enqueue(_:)`` only appends (it never
+/// runs user code, so it is safe under a lock); ``drain()`` runs what is queued on the calling thread
+/// unless another drain is already running, in which case that drain picks the work up. Work
+/// enqueued while a drain runs therefore runs after the current item, never nested inside it.
+/// ``suspend()`` stops the drain after the current item until ``resume()``, like
+/// `DispatchQueue.suspend()`.
 final class InlineSerialExecutor: Sendable {
     private struct State {
         var pending: [@Sendable () -> Void] = []
@@ -30,48 +33,30 @@ final class InlineSerialExecutor: Sendable {
 
     private let state = Mutex(State())
 
-    /// Whether the executor is suspended.
-    var isSuspended: Bool { state.withLock { $0.suspended } }
-
-    /// Runs `work` now if nothing is running, otherwise after everything submitted before it.
-    func submit(_ work: @escaping @Sendable () -> Void) {
-        let shouldDrain = state.withLock { state -> Bool in
-            state.pending.append(work)
-            guard !state.draining, !state.suspended else { return false }
-            state.draining = true
-            return true
-        }
-        if shouldDrain { drain() }
+    /// Appends work without running anything.
+    func enqueue(_ work: @escaping @Sendable () -> Void) {
+        state.withLock { $0.pending.append(work) }
     }
 
-    /// Holds work submitted from now on (and work not yet started) until ``resume()``.
+    /// Holds queued work after the current item until ``resume()``.
     func suspend() {
         state.withLock { $0.suspended = true }
     }
 
-    /// Runs held work, in order.
+    /// Lets queued work run again at the next ``drain()``.
     func resume() {
+        state.withLock { $0.suspended = false }
+    }
+
+    /// Runs queued work on the calling thread until the queue is empty or suspended, unless a drain is
+    /// already under way (on this thread further up the stack, or on another thread).
+    func drain() {
         let shouldDrain = state.withLock { state -> Bool in
-            state.suspended = false
-            guard !state.draining, state.head < state.pending.count else { return false }
+            guard !state.draining, !state.suspended, state.head < state.pending.count else { return false }
             state.draining = true
             return true
         }
-        if shouldDrain { drain() }
-    }
-
-    /// Drops work that has not started and returns how many items were dropped.
-    @discardableResult
-    func dropPending() -> Int {
-        state.withLock { state in
-            let dropped = state.pending.count - state.head
-            state.pending.removeAll()
-            state.head = 0
-            return dropped
-        }
-    }
-
-    private func drain() {
+        guard shouldDrain else { return }
         while let work = state.withLock({ $0.next() }) {
             work()
         }

@@ -55,9 +55,10 @@ public struct LogLineStyle: Sendable, Hashable {
         case .stateChange(let state, let cause):
             guard includesSystemEvents else { return nil }
             message = "(state: \(state), reason: \(cause.reason))"
-        case .exit(let reason, _):
+        default:
             guard includesSystemEvents else { return nil }
-            message = "(exit: \(reason.rawValue)\(event.code.map { ", code: \($0)" } ?? ""))"
+            let details = event.fields.map { "\($0.key): \($0.json)" }.joined(separator: ", ")
+            message = "(\(event.eventName)\(details.isEmpty ? "" : " " + details))"
         }
         let name = processNames[event.app] ?? event.app.rawValue
         return "\(start.adding(nanoseconds: event.time.nanoseconds)) \(name)[\(processIdentifier):\(threadNumber)] \(message)"

@@ -15,6 +15,23 @@ public struct TraceEvent: Sendable, Hashable, CustomStringConvertible {
         case stateChange(ApplicationState, cause: LifecycleEvent)
         /// The app's process exited (a decision with a reason and, for kills, a termination code).
         case exit(TerminationReason, code: UInt32?)
+        /// Pending work on the app's queue was dropped because the app stopped running.
+        case workDropped(count: Int)
+        /// `beginBackgroundTask` granted a task.
+        case backgroundTaskBegan(BackgroundTaskIdentifier, name: String?)
+        /// `beginBackgroundTask` returned `.invalid`, for a reason.
+        case backgroundTaskDenied(name: String?, BackgroundTaskDenial)
+        /// `endBackgroundTask` ended an open task.
+        case backgroundTaskEnded(BackgroundTaskIdentifier)
+        /// `endBackgroundTask` did nothing, for a reason.
+        case backgroundTaskEndIgnored(BackgroundTaskIdentifier, BackgroundTaskEndProblem)
+        /// The background allowance started running; it runs out at the instant given.
+        case allowanceStarted(expiresAt: BudgetInstant)
+        /// A task's expiration handler was called (once per task).
+        case expirationHandlerCalled(BackgroundTaskIdentifier)
+        /// A task begun in the foreground has been open longer than the allowance: it would be
+        /// killed if the app went to the background now.
+        case backgroundTaskOpenTooLong(BackgroundTaskIdentifier)
     }
 
     /// When it happened.
@@ -32,12 +49,21 @@ public struct TraceEvent: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The JSON `event` name: the callback's selector without its final colon
-    /// (`"applicationWillResignActive"`), `"stateChange"`, or `"exit"`.
+    /// (`"applicationWillResignActive"`), or the decision's name (`"stateChange"`, `"exit"`,
+    /// `"beginBackgroundTask"`, …; the *Trace format* article lists them all).
     public var eventName: String {
         switch kind {
         case .callback(let callback): callback.eventName
         case .stateChange: "stateChange"
         case .exit: "exit"
+        case .workDropped: "workDropped"
+        case .backgroundTaskBegan: "beginBackgroundTask"
+        case .backgroundTaskDenied: "beginBackgroundTaskDenied"
+        case .backgroundTaskEnded: "endBackgroundTask"
+        case .backgroundTaskEndIgnored: "endBackgroundTaskIgnored"
+        case .allowanceStarted: "allowanceStarted"
+        case .expirationHandlerCalled: "expirationHandler"
+        case .backgroundTaskOpenTooLong: "backgroundTaskOpenTooLong"
         }
     }
 
@@ -50,9 +76,12 @@ public struct TraceEvent: Sendable, Hashable, CustomStringConvertible {
     /// The reason, for state changes and decisions (e.g. `"pressHome"`, `"noBackgroundWork"`, `"watchdog"`).
     public var reason: String? {
         switch kind {
-        case .callback: nil
         case .stateChange(_, let cause): cause.reason
         case .exit(let reason, _): reason.rawValue
+        case .backgroundTaskDenied(_, let denial): denial.rawValue
+        case .backgroundTaskEndIgnored(_, let problem): problem.rawValue
+        case .callback, .workDropped, .backgroundTaskBegan, .backgroundTaskEnded, .allowanceStarted,
+             .expirationHandlerCalled, .backgroundTaskOpenTooLong: nil
         }
     }
 
@@ -62,22 +91,48 @@ public struct TraceEvent: Sendable, Hashable, CustomStringConvertible {
         return formatCode(code)
     }
 
-    /// The entry as one line of JSON, keys in a fixed order: `t`, `app`, `event`, then `state`,
-    /// `reason` and `code` when present.
+    /// The background task concerned, for task events.
+    public var task: BackgroundTaskIdentifier? {
+        switch kind {
+        case .backgroundTaskBegan(let task, _), .backgroundTaskEnded(let task), .backgroundTaskEndIgnored(let task, _),
+             .expirationHandlerCalled(let task), .backgroundTaskOpenTooLong(let task): task
+        case .callback, .stateChange, .exit, .workDropped, .backgroundTaskDenied, .allowanceStarted: nil
+        }
+    }
+
+    /// The event's fields after `t`, `app` and `event`, in their fixed order, with JSON-encoded values.
+    var fields: [(key: String, json: String)] {
+        var fields: [(key: String, json: String)] = []
+        if let state { fields.append(("state", jsonString(state.rawValue))) }
+        if let task { fields.append(("task", String(task.rawValue))) }
+        switch kind {
+        case .backgroundTaskBegan(_, let name?), .backgroundTaskDenied(let name?, _):
+            fields.append(("name", jsonString(name)))
+        default: break
+        }
+        if let reason { fields.append(("reason", jsonString(reason))) }
+        if let code { fields.append(("code", jsonString(code))) }
+        switch kind {
+        case .allowanceStarted(let expiry): fields.append(("until", formatSeconds(expiry.nanoseconds)))
+        case .workDropped(let count): fields.append(("count", String(count)))
+        default: break
+        }
+        return fields
+    }
+
+    /// The entry as one line of JSON, keys in a fixed order: `t`, `app`, `event`, then whichever of
+    /// `state`, `task`, `name`, `reason`, `code`, `until` and `count` apply.
     public var jsonLine: String {
         var line = "{\"t\":\(formatSeconds(time.nanoseconds)),\"app\":\(jsonString(app.rawValue))"
         line += ",\"event\":\(jsonString(eventName))"
-        if let state { line += ",\"state\":\(jsonString(state.rawValue))" }
-        if let reason { line += ",\"reason\":\(jsonString(reason))" }
-        if let code { line += ",\"code\":\(jsonString(code))" }
+        for field in fields { line += ",\"\(field.key)\":\(field.json)" }
         return line + "}"
     }
 
     /// A readable one-line form, e.g. `t=12.000s news applicationDidEnterBackground`.
     public var description: String {
         var text = "\(time) \(app) \(eventName)"
-        if let state { text += " \(state)" }
-        if let reason { text += " (\(reason)\(code.map { " \($0)" } ?? ""))" }
+        for field in fields { text += " \(field.key)=\(field.json)" }
         return text
     }
 }
