@@ -1,0 +1,108 @@
+/// Finite background tasks, named as in `UIApplication`.
+///
+/// ```swift
+/// func applicationDidEnterBackground(_ application: Application) {
+///     var task = BackgroundTaskIdentifier.invalid
+///     task = application.beginBackgroundTask(withName: "upload") {
+///         // 5 s before the allowance runs out: stop and end the task, or the app is killed.
+///         application.endBackgroundTask(task)
+///     }
+///     application.async {
+///         upload()
+///         application.endBackgroundTask(task)
+///     }
+/// }
+/// ```
+///
+/// The allowance (``BudgetPolicy/backgroundTaskAllowance``, 30 s under ``BudgetPolicy/iOS13``) is shared
+/// by all of the app's tasks and runs only while the app is in the background; tasks begun in the
+/// foreground stay dormant until then. Every begin must be balanced by an end.
+extension Application {
+    /// Begins a finite background task (`beginBackgroundTask(withName:expirationHandler:)`).
+    ///
+    /// - Parameters:
+    ///   - name: A name for the trace and for debugging.
+    ///   - expirationHandler: Called once, on the app's queue, ``BudgetPolicy/expirationWarningLead``
+    ///     before the allowance runs out (at once if that moment has passed); end the task in it.
+    /// - Returns: The task's identifier, or ``BackgroundTaskIdentifier/invalid`` when no task can be
+    ///   granted; the trace says why (``requestBackgroundTask(withName:expirationHandler:)`` returns it).
+    @discardableResult
+    public func beginBackgroundTask(
+        withName name: String? = nil,
+        expirationHandler: (@Sendable () -> Void)? = nil
+    ) -> BackgroundTaskIdentifier {
+        (try? requestBackgroundTask(withName: name, expirationHandler: expirationHandler).get()) ?? .invalid
+    }
+
+    /// Begins a finite background task and says why when it cannot.
+    ///
+    /// - Parameters:
+    ///   - name: A name for the trace and for debugging.
+    ///   - expirationHandler: As for ``beginBackgroundTask(withName:expirationHandler:)``.
+    /// - Returns: The identifier, or the ``BackgroundTaskDenial``. Asking for one task more than
+    ///   ``BudgetPolicy/maxOpenBackgroundTasks`` terminates the app (`0xbada5e47`) and returns
+    ///   ``BackgroundTaskDenial/tooManyTasks``.
+    public func requestBackgroundTask(
+        withName name: String? = nil,
+        expirationHandler: (@Sendable () -> Void)? = nil
+    ) -> Result<BackgroundTaskIdentifier, BackgroundTaskDenial> {
+        guard let system else { return .failure(.notRunning) }
+        return system.beginBackgroundTask(for: self, name: name, expirationHandler: expirationHandler)
+    }
+
+    /// Ends a finite background task (`endBackgroundTask(_:)`). Once the last task ends and nothing else
+    /// keeps a background app running, it is suspended.
+    ///
+    /// Ending a task twice, ending ``BackgroundTaskIdentifier/invalid`` or an identifier this app never
+    /// received does nothing but record `endBackgroundTaskIgnored` in the trace.
+    /// - Parameter identifier: The identifier ``beginBackgroundTask(withName:expirationHandler:)`` returned.
+    public func endBackgroundTask(_ identifier: BackgroundTaskIdentifier) {
+        system?.endBackgroundTask(identifier, for: self)
+    }
+
+    /// The time left before the app must have ended its tasks, in seconds (`backgroundTimeRemaining`):
+    /// `.greatestFiniteMagnitude` in the foreground, as UIKit reports it [S16][S93]; zero when the
+    /// allowance is spent or the app is suspended or not running.
+    public var backgroundTimeRemaining: Double {
+        guard let system else { return 0 }
+        return system.backgroundTimeRemaining(for: self)
+    }
+
+    /// Submits work to the app's own serial queue, like `DispatchQueue.main.async`: it runs after the
+    /// callbacks and work submitted before it, waits while the app is suspended, and is dropped (and
+    /// counted in the trace) if the app terminates first.
+    /// - Parameter work: The work.
+    public func async(_ work: @escaping @Sendable () -> Void) {
+        queue.enqueue(work)
+        queue.drain()
+    }
+}
+
+extension BackgroundSystem {
+    func beginBackgroundTask(
+        for app: Application, name: String?, expirationHandler: (@Sendable () -> Void)?
+    ) -> Result<BackgroundTaskIdentifier, BackgroundTaskDenial> {
+        var outcome = DeviceCore.BeginOutcome.denied(.notRunning)
+        decide { core, now in
+            let (result, effects) = core.beginBackgroundTask(app.id, name: name, expirationHandler: expirationHandler, at: now)
+            outcome = result
+            return effects
+        }
+        switch outcome {
+        case .granted(let id): return .success(id)
+        case .denied(let denial): return .failure(denial)
+        }
+    }
+
+    func endBackgroundTask(_ identifier: BackgroundTaskIdentifier, for app: Application) {
+        decide { core, now in core.endBackgroundTask(app.id, identifier, at: now) }
+    }
+
+    func backgroundTimeRemaining(for app: Application) -> Double {
+        let now = clock.now
+        guard let remaining = state.withLock({ $0.core.allowanceRemaining(app.id, at: now) }) else {
+            return .greatestFiniteMagnitude
+        }
+        return remaining.secondsDouble
+    }
+}
