@@ -1,0 +1,186 @@
+#if canImport(Dispatch)
+import Dispatch
+#endif
+import Synchronization
+import Testing
+@testable import BackgroundBudget
+
+@Suite struct BudgetSchedulerTests {
+    let clock = VirtualClock()
+    var scheduler: BudgetScheduler { BudgetScheduler(clock: clock) }
+
+    @Test func aBudgetWarnsThenStopsAtAllowancePlusGrace() throws {
+        let scheduler = self.scheduler
+        let log = TestLog<String>()
+        let clock = self.clock
+        let budget = try scheduler.requestBudget(
+            named: "job", allowance: .seconds(30), warningLead: .seconds(5), grace: .seconds(2),
+            onWarning: { log.append("warning \($0) at \(clock.now)") },
+            onStop: { log.append("stop \($0) \($1) at \(clock.now)") })
+        clock.advance(by: .seconds(100))
+        #expect(log.entries == ["warning budget#1 at t=25.000s", "stop budget#1 expired at t=32.000s"])
+        #expect(!scheduler.isLive(budget))
+        #expect(scheduler.end(budget) == false)
+        #expect(clock.pendingCount == 0)
+    }
+
+    @Test func endingInTimeCallsNothing() throws {
+        let scheduler = self.scheduler
+        let log = TestLog<String>()
+        let budget = try scheduler.requestBudget(named: "job", allowance: .seconds(30), warningLead: .seconds(5),
+                                                 onWarning: { _ in log.append("warning") }, onStop: { _, _ in log.append("stop") })
+        clock.advance(by: .seconds(10))
+        #expect(scheduler.timeRemaining(budget) == .seconds(20))
+        #expect(scheduler.end(budget))
+        clock.advance(by: .seconds(100))
+        #expect(log.entries.isEmpty)
+        #expect(scheduler.timeRemaining(budget) == nil)
+        #expect(clock.pendingCount == 0)
+    }
+
+    @Test func aChildNeverOutlivesItsParentAndStopsFirst() throws {
+        let scheduler = self.scheduler
+        let log = TestLog<String>()
+        let clock = self.clock
+        let onStop: BudgetStopHandler = { log.append("\($0) \($1) at \(clock.now)") }
+        let parent = try scheduler.requestBudget(named: "parent", allowance: .seconds(10), onStop: onStop)
+        let child = try scheduler.requestBudget(named: "child", allowance: .seconds(60), parent: parent, onStop: onStop)
+        _ = try scheduler.requestBudget(named: "grandchild", allowance: .seconds(60), parent: child, onStop: onStop)
+        #expect(scheduler.timeRemaining(child) == .seconds(10))
+        clock.advance(by: .seconds(10))
+        #expect(log.entries == [
+            "budget#3 parentStopped at t=10.000s", "budget#2 parentStopped at t=10.000s", "budget#1 expired at t=10.000s",
+        ])
+        #expect(scheduler.liveCount == 0)
+    }
+
+    @Test func endingAParentStopsItsLiveChildren() throws {
+        let scheduler = self.scheduler
+        let log = TestLog<String>()
+        let parent = try scheduler.requestBudget(named: "parent", allowance: .seconds(10))
+        let first = try scheduler.requestBudget(named: "a", allowance: .seconds(5), parent: parent, onStop: { log.append("\($0) \($1)") })
+        _ = try scheduler.requestBudget(named: "b", allowance: .seconds(5), parent: parent, onStop: { log.append("\($0) \($1)") })
+        scheduler.end(first)
+        scheduler.end(parent)
+        #expect(log.entries == ["budget#3 parentEnded"])
+        #expect(scheduler.liveCount == 0)
+    }
+
+    @Test func badRequestsAreRefusedWithTheParameter() throws {
+        let scheduler = self.scheduler
+        #expect(throws: BudgetError(name: "x", problem: .allowanceNotPositive(.zero))) {
+            try scheduler.requestBudget(named: "x", allowance: .zero)
+        }
+        #expect(throws: BudgetError(name: "x", problem: .warningLeadOutOfRange(.seconds(31), allowance: .seconds(30)))) {
+            try scheduler.requestBudget(named: "x", allowance: .seconds(30), warningLead: .seconds(31))
+        }
+        #expect(throws: BudgetError(name: "x", problem: .warningLeadOutOfRange(.seconds(-1), allowance: .seconds(30)))) {
+            try scheduler.requestBudget(named: "x", allowance: .seconds(30), warningLead: .seconds(-1))
+        }
+        #expect(throws: BudgetError(name: "x", problem: .graceNegative(.seconds(-1)))) {
+            try scheduler.requestBudget(named: "x", allowance: .seconds(30), grace: .seconds(-1))
+        }
+        #expect(throws: BudgetError(name: "x", problem: .parentNotLive(Budget(id: 42)))) {
+            try scheduler.requestBudget(named: "x", allowance: .seconds(30), parent: Budget(id: 42))
+        }
+        #expect(scheduler.liveCount == 0)
+        #expect(clock.pendingCount == 0)
+        #expect(BudgetError(name: "x", problem: .graceNegative(.seconds(-1))).description
+            == "budget \"x\": grace must not be negative (got -1.0 seconds)")
+    }
+
+    @Test func thousandsOfBudgetsShareOneClockTimer() throws {
+        let scheduler = self.scheduler
+        let stops = TestLog<Budget>()
+        for index in 0..<5_000 {
+            try scheduler.requestBudget(named: "job", allowance: .milliseconds(Int64(1_000 + index % 97)),
+                                        onStop: { budget, _ in stops.append(budget) })
+        }
+        #expect(clock.pendingCount == 1)
+        clock.advance(by: .seconds(2))
+        #expect(stops.entries.count == 5_000)
+        #expect(Set(stops.entries).count == 5_000)
+        #expect(clock.pendingCount == 0)
+    }
+
+    #if canImport(Dispatch)
+    @Test func budgetsFromEightThreadsAtOnce() throws {
+        let scheduler = self.scheduler
+        let failures = Mutex(0)
+        DispatchQueue.concurrentPerform(iterations: 8) { thread in
+            var mine: [Budget] = []
+            for round in 0..<1_000 {
+                guard let budget = try? scheduler.requestBudget(named: "t\(thread)", allowance: .seconds(Int64(1 + round % 50)))
+                else { failures.withLock { $0 += 1 }; continue }
+                mine.append(budget)
+                if round % 3 == 0, !scheduler.end(mine.removeFirst()) { failures.withLock { $0 += 1 } }
+            }
+            for budget in mine where !scheduler.end(budget) { failures.withLock { $0 += 1 } }
+        }
+        #expect(failures.withLock { $0 } == 0)
+        #expect(scheduler.liveCount == 0)
+        #expect(clock.pendingCount == 0)
+    }
+    #endif
+}
+
+@Suite struct WithBackgroundTaskTests {
+    let clock = VirtualClock()
+
+    @Test func returnsTheResultAndEndsTheBudget() async throws {
+        let scheduler = BudgetScheduler(clock: clock)
+        let value = try await withBackgroundTask(name: "quick", allowance: .seconds(30), scheduler: scheduler) { 42 }
+        #expect(value == 42)
+        #expect(scheduler.liveCount == 0)
+        #expect(clock.pendingCount == 0)
+    }
+
+    @Test func theWarningCancelsTheWork() async throws {
+        let scheduler = BudgetScheduler(clock: clock)
+        let (started, signal) = AsyncStream<Void>.makeStream()
+        let call = Task {
+            try await withBackgroundTask(name: "slow", allowance: .seconds(30), warningLead: .seconds(5), scheduler: scheduler) {
+                signal.yield()
+                let (never, _) = AsyncStream<Void>.makeStream()
+                for await _ in never {}                  // ends when the task is cancelled
+                try Task.checkCancellation()
+                return 1
+            }
+        }
+        for await _ in started { break }
+        clock.advance(by: .seconds(25))
+        await #expect(throws: CancellationError.self) { try await call.value }
+        #expect(scheduler.liveCount == 0)
+    }
+
+    @Test func theHardStopReturnsEvenIfTheWorkIgnoresCancellation() async throws {
+        let scheduler = BudgetScheduler(clock: clock)
+        let (started, signal) = AsyncStream<Void>.makeStream()
+        let (release, releaser) = AsyncStream<Void>.makeStream()
+        let call = Task {
+            try await withBackgroundTask(name: "stubborn", allowance: .seconds(30), warningLead: .seconds(5),
+                                         grace: .seconds(2), scheduler: scheduler) {
+                signal.yield()
+                for await _ in release {}                // ignores cancellation until released
+                return 1
+            }
+        }
+        for await _ in started { break }
+        clock.advance(by: .seconds(32))
+        await #expect(throws: BudgetStoppedError(budget: Budget(id: 1), reason: .expired)) { try await call.value }
+        releaser.finish()
+    }
+
+    @Test func nestedCallsGetChildBudgets() async throws {
+        let scheduler = BudgetScheduler(clock: clock)
+        let inner = try await withBackgroundTask(name: "outer", allowance: .seconds(10), scheduler: scheduler) {
+            try await withBackgroundTask(name: "inner", allowance: .seconds(60), scheduler: scheduler) {
+                let current = try #require(Budget.current)
+                return (current.budget, scheduler.timeRemaining(current.budget))
+            }
+        }
+        #expect(inner.0 == Budget(id: 2))
+        #expect(inner.1 == .seconds(10))
+        #expect(Budget.current == nil)
+    }
+}
