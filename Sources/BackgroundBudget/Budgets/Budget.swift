@@ -3,7 +3,7 @@
 /// Budgets are identified by number; a handle to an ended budget stays valid as a value, and every
 /// operation on it reports that the budget is no longer live instead of failing.
 public struct Budget: Sendable, Hashable, Comparable, CustomStringConvertible {
-    /// The budget's number, unique within its scheduler and increasing in request order.
+    /// An opaque number, unique within its scheduler for the scheduler's lifetime (slot and reuse count).
     public let id: UInt64
 
     /// Creates a handle from a number (for example one read back from a log).
@@ -11,7 +11,7 @@ public struct Budget: Sendable, Hashable, Comparable, CustomStringConvertible {
         self.id = id
     }
 
-    /// Orders budgets by request order.
+    /// Orders budgets by their numbers (an arbitrary but stable order).
     public static func < (lhs: Budget, rhs: Budget) -> Bool { lhs.id < rhs.id }
 
     /// `budget#12`.

@@ -24,25 +24,43 @@ import Synchronization
 ///
 /// - Complexity: Requesting and ending a budget are O(log n) in the number of live budgets.
 public final class BudgetScheduler: Sendable {
+    /// One budget's bookkeeping, kept small: a million live budgets cost well under 256 bytes each.
     private struct Record {
         var name: String
-        var warnAt: BudgetInstant?
-        var stopAt: BudgetInstant
-        var parent: UInt64
-        var firstChild: UInt64 = 0
-        var previousSibling: UInt64 = 0
-        var nextSibling: UInt64 = 0
-        var entry: DeadlineHeap<UInt64>.Handle
+        /// Nanoseconds; `Int64.max` once the warning is delivered (or when there is none).
+        var warnAt: Int64
+        var stopAt: Int64
+        var generation: UInt32
+        var isLive = false
+        /// Slot numbers plus one; zero means none. `parent` links the free list while the slot is free.
+        var parent: UInt32 = 0
+        var firstChild: UInt32 = 0
+        var previousSibling: UInt32 = 0
+        var nextSibling: UInt32 = 0
+        var entry: DeadlineHeap<UInt32>.Handle?
         var onWarning: BudgetWarningHandler?
         var onStop: BudgetStopHandler?
     }
 
     private struct State {
-        var records: [UInt64: Record] = [:]
-        var deadlines = DeadlineHeap<UInt64>()
-        var nextID: UInt64 = 1
+        var records: [Record] = []
+        var freeHead: UInt32 = 0
+        var liveCount = 0
+        var deadlines = DeadlineHeap<UInt32>()
         var timer: ScheduledWork?
-        var timerAt: BudgetInstant?
+        /// The instant the clock timer is armed for. It may be earlier than the earliest deadline (it
+        /// is not moved later when budgets end); when it fires early it is simply armed again.
+        var timerAt: Int64?
+
+        func slot(of budget: Budget) -> Int? {
+            let slot = Int(budget.id & 0xFFFF_FFFF) - 1
+            guard slot >= 0, slot < records.count, records[slot].isLive, records[slot].generation == UInt32(budget.id >> 32) else { return nil }
+            return slot
+        }
+
+        func budget(at slot: Int) -> Budget {
+            Budget(id: UInt64(records[slot].generation) << 32 | UInt64(slot + 1))
+        }
     }
 
     /// The clock deadlines run on.
@@ -56,7 +74,7 @@ public final class BudgetScheduler: Sendable {
     }
 
     /// The number of live budgets.
-    public var liveCount: Int { state.withLock { $0.records.count } }
+    public var liveCount: Int { state.withLock { $0.liveCount } }
 
     /// Grants a budget.
     ///
@@ -87,34 +105,47 @@ public final class BudgetScheduler: Sendable {
             throw BudgetError(name: name, problem: .warningLeadOutOfRange(warningLead, allowance: allowance))
         }
         guard grace >= .zero else { throw BudgetError(name: name, problem: .graceNegative(grace)) }
-        let now = clock.now
+        let now = clock.now.nanoseconds
+        let allowanceNanos = allowance.nanosecondsSaturating
+        let leadNanos = warningLead.nanosecondsSaturating
         return try state.withLock { (state) throws(BudgetError) -> Budget in
-            let parentID = parent?.id ?? 0
-            var stopAt = now + allowance + grace
-            var warnAt: BudgetInstant? = now + allowance - warningLead
+            var stopAt = now.addingSaturating(allowanceNanos).addingSaturating(grace.nanosecondsSaturating)
+            var warnAt = now.addingSaturating(allowanceNanos - leadNanos)
+            var parentSlot: Int?
             if let parent {
-                guard let parentRecord = state.records[parent.id] else {
+                guard let slot = state.slot(of: parent) else {
                     throw BudgetError(name: name, problem: .parentNotLive(parent))
                 }
-                if parentRecord.stopAt < stopAt {
-                    stopAt = parentRecord.stopAt
-                    warnAt = min(warnAt!, stopAt - warningLead)
+                parentSlot = slot
+                if state.records[slot].stopAt < stopAt {
+                    stopAt = state.records[slot].stopAt
+                    warnAt = min(warnAt, stopAt - leadNanos)
                 }
             }
-            let id = state.nextID
-            state.nextID += 1
-            let first = warnAt.map { $0 < stopAt ? $0 : stopAt } ?? stopAt
-            let entry = state.deadlines.insert(deadline: first.nanoseconds, payload: id)
-            var record = Record(name: name, warnAt: warnAt, stopAt: stopAt, parent: parentID, entry: entry,
-                                onWarning: onWarning, onStop: onStop)
-            if parentID != 0 {
-                record.nextSibling = state.records[parentID]!.firstChild
-                if record.nextSibling != 0 { state.records[record.nextSibling]!.previousSibling = id }
-                state.records[parentID]!.firstChild = id
+            let slot: Int
+            if state.freeHead != 0 {
+                slot = Int(state.freeHead - 1)
+                state.freeHead = state.records[slot].parent
+                state.records[slot].generation &+= 1
+            } else {
+                slot = state.records.count
+                precondition(slot < Int(UInt32.max), "BudgetScheduler supports at most 2^32 - 1 budget slots")
+                state.records.append(Record(name: "", warnAt: 0, stopAt: 0, generation: 0))
             }
-            state.records[id] = record
-            rearm(&state)
-            return Budget(id: id)
+            let entry = state.deadlines.insert(deadline: min(warnAt, stopAt), payload: UInt32(slot))
+            let generation = state.records[slot].generation
+            var record = Record(name: name, warnAt: warnAt, stopAt: stopAt, generation: generation, isLive: true,
+                                entry: entry, onWarning: onWarning, onStop: onStop)
+            if let parentSlot {
+                record.parent = UInt32(parentSlot + 1)
+                record.nextSibling = state.records[parentSlot].firstChild
+                if record.nextSibling != 0 { state.records[Int(record.nextSibling - 1)].previousSibling = UInt32(slot + 1) }
+                state.records[parentSlot].firstChild = UInt32(slot + 1)
+            }
+            state.records[slot] = record
+            state.liveCount += 1
+            armIfEarlier(&state)
+            return state.budget(at: slot)
         }
     }
 
@@ -125,11 +156,10 @@ public final class BudgetScheduler: Sendable {
     @discardableResult
     public func end(_ budget: Budget) -> Bool {
         let (wasLive, stopped) = state.withLock { state -> (Bool, [(Budget, BudgetStopReason, BudgetStopHandler?)]) in
-            guard state.records[budget.id] != nil else { return (false, []) }
+            guard let slot = state.slot(of: budget) else { return (false, []) }
             var stopped: [(Budget, BudgetStopReason, BudgetStopHandler?)] = []
-            stopChildren(of: budget.id, reason: .parentEnded, in: &state, into: &stopped)
-            remove(budget.id, in: &state)
-            rearm(&state)
+            stopChildren(of: slot, reason: .parentEnded, in: &state, into: &stopped)
+            remove(slot, in: &state)
             return (true, stopped)
         }
         for (child, reason, handler) in stopped { handler?(child, reason) }
@@ -138,73 +168,95 @@ public final class BudgetScheduler: Sendable {
 
     /// Whether a budget is still live (neither ended nor stopped).
     public func isLive(_ budget: Budget) -> Bool {
-        state.withLock { $0.records[budget.id] != nil }
+        state.withLock { $0.slot(of: budget) != nil }
     }
 
     /// Time left before the budget's hard stop, or `nil` if it is not live.
     public func timeRemaining(_ budget: Budget) -> Duration? {
         let now = clock.now
-        return state.withLock { state in state.records[budget.id].map { max(.zero, $0.stopAt - now) } }
+        return state.withLock { state in
+            state.slot(of: budget).map { max(.zero, BudgetInstant(nanoseconds: state.records[$0].stopAt) - now) }
+        }
     }
 
     // MARK: Deadlines
 
     /// Runs every deadline due by now: warnings, then stops (children first), handlers after unlocking.
     private func fire() {
-        let now = clock.now
+        let now = clock.now.nanoseconds
         var warnings: [(Budget, BudgetWarningHandler?)] = []
         var stopped: [(Budget, BudgetStopReason, BudgetStopHandler?)] = []
         state.withLock { state in
             state.timer = nil
             state.timerAt = nil
-            while let (_, id) = state.deadlines.popFirst(ifDueBy: now.nanoseconds) {
-                guard var record = state.records[id] else { continue }
-                if let warnAt = record.warnAt, warnAt <= now, warnAt < record.stopAt {
-                    record.warnAt = nil
-                    warnings.append((Budget(id: id), record.onWarning))
-                    record.entry = state.deadlines.insert(deadline: record.stopAt.nanoseconds, payload: id)
-                    state.records[id] = record
-                    continue
+            while let (_, payload) = state.deadlines.popFirst(ifDueBy: now) {
+                let slot = Int(payload)
+                state.records[slot].entry = nil
+                let record = state.records[slot]
+                if record.warnAt <= now {
+                    state.records[slot].warnAt = .max
+                    warnings.append((state.budget(at: slot), record.onWarning))
+                    if record.warnAt < record.stopAt {
+                        state.records[slot].entry = state.deadlines.insert(deadline: record.stopAt, payload: payload)
+                        continue
+                    }
                 }
-                if record.warnAt != nil { warnings.append((Budget(id: id), record.onWarning)) }
-                stopChildren(of: id, reason: .parentStopped, in: &state, into: &stopped)
-                stopped.append((Budget(id: id), .expired, record.onStop))
-                remove(id, in: &state)
+                stopChildren(of: slot, reason: .parentStopped, in: &state, into: &stopped)
+                stopped.append((state.budget(at: slot), .expired, record.onStop))
+                remove(slot, in: &state)
             }
-            rearm(&state)
+            armIfEarlier(&state)
         }
         for (budget, handler) in warnings { handler?(budget) }
         for (budget, reason, handler) in stopped { handler?(budget, reason) }
     }
 
     /// Removes every live descendant of a budget, deepest first, recording each with `reason`.
-    private func stopChildren(of id: UInt64, reason: BudgetStopReason, in state: inout State,
+    private func stopChildren(of slot: Int, reason: BudgetStopReason, in state: inout State,
                               into stopped: inout [(Budget, BudgetStopReason, BudgetStopHandler?)]) {
-        while let child = state.records[id]?.firstChild, child != 0 {
-            stopChildren(of: child, reason: .parentStopped, in: &state, into: &stopped)
-            stopped.append((Budget(id: child), reason, state.records[child]?.onStop))
-            remove(child, in: &state)
+        while case let child = state.records[slot].firstChild, child != 0 {
+            let childSlot = Int(child - 1)
+            stopChildren(of: childSlot, reason: .parentStopped, in: &state, into: &stopped)
+            stopped.append((state.budget(at: childSlot), reason, state.records[childSlot].onStop))
+            remove(childSlot, in: &state)
         }
     }
 
-    /// Unlinks a budget from its parent and siblings and drops its deadline.
-    private func remove(_ id: UInt64, in state: inout State) {
-        guard let record = state.records.removeValue(forKey: id) else { return }
-        state.deadlines.remove(record.entry)
+    /// Unlinks a budget from its parent and siblings, drops its deadline and frees its slot.
+    private func remove(_ slot: Int, in state: inout State) {
+        let record = state.records[slot]
+        if let entry = record.entry { state.deadlines.remove(entry) }
         if record.previousSibling != 0 {
-            state.records[record.previousSibling]?.nextSibling = record.nextSibling
+            state.records[Int(record.previousSibling - 1)].nextSibling = record.nextSibling
         } else if record.parent != 0 {
-            state.records[record.parent]?.firstChild = record.nextSibling
+            state.records[Int(record.parent - 1)].firstChild = record.nextSibling
         }
-        if record.nextSibling != 0 { state.records[record.nextSibling]?.previousSibling = record.previousSibling }
+        if record.nextSibling != 0 { state.records[Int(record.nextSibling - 1)].previousSibling = record.previousSibling }
+        state.records[slot] = Record(name: "", warnAt: 0, stopAt: 0, generation: record.generation, parent: state.freeHead)
+        state.freeHead = UInt32(slot + 1)
+        state.liveCount -= 1
+        if state.liveCount == 0, let timer = state.timer {
+            clock.cancel(timer)
+            state.timer = nil
+            state.timerAt = nil
+        }
     }
 
-    /// Keeps exactly one clock timer armed, for the earliest deadline.
-    private func rearm(_ state: inout State) {
-        let earliest = state.deadlines.peekDeadline.map(BudgetInstant.init(nanoseconds:))
-        guard earliest != state.timerAt else { return }
+    /// Keeps one clock timer armed no later than the earliest deadline. Moving it earlier re-arms it;
+    /// a timer left earlier than needed (after budgets ended) fires, finds nothing due and re-arms.
+    private func armIfEarlier(_ state: inout State) {
+        guard let earliest = state.deadlines.peekDeadline else { return }
+        if let armed = state.timerAt, armed <= earliest { return }
         if let timer = state.timer { clock.cancel(timer) }
         state.timerAt = earliest
-        state.timer = earliest.map { clock.schedule(at: $0) { [weak self] in self?.fire() } }
+        state.timer = clock.schedule(at: BudgetInstant(nanoseconds: earliest)) { [weak self] in self?.fire() }
+    }
+}
+
+extension Int64 {
+    /// `self + other`, clamped to the representable range.
+    func addingSaturating(_ other: Int64) -> Int64 {
+        let (sum, overflow) = addingReportingOverflow(other)
+        return overflow ? (other > 0 ? .max : .min) : sum
     }
 }

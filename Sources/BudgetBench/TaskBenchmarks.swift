@@ -1,0 +1,107 @@
+// begin_end_ns and bytes_per_live_task: the cost of a budget to the job runners that hold thousands.
+#if canImport(Dispatch)
+@preconcurrency import Dispatch
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import BackgroundBudget
+
+/// The median cost of a begin+end pair on one thread: a `BudgetScheduler` budget, an app's finite
+/// background task (trace recorded), and the obvious alternative, a `DispatchSourceTimer` per budget.
+struct BeginEndBenchmark: Benchmark {
+    var figureNames: [String] { ["begin_end_ns", "app_begin_end_ns", "baseline_source_per_budget_begin_end_ns"] }
+
+    func run() -> [Figure] {
+        let scheduler = BudgetScheduler(clock: VirtualClock())
+        // A few budgets stay live so the pair works against a non-empty heap, as in a job runner.
+        for _ in 0..<1_000 { _ = try? scheduler.requestBudget(named: "background", allowance: .seconds(3_600)) }
+        let budget = measurePairs { _ = scheduler.end(try! scheduler.requestBudget(named: "job", allowance: .seconds(30), warningLead: .seconds(5))) }
+
+        let clock = VirtualClock()
+        let system = BackgroundSystem(clock: clock)
+        let app = try! system.install(AppManifest(id: "bench"))
+        try! system.open(app)
+        let appPair = measurePairs { app.endBackgroundTask(app.beginBackgroundTask(withName: "job")) }
+
+        #if canImport(Dispatch)
+        let queue = DispatchQueue(label: "bench.baseline")
+        let baseline = measurePairs(rounds: 21, pairsPerRound: 2_000) {
+            let timer = DispatchSource.makeTimerSource(queue: queue)
+            timer.schedule(deadline: .now() + .seconds(30), leeway: .nanoseconds(0))
+            timer.setEventHandler {}
+            timer.resume()
+            timer.cancel()
+        }
+        #else
+        let baseline = Double.nan
+        #endif
+        return [
+            Figure(name: "begin_end_ns", value: budget.rounded(), note: "BudgetScheduler request+end; target ≤ 300"),
+            Figure(name: "app_begin_end_ns", value: appPair.rounded(), note: "Application begin/endBackgroundTask, trace recorded"),
+            Figure(name: "baseline_source_per_budget_begin_end_ns", value: baseline.rounded(),
+                   note: "one DispatchSourceTimer per budget: create, schedule, resume, cancel"),
+        ]
+    }
+
+    /// Median nanoseconds per call over rounds of many calls, after a warm-up round.
+    private func measurePairs(rounds: Int = 31, pairsPerRound: Int = 20_000, _ pair: () -> Void) -> Double {
+        var samples: [Double] = []
+        for round in 0...rounds {
+            let start = nowNanoseconds()
+            for _ in 0..<pairsPerRound { pair() }
+            let elapsed = Double(nowNanoseconds() - start) / Double(pairsPerRound)
+            if round > 0 { samples.append(elapsed) }
+        }
+        return median(samples)
+    }
+}
+
+/// Bytes per live budget at 1,000,000 live budgets: the growth of resident memory (Linux) or of the
+/// allocator's bytes in use (Apple platforms) while the budgets are requested.
+struct LiveTaskMemoryBenchmark: Benchmark {
+    var figureNames: [String] { ["bytes_per_live_task"] }
+
+    func run() -> [Figure] {
+        let count = 1_000_000
+        let clock = VirtualClock()
+        let before = allocatedBytes()
+        let scheduler = BudgetScheduler(clock: clock)
+        var budgets: [Budget] = []
+        budgets.reserveCapacity(count)
+        let afterHandles = allocatedBytes()
+        for index in 0..<count {
+            budgets.append(try! scheduler.requestBudget(named: "job", allowance: .milliseconds(Int64(1_000 + index % 3_600_000)),
+                                                       warningLead: .milliseconds(500)))
+        }
+        let after = allocatedBytes()
+        let perTask = Double(after - afterHandles) / Double(count)
+        precondition(scheduler.liveCount == count && before > 0)
+        withExtendedLifetime((scheduler, budgets)) {}
+        return [Figure(name: "bytes_per_live_task", value: perTask.rounded(),
+                       note: "BudgetScheduler budget with warning and stop deadlines; target ≤ 256")]
+    }
+
+    private func allocatedBytes() -> Int {
+        #if canImport(Glibc)
+        // /proc/self/statm: size resident shared text lib data dt, in pages.
+        let fd = open("/proc/self/statm", O_RDONLY)
+        guard fd >= 0 else { return 0 }
+        defer { close(fd) }
+        var buffer = [UInt8](repeating: 0, count: 256)
+        let count = read(fd, &buffer, buffer.count)
+        guard count > 0 else { return 0 }
+        let fields = buffer[..<count].split(separator: UInt8(ascii: " "))
+        guard fields.count > 1, let pages = Int(String(decoding: fields[1], as: UTF8.self)) else { return 0 }
+        return pages * Int(sysconf(Int32(_SC_PAGESIZE)))
+        #elseif canImport(Darwin)
+        var statistics = malloc_statistics_t()
+        malloc_zone_statistics(nil, &statistics)
+        return Int(statistics.size_in_use)
+        #else
+        return 0
+        #endif
+    }
+}
