@@ -24,6 +24,7 @@ struct BeginEndBenchmark: Benchmark {
         let system = BackgroundSystem(clock: clock)
         let app = try! system.install(AppManifest(id: "bench"))
         try! system.open(app)
+        for _ in 0..<100 { app.beginBackgroundTask(withName: "long-running") }
         let appPair = measurePairs { app.endBackgroundTask(app.beginBackgroundTask(withName: "job")) }
 
         #if canImport(Dispatch)

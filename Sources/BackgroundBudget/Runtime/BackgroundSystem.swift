@@ -119,7 +119,7 @@ public final class BackgroundSystem: Sendable {
     /// - Parameter includesSystemEvents: Whether to print state changes and exits as well as callbacks.
     public func logLines(includesSystemEvents: Bool = true) -> String {
         let (trace, names) = state.withLock { state in
-            (state.core.trace, state.core.apps.mapValues { $0.manifest.displayName })
+            (state.core.trace, Dictionary(uniqueKeysWithValues: state.core.records.map { ($0.manifest.id, $0.manifest.displayName) }))
         }
         return trace.logLines(LogLineStyle(processNames: names, includesSystemEvents: includesSystemEvents))
     }

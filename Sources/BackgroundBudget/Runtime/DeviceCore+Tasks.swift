@@ -14,7 +14,7 @@ extension DeviceCore {
 
     /// Time left in the current allowance; `nil` while the app is in the foreground (unbounded).
     func allowanceRemaining(_ app: AppID, at now: BudgetInstant) -> Duration? {
-        guard let record = apps[app] else { return .zero }
+        let record = records[slot(app)]
         switch record.state {
         case .inactive, .active: return nil
         case .notRunning, .suspended: return .zero
@@ -27,104 +27,127 @@ extension DeviceCore {
     mutating func beginBackgroundTask(
         _ app: AppID, name: String?, expirationHandler: (@Sendable () -> Void)?, at now: BudgetInstant
     ) -> (BeginOutcome, [Effect]) {
-        guard let record = apps[app] else { return (.denied(.notRunning), []) }
+        // Read scalars only: holding a copy of the record would make the task insertion below copy
+        // the whole task table (copy-on-write).
+        let s = slot(app)
+        let (state, terminating, exitsOnSuspend, openCount, number) = (records[s].state, records[s].pendingExit != nil,
+            records[s].manifest.exitsOnSuspend, records[s].tasks.count, records[s].nextTaskNumber)
         func deny(_ denial: BackgroundTaskDenial) -> (BeginOutcome, [Effect]) {
             self.record(.backgroundTaskDenied(name: name, denial), app, now)
             return (.denied(denial), [])
         }
-        if record.pendingExit != nil { return deny(.terminating) }
-        switch record.state {
+        if terminating { return deny(.terminating) }
+        switch state {
         case .notRunning: return deny(.notRunning)
         case .suspended: return deny(.suspended)
         case .inactive, .active, .background: break
         }
-        if record.manifest.exitsOnSuspend { return deny(.exitsOnSuspend) }
-        if record.state == .background, allowanceRemaining(app, at: now) == .zero { return deny(.allowanceSpent) }
-        if record.tasks.count >= policy.maxOpenBackgroundTasks {
+        if exitsOnSuspend { return deny(.exitsOnSuspend) }
+        if state == .background, allowanceRemaining(app, at: now) == .zero { return deny(.allowanceSpent) }
+        if openCount >= policy.maxOpenBackgroundTasks {
             self.record(.backgroundTaskDenied(name: name, .tooManyTasks), app, now)
             return (.denied(.tooManyTasks), (try? apply(.kill(.tooManyBackgroundTasks), to: app, at: now)) ?? [])
         }
-        let number = record.nextTaskNumber
-        apps[app]?.nextTaskNumber += 1
-        apps[app]?.tasks[number] = OpenTask(name: name, begunAt: now, expirationHandler: expirationHandler)
+        records[s].nextTaskNumber += 1
+        records[s].tasks[number] = OpenTask(name: name, begunAt: now, expirationHandler: expirationHandler)
+        records[s].unwarnedTasks += 1
         let id = BackgroundTaskIdentifier(rawValue: number)
         self.record(.backgroundTaskBegan(id, name: name), app, now)
         return (.granted(id), rearmTimers(app, at: now))
     }
 
     mutating func endBackgroundTask(_ app: AppID, _ id: BackgroundTaskIdentifier, at now: BudgetInstant) -> [Effect] {
-        guard let record = apps[app] else { return [] }
+        let s = slot(app)
         guard id != .invalid else {
             self.record(.backgroundTaskEndIgnored(id, .invalidIdentifier), app, now)
             return []
         }
-        guard apps[app]?.tasks.removeValue(forKey: id.rawValue) != nil else {
-            self.record(.backgroundTaskEndIgnored(id, id.rawValue < record.nextTaskNumber ? .alreadyEnded : .unknownTask), app, now)
+        guard let task = records[s].tasks.removeValue(forKey: id.rawValue) else {
+            let issued = id.rawValue < records[s].nextTaskNumber
+            self.record(.backgroundTaskEndIgnored(id, issued ? .alreadyEnded : .unknownTask), app, now)
             return []
         }
+        if !task.handlerCalled { records[s].unwarnedTasks -= 1 }
         self.record(.backgroundTaskEnded(id), app, now)
-        if record.state == .background { apps[app]?.usedTasksThisPeriod = true }
+        if records[s].state == .background { records[s].usedTasksThisPeriod = true }
         return rearmTimers(app, at: now) + suspendIfIdle(app, at: now)
     }
 
     /// Arms exactly the timers the app's state and tasks call for, and announces the allowance.
+    ///
+    /// The foreground overrun timer is lazy: once armed it stays until it fires (it may then find that
+    /// its task has ended and re-arm for the next oldest), so beginning and ending tasks in the
+    /// foreground does not churn the clock.
     mutating func rearmTimers(_ app: AppID, at now: BudgetInstant) -> [Effect] {
-        guard let record = apps[app] else { return [] }
-        var wanted: [AppTimer: BudgetInstant] = [:]
-        if record.state == .background, !record.tasks.isEmpty, let since = record.backgroundSince {
+        let s = slot(app)
+        let record = (state: records[s].state, hasTasks: !records[s].tasks.isEmpty, since: records[s].backgroundSince,
+                      spentBefore: records[s].spentBefore, announced: records[s].allowanceAnnounced,
+                      unwarned: records[s].unwarnedTasks, armed: records[s].armed, incarnation: records[s].incarnation)
+        var wanted = ArmedTimers()
+        if record.state == .background, record.hasTasks, let since = record.since {
             let expiry = since + (policy.backgroundTaskAllowance - record.spentBefore)
-            if !record.allowanceAnnounced {
-                apps[app]?.allowanceAnnounced = true
-                apps[app]?.usedTasksThisPeriod = true
+            if !record.announced {
+                records[s].allowanceAnnounced = true
+                records[s].usedTasksThisPeriod = true
                 self.record(.allowanceStarted(expiresAt: expiry), app, now)
             }
-            wanted[.allowanceExpiry] = expiry
-            if record.tasks.values.contains(where: { !$0.handlerCalled }) {
-                wanted[.expirationWarning] = max(now, expiry - policy.expirationWarningLead)
+            wanted.expiry = expiry
+            if record.unwarned > 0 { wanted.warning = max(now, expiry - policy.expirationWarningLead) }
+        } else if record.state.isForeground, record.hasTasks {
+            if let armed = record.armed.overrun {
+                wanted.overrun = armed
+            } else if let oldest = records[s].tasks.values.lazy.filter({ !$0.overrunReported }).map(\.begunAt).min() {
+                wanted.overrun = max(now, oldest + policy.backgroundTaskAllowance)
             }
-        } else if record.state.isForeground,
-                  let oldest = record.tasks.values.filter({ !$0.overrunReported }).map(\.begunAt).min() {
-            wanted[.foregroundOverrun] = max(now, oldest + policy.backgroundTaskAllowance)
         }
+        guard wanted != record.armed else { return [] }
         var effects: [Effect] = []
-        for timer in [AppTimer.expirationWarning, .allowanceExpiry, .foregroundOverrun] where record.armed[timer] != wanted[timer] {
-            if let instant = wanted[timer] {
-                effects.append(.arm(app, timer, at: instant, incarnation: record.incarnation))
-            } else {
-                effects.append(.disarm(app, timer))
-            }
+        func update(_ timer: AppTimer, _ old: BudgetInstant?, _ new: BudgetInstant?) {
+            guard old != new else { return }
+            effects.append(new.map { .arm(app, timer, at: $0, incarnation: record.incarnation) } ?? .disarm(app, timer))
         }
-        apps[app]?.armed = wanted
+        update(.expirationWarning, record.armed.warning, wanted.warning)
+        update(.allowanceExpiry, record.armed.expiry, wanted.expiry)
+        update(.foregroundOverrun, record.armed.overrun, wanted.overrun)
+        records[s].armed = wanted
         return effects
     }
 
     /// Calls every open task's expiration handler that has not been called yet, in begin order.
     mutating func callExpirationHandlers(_ app: AppID, at now: BudgetInstant) -> [Effect] {
-        apps[app]?.armed[.expirationWarning] = nil
-        guard let record = apps[app], record.state == .background else { return rearmTimers(app, at: now) }
+        let s = slot(app)
+        records[s].armed.warning = nil
+        guard records[s].state == .background else { return rearmTimers(app, at: now) }
+        let incarnation = records[s].incarnation
+        let numbers = records[s].tasks.compactMap { $0.value.handlerCalled ? nil : $0.key }.sorted()
         var due: [(BackgroundTaskIdentifier, (@Sendable () -> Void)?)] = []
-        for number in record.tasks.keys.sorted() where record.tasks[number]?.handlerCalled == false {
-            apps[app]?.tasks[number]?.handlerCalled = true
+        for number in numbers {
+            let handler = records[s].tasks[number]?.expirationHandler
+            records[s].tasks[number]?.handlerCalled = true
+            records[s].unwarnedTasks -= 1
             let id = BackgroundTaskIdentifier(rawValue: number)
             self.record(.expirationHandlerCalled(id), app, now)
-            due.append((id, record.tasks[number]?.expirationHandler))
+            due.append((id, handler))
         }
         var effects = rearmTimers(app, at: now)
         if !due.isEmpty {
-            apps[app]?.inFlight += 1
-            effects.append(.expirationHandlers(app, incarnation: record.incarnation, due))
+            records[s].inFlight += 1
+            effects.append(.expirationHandlers(app, incarnation: incarnation, due))
         }
         return effects
     }
 
     /// Reports tasks begun in the foreground that have been open longer than the allowance.
     mutating func reportForegroundOverruns(_ app: AppID, at now: BudgetInstant) -> [Effect] {
-        apps[app]?.armed[.foregroundOverrun] = nil
-        guard let record = apps[app], record.state.isForeground else { return rearmTimers(app, at: now) }
-        for number in record.tasks.keys.sorted() {
-            guard let task = record.tasks[number], !task.overrunReported,
-                  now - task.begunAt >= policy.backgroundTaskAllowance else { continue }
-            apps[app]?.tasks[number]?.overrunReported = true
+        let s = slot(app)
+        records[s].armed.overrun = nil
+        guard records[s].state.isForeground else { return rearmTimers(app, at: now) }
+        let allowance = policy.backgroundTaskAllowance
+        let due = records[s].tasks.compactMap { entry in
+            !entry.value.overrunReported && now - entry.value.begunAt >= allowance ? entry.key : nil
+        }.sorted()
+        for number in due {
+            records[s].tasks[number]?.overrunReported = true
             self.record(.backgroundTaskOpenTooLong(BackgroundTaskIdentifier(rawValue: number)), app, now)
         }
         return rearmTimers(app, at: now)

@@ -82,12 +82,23 @@ struct DeviceCore: Sendable {
         var allowanceAnnounced = false
         /// Whether tasks were used in this background period (for the suspension reason).
         var usedTasksThisPeriod = false
+        /// Open tasks whose expiration handler has not been called.
+        var unwarnedTasks = 0
         /// The instants of the armed allowance and overrun timers (to avoid re-arming unchanged ones).
-        var armed: [AppTimer: BudgetInstant] = [:]
+        var armed = ArmedTimers()
+    }
+
+    /// The allowance and overrun timers an app has armed.
+    struct ArmedTimers: Equatable, Sendable {
+        var warning: BudgetInstant?
+        var expiry: BudgetInstant?
+        var overrun: BudgetInstant?
     }
 
     let policy: BudgetPolicy
-    var apps: [AppID: AppRecord] = [:]
+    /// Every installed app's record, in installation order; ``slot(_:)`` finds one by identifier.
+    var records: [AppRecord] = []
+    private var slots: [AppID: Int] = [:]
     private(set) var foreground: AppID?
     var trace = Trace()
 
@@ -100,13 +111,23 @@ struct DeviceCore: Sendable {
         if let problem = manifest.id.validationProblem {
             throw InstallError(app: manifest.id, problem: .invalidBundleIdentifier(problem))
         }
-        guard apps[manifest.id] == nil else { throw InstallError(app: manifest.id, problem: .alreadyInstalled) }
-        apps[manifest.id] = AppRecord(manifest: manifest)
+        guard slots[manifest.id] == nil else { throw InstallError(app: manifest.id, problem: .alreadyInstalled) }
+        slots[manifest.id] = records.count
+        records.append(AppRecord(manifest: manifest))
+    }
+
+    /// Where an installed app's record is. The system only hands the core apps it installed, so an
+    /// unknown identifier is a broken invariant.
+    func slot(_ app: AppID) -> Int {
+        guard let slot = slots[app] else {
+            preconditionFailure("BackgroundSystem handed the core an app it never installed: \(app)")
+        }
+        return slot
     }
 
     /// The authoritative state of an app.
     func state(of app: AppID) -> ApplicationState {
-        apps[app]?.state ?? .notRunning
+        slots[app].map { records[$0].state } ?? .notRunning
     }
 
     mutating func record(_ kind: TraceEvent.Kind, _ app: AppID, _ now: BudgetInstant) {
@@ -119,15 +140,13 @@ struct DeviceCore: Sendable {
     /// current foreground app away (only one app is in the foreground at a time).
     /// Nothing changes when it throws.
     mutating func apply(_ event: LifecycleEvent, to app: AppID, at now: BudgetInstant) throws(LifecycleError) -> [Effect] {
-        guard let record = apps[app] else {
-            preconditionFailure("BackgroundSystem handed the core an app it never installed: \(app)")
-        }
-        if record.pendingExit != nil, !Self.isKill(event) {
-            throw LifecycleError(event: event, state: record.state, problem: .terminating, app: app)
+        let s = slot(app)
+        if records[s].pendingExit != nil, !Self.isKill(event) {
+            throw LifecycleError(event: event, state: records[s].state, problem: .terminating, app: app)
         }
         let transition: Lifecycle.Transition
         do {
-            transition = try Lifecycle.transition(from: record.state, on: event, exitsOnSuspend: record.manifest.exitsOnSuspend)
+            transition = try Lifecycle.transition(from: records[s].state, on: event, exitsOnSuspend: records[s].manifest.exitsOnSuspend)
         } catch {
             var error = error
             error.app = app
@@ -182,19 +201,21 @@ struct DeviceCore: Sendable {
                 effects += exit(app, reason: reason, at: now)
             }
         }
-        apps[app]?.pendingExit = deferredExit
+        let s = slot(app)
+        records[s].pendingExit = deferredExit
         let hasCallbacks = steps.contains { if case .callback = $0 { true } else { false } }
-        guard !steps.isEmpty, let record = apps[app] else { return effects }
-        if hasCallbacks { apps[app]?.inFlight += 1 }
+        guard !steps.isEmpty else { return effects }
+        if hasCallbacks { records[s].inFlight += 1 }
         // The queue is resumed (or dropped, on exit) before the steps are queued on it.
         let queueEffects = effects.filter(\.isQueueControl)
-        let delivery = Effect.deliver(Delivery(app: app, incarnation: record.incarnation, event: cause, steps: steps, settles: hasCallbacks))
+        let delivery = Effect.deliver(Delivery(app: app, incarnation: records[s].incarnation, event: cause, steps: steps, settles: hasCallbacks))
         return queueEffects + [delivery] + effects.filter { !$0.isQueueControl }
     }
 
     /// Bookkeeping for entering a state: foreground, allowance period, timers.
     private mutating func enter(_ next: ApplicationState, from previous: ApplicationState, app: AppID, at now: BudgetInstant) -> [Effect] {
-        guard var record = apps[app] else { return [] }
+        let s = slot(app)
+        var record = records[s]
         var effects: [Effect] = []
         if previous == .notRunning {
             record.incarnation += 1
@@ -226,7 +247,7 @@ struct DeviceCore: Sendable {
         case .background:
             break
         }
-        apps[app] = record
+        records[s] = record
         effects += rearmTimers(app, at: now)
         return effects
     }
@@ -235,23 +256,25 @@ struct DeviceCore: Sendable {
     private mutating func exit(_ app: AppID, reason: TerminationReason, at now: BudgetInstant) -> [Effect] {
         let code = reason == .backgroundTaskExpired ? policy.backgroundTaskExpiryCode : reason.defaultCode
         record(.exit(reason, code: code), app, now)
-        apps[app]?.tasks.removeAll()
-        apps[app]?.inFlight = 0
-        apps[app]?.pendingExit = nil
-        apps[app]?.armed.removeAll()
+        let s = slot(app)
+        records[s].tasks.removeAll()
+        records[s].unwarnedTasks = 0
+        records[s].inFlight = 0
+        records[s].pendingExit = nil
+        records[s].armed = ArmedTimers()
         return AppTimer.allCases.map { .disarm(app, $0) } + [.dropQueue(app)]
     }
 
     /// Called once the app's queue has run a delivery or handler batch that `settles`: finishes a
     /// pending termination, or suspends a background app that nothing keeps running.
     mutating func settle(_ app: AppID, incarnation: UInt64, at now: BudgetInstant) -> [Effect] {
-        guard var record = apps[app], record.incarnation == incarnation, record.inFlight > 0 else { return [] }
-        record.inFlight -= 1
-        apps[app] = record
-        guard record.inFlight == 0 else { return [] }
-        if let reason = record.pendingExit {
-            apps[app]?.pendingExit = nil
-            return commit(Lifecycle.Transition(from: record.state, to: .notRunning, steps: [.exit(reason), .enter(.notRunning)]),
+        let s = slot(app)
+        guard records[s].incarnation == incarnation, records[s].inFlight > 0 else { return [] }
+        records[s].inFlight -= 1
+        guard records[s].inFlight == 0 else { return [] }
+        if let reason = records[s].pendingExit {
+            records[s].pendingExit = nil
+            return commit(Lifecycle.Transition(from: records[s].state, to: .notRunning, steps: [.exit(reason), .enter(.notRunning)]),
                           of: app, cause: .terminate(reason), at: now)
         }
         return suspendIfIdle(app, at: now)
@@ -259,9 +282,10 @@ struct DeviceCore: Sendable {
 
     /// Suspends a background app with no open task and nothing running on its queue.
     mutating func suspendIfIdle(_ app: AppID, at now: BudgetInstant) -> [Effect] {
-        guard let record = apps[app], record.state == .background, record.inFlight == 0,
-              record.pendingExit == nil, record.tasks.isEmpty else { return [] }
-        let reason: SuspensionReason = record.usedTasksThisPeriod ? .backgroundTasksEnded : .noBackgroundWork
+        let s = slot(app)
+        guard records[s].state == .background, records[s].inFlight == 0,
+              records[s].pendingExit == nil, records[s].tasks.isEmpty else { return [] }
+        let reason: SuspensionReason = records[s].usedTasksThisPeriod ? .backgroundTasksEnded : .noBackgroundWork
         return (try? apply(.suspend(reason), to: app, at: now)) ?? []
     }
 
@@ -269,12 +293,13 @@ struct DeviceCore: Sendable {
 
     /// A timer armed for this app and incarnation fired.
     mutating func timerFired(_ timer: AppTimer, app: AppID, incarnation: UInt64, at now: BudgetInstant) -> [Effect] {
-        guard let record = apps[app], record.incarnation == incarnation, record.state != .notRunning else { return [] }
+        let s = slot(app)
+        guard records[s].incarnation == incarnation, records[s].state != .notRunning else { return [] }
         switch timer {
         case .watchdog:
             return (try? apply(.kill(.watchdog), to: app, at: now)) ?? []
         case .allowanceExpiry:
-            guard !record.tasks.isEmpty, record.state == .background else { return rearmTimers(app, at: now) }
+            guard !records[s].tasks.isEmpty, records[s].state == .background else { return rearmTimers(app, at: now) }
             return (try? apply(.kill(.backgroundTaskExpired), to: app, at: now)) ?? []
         case .expirationWarning:
             return callExpirationHandlers(app, at: now)
@@ -285,7 +310,8 @@ struct DeviceCore: Sendable {
 
     /// Arms the watchdog for a callback that has a time limit; called as the callback starts.
     mutating func callbackStarted(_ callback: AppCallback, app: AppID, incarnation: UInt64, at now: BudgetInstant) -> [Effect] {
-        guard let record = apps[app], record.incarnation == incarnation, record.state != .notRunning else { return [] }
+        let s = slot(app)
+        guard records[s].incarnation == incarnation, records[s].state != .notRunning else { return [] }
         let limit: Duration
         switch callback {
         case .didEnterBackground: limit = policy.didEnterBackgroundLimit
