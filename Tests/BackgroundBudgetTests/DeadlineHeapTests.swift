@@ -128,6 +128,46 @@ import Testing
         #expect(drain(&heap) == (1...20).map { "\($0)" }.filter { $0 != name })
     }
 
+    @Test func quantileSampleIsNotFooledByPeriodicKeys() {
+        // Every 100th key is huge: an evenly spaced sample of 64 out of 6,400 would see only those.
+        let keys: [Int64] = (0..<6_400).map { $0 % 100 == 0 ? 1_000_000_000 : Int64($0) }
+        let median = DeadlineHeap<Int>.sampledKey(of: keys, rank: 32)
+        #expect(median < 1_000_000_000)
+        #expect((1_000...5_400).contains(median), "median estimate \(median) of 0..<6400")
+        #expect(DeadlineHeap<Int>.sampledKey(of: keys, rank: 32) == median, "deterministic")
+    }
+
+    /// Refills scan all of staging, so each must move a real batch, whatever order the deadlines
+    /// arrived in; otherwise draining would cost O(n) per pop.
+    @Test(arguments: ["ascending", "descending", "sawtooth"])
+    func refillsMoveBatchesWhateverTheInsertionOrder(order: String) {
+        let count = 20_000
+        let deadlines: [Int64] = (0..<count).map { index in
+            switch order {
+            case "ascending": Int64(index)
+            case "descending": Int64(count - index)
+            default: Int64((index % 64) * 1_000 + index / 64)
+            }
+        }
+        var heap = DeadlineHeap<Int>(heapTarget: 64)
+        for (index, deadline) in deadlines.enumerated() {
+            heap.insert(deadline: deadline, payload: index)
+        }
+        var refills = 0
+        var previous = heap.keys.count
+        var last = Int64.min
+        while let (deadline, _) = heap.popFirst(ifDueBy: .max) {
+            #expect(deadline >= last)
+            last = deadline
+            if heap.keys.count > previous {
+                refills += 1
+            }
+            previous = heap.keys.count
+        }
+        #expect(refills > 0)
+        #expect(refills < count / 10, "\(refills) refills for \(count) pops")
+    }
+
     /// Payloads move bitwise inside the heap; every one must still be destroyed exactly once.
     @Test func releasesEveryPayloadExactlyOnce() {
         final class Counted {

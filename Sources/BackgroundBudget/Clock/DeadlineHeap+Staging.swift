@@ -40,7 +40,7 @@ extension DeadlineHeap {
     /// the next attempt waits until the heap has doubled.
     mutating func spill() {
         let count = keys.count
-        // Heap order puts later keys towards the end of the array, so a low rank of an even
+        // Heap order puts later keys towards the end of the array, so a low rank of a uniform
         // sample keeps roughly half.
         let limit = Self.sampledKey(of: keys, rank: 16)
         guard keys.contains(where: { $0 > limit }) else {
@@ -120,11 +120,13 @@ extension DeadlineHeap {
         }
     }
 
-    /// The key of a given rank among 64 keys read at evenly spaced indices of `keys`: a cheap,
-    /// deterministic quantile estimate.
+    /// The key of a given rank among 64 keys read at pseudo-random indices of `keys`: a cheap
+    /// quantile estimate that periodic orderings of `keys` cannot skew. The indices come from a
+    /// generator seeded with the count, so the same operations always pick the same key.
     static func sampledKey(of keys: [Int64], rank: Int) -> Int64 {
         let sampleCount = 64
-        var sample = (0..<sampleCount).map { keys[$0 * keys.count / sampleCount] }
+        var random = SplitMix64(seed: UInt64(keys.count))
+        var sample = (0..<sampleCount).map { _ in keys[Int(random.next(below: UInt64(keys.count)))] }
         sample.sort()
         return sample[Swift.min(rank, sampleCount - 1)]
     }
