@@ -91,25 +91,128 @@ import Testing
     @Test func storesFortyFourBytesPerClosureEntry() {
         typealias Heap = DeadlineHeap<@Sendable () -> Void>
         let perEntry = MemoryLayout<Int64>.stride + MemoryLayout<UInt32>.stride
-            + MemoryLayout<Heap.Slot>.stride + MemoryLayout<Heap.Value>.stride
+            + MemoryLayout<Int32>.stride + MemoryLayout<UInt32>.stride + MemoryLayout<UInt64>.stride
+            + MemoryLayout<(@Sendable () -> Void)?>.stride
         #expect(perEntry == 44)
         #expect(MemoryLayout<Heap.Handle>.size == 8)
     }
 
+    @Test func equalDeadlinesStayFirstInFirstOutAcrossStaging() {
+        let expected = (0..<30).map { "tie\($0)" }
+        var heap = DeadlineHeap<String>(heapTarget: 2)
+        for (index, name) in expected.enumerated() {
+            heap.insert(deadline: 50, payload: name)
+            heap.insert(deadline: Int64(100 + index), payload: "late\(index)")
+            heap.insert(deadline: Int64(index), payload: "early\(index)")
+        }
+        #expect(!heap.stagedKeys.isEmpty, "the small target forced staging")
+        heap.checkInvariants()
+        let popped = drain(&heap)
+        #expect(popped.filter { $0.hasPrefix("tie") } == expected)
+        #expect(popped.prefix(30) == ArraySlice((0..<30).map { "early\($0)" }))
+        #expect(popped.suffix(30) == ArraySlice((0..<30).map { "late\($0)" }))
+    }
+
+    @Test func stagedEntriesCanBeRemovedAndTheirHandlesGoStale() {
+        var heap = DeadlineHeap<String>(heapTarget: 1)
+        let handles = (0..<20).map { heap.insert(deadline: Int64(20 - $0), payload: "\(20 - $0)") }
+        heap.checkInvariants()
+        guard let staged = handles.first(where: { heap.positions[Int($0.slot)] >= DeadlineHeap<String>.stagedFlag }) else {
+            Issue.record("nothing was staged")
+            return
+        }
+        let name = heap.remove(staged)
+        #expect(name != nil)
+        #expect(heap.remove(staged) == nil)
+        heap.checkInvariants()
+        #expect(drain(&heap) == (1...20).map { "\($0)" }.filter { $0 != name })
+    }
+
+    @Test func quantileSampleIsNotFooledByPeriodicKeys() {
+        // Every 100th key is huge: an evenly spaced sample of 64 out of 6,400 would see only those.
+        let keys: [Int64] = (0..<6_400).map { $0 % 100 == 0 ? 1_000_000_000 : Int64($0) }
+        let median = DeadlineHeap<Int>.sampledKey(of: keys, rank: 32)
+        #expect(median < 1_000_000_000)
+        #expect((1_000...5_400).contains(median), "median estimate \(median) of 0..<6400")
+        #expect(DeadlineHeap<Int>.sampledKey(of: keys, rank: 32) == median, "deterministic")
+    }
+
+    /// Refills scan all of staging, so each must move a real batch, whatever order the deadlines
+    /// arrived in; otherwise draining would cost O(n) per pop.
+    @Test(arguments: ["ascending", "descending", "sawtooth"])
+    func refillsMoveBatchesWhateverTheInsertionOrder(order: String) {
+        let count = 20_000
+        let deadlines: [Int64] = (0..<count).map { index in
+            switch order {
+            case "ascending": Int64(index)
+            case "descending": Int64(count - index)
+            default: Int64((index % 64) * 1_000 + index / 64)
+            }
+        }
+        var heap = DeadlineHeap<Int>(heapTarget: 64)
+        for (index, deadline) in deadlines.enumerated() {
+            heap.insert(deadline: deadline, payload: index)
+        }
+        var refills = 0
+        var previous = heap.keys.count
+        var last = Int64.min
+        while let (deadline, _) = heap.popFirst(ifDueBy: .max) {
+            #expect(deadline >= last)
+            last = deadline
+            if heap.keys.count > previous {
+                refills += 1
+            }
+            previous = heap.keys.count
+        }
+        #expect(refills > 0)
+        #expect(refills < count / 10, "\(refills) refills for \(count) pops")
+    }
+
+    /// Payloads move bitwise inside the heap; every one must still be destroyed exactly once.
+    @Test func releasesEveryPayloadExactlyOnce() {
+        final class Counted {
+            let live: Counter
+            init(_ live: Counter) { self.live = live; live.value += 1 }
+            deinit { live.value -= 1 }
+        }
+        final class Counter { var value = 0 }
+        let live = Counter()
+        do {
+            var random = SplitMix64(seed: 9)
+            var heap = DeadlineHeap<Counted>(heapTarget: 3)
+            var handles: [DeadlineHeap<Counted>.Handle] = []
+            for step in 0..<3_000 {
+                switch random.next(below: 8) {
+                case 0..<4: handles.append(heap.insert(deadline: random.next(in: 0...200), payload: Counted(live)))
+                case 4 where !handles.isEmpty: _ = heap.remove(handles[Int(random.next(below: UInt64(handles.count)))])
+                case 5 where step % 500 == 0: heap.removeAll()
+                default: _ = heap.popFirst(ifDueBy: random.next(in: 0...200))
+                }
+                #expect(live.value == heap.count, "step \(step)")
+            }
+            heap.checkInvariants()
+            #expect(heap.count > 0)
+        }
+        #expect(live.value == 0)
+    }
+
     /// Random inserts, removals (live and stale handles) and pops, checked against a list sorted by
-    /// `(deadline, sequence)` after every operation, with the heap's invariants checked throughout.
-    @Test(arguments: [1, 2, 3, 4, 5] as [UInt64])
-    func randomOperationsMatchASortedReference(seed: UInt64) {
+    /// `(deadline, sequence)` after every operation, with the invariants checked throughout. Small
+    /// heap targets push most entries through staging, spills and refills.
+    @Test(arguments: [(1, 1 << 15), (2, 1 << 15), (3, 1), (4, 2), (5, 5), (6, 16), (7, 64)] as [(UInt64, Int)])
+    func randomOperationsMatchASortedReference(seed: UInt64, heapTarget: Int) {
         var random = SplitMix64(seed: seed)
-        var heap = DeadlineHeap<Int>()
+        var heap = DeadlineHeap<Int>(heapTarget: heapTarget)
         // The reference: live entries sorted by (deadline, insertion number).
         var reference: [(deadline: Int64, order: Int, id: Int)] = []
         var handles: [DeadlineHeap<Int>.Handle] = []
+        var now: Int64 = 0
+        var sawStaging = false
         for step in 0..<4_000 {
             switch random.next(below: 10) {
             case 0..<5:
                 // Few distinct deadlines, so ties are common.
-                let deadline = random.next(in: 0...40)
+                let deadline = now + random.next(in: 0...60)
                 let id = handles.count
                 handles.append(heap.insert(deadline: deadline, payload: id))
                 let index = reference.firstIndex { ($0.deadline, $0.order) > (deadline, id) } ?? reference.count
@@ -119,7 +222,8 @@ import Testing
                 let expected = reference.firstIndex { $0.id == id }.map { reference.remove(at: $0).id }
                 #expect(heap.remove(handles[id]) == expected, "step \(step): remove \(id)")
             default:
-                let limit = random.next(in: -5...45)
+                now += random.next(in: 0...6)
+                let limit = now + random.next(in: -5...5)
                 let expected = reference.first.flatMap { $0.deadline <= limit ? reference.removeFirst() : nil }
                 let popped = heap.popFirst(ifDueBy: limit)
                 #expect(popped?.payload == expected?.id, "step \(step): pop by \(limit)")
@@ -128,7 +232,9 @@ import Testing
             heap.checkInvariants()
             #expect(heap.count == reference.count)
             #expect(heap.peekDeadline == reference.first?.deadline)
+            sawStaging = sawStaging || !heap.stagedKeys.isEmpty
         }
+        #expect(sawStaging == (heapTarget < 1_000), "staging is exercised exactly when the target is small")
         let rest = (0..<heap.count).compactMap { _ in heap.popFirst(ifDueBy: .max)?.payload }
         #expect(rest == reference.map(\.id))
         #expect(heap.isEmpty)

@@ -37,3 +37,18 @@ import Testing
         #expect([1, 2, 3, 4, 5].shuffled(using: &random) == [1, 2, 3, 4, 5].shuffled(using: &copy))
     }
 }
+
+@Suite struct MisuseTrapTests {
+    @Test func boundedRandomWithZeroBoundTraps() async {
+        await #expect(processExitsWith: .failure) {
+            var random = SplitMix64(seed: 0)
+            _ = random.next(below: 0)
+        }
+    }
+
+    @Test func heapWithNonPositiveTargetTraps() async {
+        await #expect(processExitsWith: .failure) {
+            _ = DeadlineHeap<Int>(heapTarget: 0)
+        }
+    }
+}

@@ -1,43 +1,56 @@
 extension DeadlineHeap {
-    /// Traps if the heap's internal structure is inconsistent. For tests; O(n).
+    /// Traps if the structure is inconsistent. For tests; O(n).
     ///
-    /// Checks that no entry precedes its parent, that each live slot records the heap index of the
-    /// entry that names it and holds a payload, that the parallel arrays agree in length, and that
-    /// the free list holds exactly the slots no heap index names, each marked free and empty.
+    /// Checks that no heap entry precedes its parent; that every heap key is at most `horizon` and
+    /// every staged key later; that staging is empty when the heap is; that every entry has a
+    /// payload and its slot records where it is (heap index, or `stagedFlag` plus staged index);
+    /// that parallel arrays agree in length; and that the free list holds exactly the other
+    /// slots, each marked free.
     func checkInvariants() {
         precondition(keys.count == owners.count, "keys and owners differ in length")
-        precondition(slots.count == values.count, "slots and values differ in length")
-        var named = [Bool](repeating: false, count: slots.count)
-        for index in keys.indices {
-            let slot = Int(owners[index])
-            precondition(slot < slots.count, "heap index \(index) names slot \(slot) past the end")
-            precondition(!named[slot], "slot \(slot) is named by two heap indices")
+        precondition(stagedKeys.count == stagedOwners.count, "staged keys and owners differ in length")
+        precondition(payloads.count == keys.count, "payloads and keys differ in length")
+        precondition(stagedPayloads.count == stagedKeys.count, "staged payloads and keys differ in length")
+        precondition(!keys.isEmpty || stagedKeys.isEmpty, "entries are staged while the heap is empty")
+        precondition(positions.count == generations.count && positions.count == sequences.count,
+                     "slot arrays differ in length")
+        var named = [Bool](repeating: false, count: positions.count)
+        func claim(_ owner: UInt32, _ payload: Payload?, at position: Int, _ what: String) {
+            let slot = Int(owner)
+            precondition(slot < positions.count, "\(what) names slot \(slot) past the end")
+            precondition(!named[slot], "slot \(slot) is named twice")
             named[slot] = true
-            precondition(values[slot].payload != nil, "heap index \(index) names empty slot \(slot)")
-            precondition(Int(slots[slot].position) == index,
-                         "slot \(slot) records position \(slots[slot].position), entry is at \(index)")
+            precondition(payload != nil, "\(what) has no payload")
+            precondition(Int(positions[slot]) == position,
+                         "slot \(slot) records position \(positions[slot]), \(what) is at \(position)")
+        }
+        for index in keys.indices {
+            claim(owners[index], payloads[index], at: index, "heap index \(index)")
+            precondition(keys[index] <= horizon, "heap index \(index) is after the horizon")
             if index > 0 {
                 let parent = (index - 1) / 4
                 let ordered = keys[parent] < keys[index]
                     || (keys[parent] == keys[index]
-                        && values[Int(owners[parent])].sequence < values[slot].sequence)
+                        && sequences[Int(owners[parent])] < sequences[Int(owners[index])])
                 precondition(ordered, "heap index \(index) precedes its parent")
             }
+        }
+        for index in stagedKeys.indices {
+            claim(stagedOwners[index], stagedPayloads[index], at: Int(Self.stagedFlag) + index, "staged index \(index)")
+            precondition(stagedKeys[index] > horizon, "staged index \(index) is not after the horizon")
         }
         var free = 0
         var cursor = freeHead
         while cursor >= 0 {
             let slot = Int(cursor)
-            precondition(slot < slots.count, "free list points past the end")
-            precondition(!named[slot], "slot \(slot) is both free and named by a heap index")
-            precondition(slots[slot].position < 0, "free slot \(slot) is not marked free")
-            precondition(values[slot].payload == nil, "free slot \(slot) still holds a payload")
+            precondition(slot < positions.count, "free list points past the end")
+            precondition(!named[slot], "slot \(slot) is both free and live")
+            precondition(positions[slot] < 0, "free slot \(slot) is not marked free")
             named[slot] = true
             free += 1
-            precondition(free <= slots.count, "free list has a cycle")
-            cursor = -2 - slots[slot].position
+            precondition(free <= positions.count, "free list has a cycle")
+            cursor = -2 - positions[slot]
         }
-        precondition(keys.count + free == slots.count,
-                     "\(slots.count - keys.count - free) slots are neither live nor free")
+        precondition(count + free == positions.count, "\(positions.count - count - free) slots are neither live nor free")
     }
 }

@@ -35,8 +35,8 @@ import Synchronization
 /// threads use one clock, the order between their calls is theirs to arrange, and work taken by
 /// two threads advancing at once may run concurrently.
 ///
-/// - Complexity: Scheduling and cancelling are O(log n) in the number of pending work items, and
-///   each item run costs O(log n) plus one uncontended lock round trip.
+/// - Complexity: Scheduling and cancelling are O(log n) amortised in the number of pending work
+///   items, and each item run costs O(log n) amortised plus one uncontended lock round trip.
 public final class VirtualClock: Sendable {
     /// The work the clock runs.
     typealias Work = @Sendable () -> Void
@@ -125,7 +125,7 @@ public final class VirtualClock: Sendable {
     /// - Parameter work: A handle from ``schedule(at:_:)`` or ``schedule(after:_:)``.
     /// - Returns: `true` if the work was pending and is now cancelled; `false` if it had already run
     ///   or been cancelled, or the handle belongs to another clock.
-    /// - Complexity: O(log n).
+    /// - Complexity: O(log n) amortised.
     @discardableResult
     public func cancel(_ work: ScheduledWork) -> Bool {
         guard work.clock == identity else { return false }

@@ -1,0 +1,133 @@
+extension DeadlineHeap {
+    /// The default ``heapTarget``: 256 KiB of keys, small enough to stay in a core's cache while
+    /// the heap drains.
+    static var defaultHeapTarget: Int { 1 << 15 }
+
+    /// Added to a staged entry's index to form its slot's `position`, so one field says where the
+    /// entry is. Heap and staged indices both stay below it.
+    static var stagedFlag: Int32 { 1 << 30 }
+
+    /// Appends an entry, whose deadline is after `horizon`, to staging.
+    mutating func stage(_ key: Int64, _ owner: UInt32, _ payload: consuming Payload?) {
+        positions[Int(owner)] = Self.stagedFlag + Int32(truncatingIfNeeded: stagedKeys.count)
+        stagedKeys.append(key)
+        stagedOwners.append(owner)
+        stagedPayloads.append(payload)
+    }
+
+    /// Removes the staged entry at `index`, moving the last staged entry into its place.
+    /// - Returns: The removed entry's payload.
+    mutating func unstage(at index: Int) -> Payload? {
+        let slot = Int(stagedOwners[index])
+        let payload = stagedPayloads[index].take()
+        freeSlot(slot)
+        let lastKey = stagedKeys.removeLast()
+        let lastOwner = stagedOwners.removeLast()
+        let lastPayload = stagedPayloads.removeLast()
+        if index < stagedKeys.count {
+            stagedKeys[index] = lastKey
+            stagedOwners[index] = lastOwner
+            stagedPayloads[index] = lastPayload
+            positions[Int(lastOwner)] = Self.stagedFlag + Int32(truncatingIfNeeded: index)
+        }
+        return payload
+    }
+
+    /// Moves the heap's latest entries out to staging once the heap has grown to `spillAt`.
+    ///
+    /// Picks a new, earlier `horizon` from a sample of heap keys, stages every entry after it and
+    /// rebuilds the heap. If no entry is after the pick (many equal deadlines), nothing moves and
+    /// the next attempt waits until the heap has doubled.
+    mutating func spill() {
+        let count = keys.count
+        // Heap order puts later keys towards the end of the array, so a low rank of a uniform
+        // sample keeps roughly half.
+        let limit = Self.sampledKey(of: keys, rank: 16)
+        guard keys.contains(where: { $0 > limit }) else {
+            spillAt = count * 2
+            return
+        }
+        var kept = 0
+        for index in 0..<count {
+            let key = keys[index]
+            let owner = owners[index]
+            if key <= limit {
+                if kept != index {
+                    keys[kept] = key
+                    owners[kept] = owner
+                    payloads.swapAt(kept, index)
+                }
+                kept += 1
+            } else {
+                stage(key, owner, payloads[index].take())
+            }
+        }
+        keys.removeLast(count - kept)
+        owners.removeLast(count - kept)
+        payloads.removeLast(count - kept)
+        horizon = limit
+        heapify()
+        spillAt = Swift.max(kept * 2, kept + heapTarget)
+    }
+
+    /// Refills the empty heap from staging with the entries at or before a new `horizon`, picked
+    /// so about ``heapTarget`` entries move (all of them if staging holds no more than that).
+    ///
+    /// Reads every staged key once; each moved entry's place is taken by the last staged entry,
+    /// so only moved entries and those last entries have their positions rewritten.
+    mutating func refill() {
+        precondition(keys.isEmpty, "DeadlineHeap: refill with a non-empty heap")
+        let limit = stagedKeys.count <= heapTarget
+            ? Int64.max
+            : Self.sampledKey(of: stagedKeys, rank: 64 * heapTarget / stagedKeys.count)
+        horizon = limit
+        var index = 0
+        while index < stagedKeys.count {
+            guard stagedKeys[index] <= limit else {
+                index += 1
+                continue
+            }
+            keys.append(stagedKeys[index])
+            owners.append(stagedOwners[index])
+            payloads.append(stagedPayloads[index].take())
+            let lastKey = stagedKeys.removeLast()
+            let lastOwner = stagedOwners.removeLast()
+            var lastPayload = stagedPayloads.removeLast()
+            if index < stagedKeys.count {
+                stagedKeys[index] = lastKey
+                stagedOwners[index] = lastOwner
+                stagedPayloads[index] = lastPayload.take()
+                positions[Int(lastOwner)] = Self.stagedFlag + Int32(truncatingIfNeeded: index)
+            }
+        }
+        heapify()
+    }
+
+    /// Restores heap order over the heap arrays in O(n) and records every entry's position.
+    mutating func heapify() {
+        if keys.count > 1 {
+            withBuffers { heap in
+                var index = (heap.keys.count - 2) >> 2
+                while index >= 0 {
+                    let payload = heap.takeHole(at: index)
+                    heap.fillHole(at: index, with: heap.keys[index], heap.owners[index], payload)
+                    index -= 1
+                }
+            }
+        }
+        for index in owners.indices {
+            positions[Int(owners[index])] = Int32(truncatingIfNeeded: index)
+        }
+    }
+
+    /// The key of a given rank among 64 keys read at pseudo-random indices of `keys`: a cheap
+    /// quantile estimate that periodic orderings of `keys` cannot skew. The indices come from a
+    /// generator seeded with the count, so the same operations always pick the same key.
+    static func sampledKey(of keys: [Int64], rank: Int) -> Int64 {
+        let sampleCount = 64
+        var random = SplitMix64(seed: UInt64(keys.count))
+        var sample = (0..<sampleCount).map { _ in keys[Int(random.next(below: UInt64(keys.count)))] }
+        sample.sort()
+        return sample[Swift.min(rank, sampleCount - 1)]
+    }
+}
