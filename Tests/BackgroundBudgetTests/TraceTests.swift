@@ -74,3 +74,25 @@ import Testing
         #expect(try sampleTrace().jsonLines() == sampleTrace().jsonLines())
     }
 }
+
+@Suite struct TraceRetentionTests {
+    @Test func latestKeepsAtLeastTheNewestEntriesAndCountsTheRest() {
+        var trace = Trace()
+        for index in 0..<1_000 {
+            trace.append(TraceEvent(time: .milliseconds(Int64(index)), app: "a", kind: .callback(.didBecomeActive)), retention: .latest(100))
+        }
+        #expect(trace.events.count >= 100 && trace.events.count <= 201)
+        #expect(trace.events.last?.time == .milliseconds(999))
+        #expect(trace.discardedCount + trace.events.count == 1_000)
+        #expect(zip(trace.events, trace.events.dropFirst()).allSatisfy { $0.time < $1.time })
+    }
+
+    @Test func noneRecordsNothingButCounts() throws {
+        let system = try BackgroundSystem(policy: .iOS13, clock: VirtualClock(), traceRetention: .none)
+        let app = try system.install(AppManifest(id: "a"))
+        try system.open(app)
+        #expect(system.trace.events.isEmpty)
+        #expect(system.trace.discardedCount == 5)
+        #expect(app.applicationState == .active)
+    }
+}

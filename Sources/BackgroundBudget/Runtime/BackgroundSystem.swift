@@ -55,12 +55,13 @@ public final class BackgroundSystem: Sendable {
     /// - Parameters:
     ///   - policy: The limits to enforce.
     ///   - clock: The clock to run on; usually a ``VirtualClock``.
+    ///   - traceRetention: How much of the trace to keep; everything by default.
     /// - Throws: ``PolicyError`` when the policy has an unusable value; no system is created.
-    public init(policy: BudgetPolicy, clock: any BudgetClock) throws(PolicyError) {
+    public init(policy: BudgetPolicy, clock: any BudgetClock, traceRetention: TraceRetention = .all) throws(PolicyError) {
         try policy.validate()
         self.clock = clock
         self.policy = policy
-        self.state = Mutex(State(core: DeviceCore(policy: policy)))
+        self.state = Mutex(State(core: DeviceCore(policy: policy, retention: traceRetention)))
     }
 
     // MARK: Apps

@@ -102,8 +102,12 @@ struct DeviceCore: Sendable {
     private(set) var foreground: AppID?
     var trace = Trace()
 
-    init(policy: BudgetPolicy) {
+    /// How much of the trace to keep.
+    let retention: TraceRetention
+
+    init(policy: BudgetPolicy, retention: TraceRetention = .all) {
         self.policy = policy
+        self.retention = retention
     }
 
     /// Adds an app in the not-running state.
@@ -131,7 +135,7 @@ struct DeviceCore: Sendable {
     }
 
     mutating func record(_ kind: TraceEvent.Kind, _ app: AppID, _ now: BudgetInstant) {
-        trace.events.append(TraceEvent(time: now, app: app, kind: kind))
+        trace.append(TraceEvent(time: now, app: app, kind: kind), retention: retention)
     }
 
     // MARK: Lifecycle

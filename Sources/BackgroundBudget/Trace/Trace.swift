@@ -13,6 +13,9 @@ public struct Trace: Sendable, Hashable {
     /// The entries in the order they happened.
     public var events: [TraceEvent]
 
+    /// How many earlier entries were discarded under a ``TraceRetention`` limit.
+    public var discardedCount = 0
+
     /// Creates a trace from entries.
     public init(events: [TraceEvent] = []) {
         self.events = events
@@ -62,5 +65,39 @@ extension TraceEvent {
     public var callback: AppCallback? {
         if case .callback(let callback) = kind { return callback }
         return nil
+    }
+}
+
+/// How much of the trace a ``BackgroundSystem`` keeps.
+///
+/// Tests and examples keep everything (the default). A program that runs for hours in real time can
+/// keep only the latest entries, or none, so the trace does not grow without bound.
+public enum TraceRetention: Sendable, Hashable {
+    /// Keep every entry.
+    case all
+    /// Keep at least the latest `count` entries; older ones are discarded in batches and counted in
+    /// ``Trace/discardedCount``.
+    case latest(Int)
+    /// Record nothing.
+    case none
+}
+
+extension Trace {
+    /// Appends an entry, honouring a retention limit (amortised O(1)).
+    mutating func append(_ event: TraceEvent, retention: TraceRetention) {
+        switch retention {
+        case .all:
+            events.append(event)
+        case .latest(let count):
+            events.append(event)
+            let keep = max(count, 0)
+            if events.count >= 2 * keep + 1 {
+                let drop = events.count - keep
+                events.removeFirst(drop)
+                discardedCount += drop
+            }
+        case .none:
+            discardedCount += 1
+        }
     }
 }
