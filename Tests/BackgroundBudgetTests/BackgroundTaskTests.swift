@@ -211,3 +211,18 @@ final class ScriptedDelegate: ApplicationDelegate {
         #expect(BudgetPolicy.iOS13.maxOpenBackgroundTasks == 1000)
     }
 }
+
+@Suite struct ReadmeExampleTests {
+    @Test func anUnendedUploadIsKilledThirtySecondsAfterHome() throws {
+        let clock = VirtualClock()
+        let system = try BackgroundSystem(policy: .iOS13, clock: clock)
+        let app = try system.install(AppManifest(id: "com.example.news"))
+        try system.open(app)
+        app.beginBackgroundTask(withName: "upload")
+        clock.advance(by: .seconds(10))
+        try system.pressHome()
+        clock.advance(by: .seconds(60))
+        #expect(system.trace.events.first { $0.eventName == "expirationHandler" }?.time == .seconds(35))
+        #expect(system.trace.events.first { $0.eventName == "exit" }?.kind == .exit(.backgroundTaskExpired, code: 0x2182_bad2))
+    }
+}
