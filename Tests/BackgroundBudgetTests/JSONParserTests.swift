@@ -60,6 +60,14 @@ import Testing
         }
     }
 
+    @Test func refusesOverlongFormsSurrogatesAndTruncatedSequences() {
+        let bad: [[UInt8]] = [[0xC0, 0x80], [0xE0, 0x80, 0x80], [0xED, 0xA0, 0x80], [0xF4, 0x90, 0x80, 0x80], [0xE2, 0x82], [0x80], [0xFF]]
+        for sequence in bad {
+            #expect(JSONParser.firstInvalidUTF8Offset(in: Array("[\"".utf8) + sequence + Array("\"]".utf8)) == 2, "\(sequence)")
+        }
+        #expect(JSONParser.firstInvalidUTF8Offset(in: Array("[\"é€😀\u{10FFFF}\"]".utf8)) == nil)
+    }
+
     @Test func limitsNestingInsteadOfExhaustingTheStack() {
         let deep = String(repeating: "[", count: 100_000) + String(repeating: "]", count: 100_000)
         #expect(failure(deep) == "1:65 arrays and objects are nested more than 64 deep")

@@ -52,7 +52,11 @@ extension Scenario {
         let policy = try top.optional("policy").map { reader throws(ScenarioError) in try decodePolicy(reader) } ?? .iOS13
         if let device = top.optional("device") { _ = try device.object(accepting: []) }
         let apps = try top.required("apps").array().map { reader throws(ScenarioError) in try decodeApp(reader) }
-        let events = try top.required("events").array().map { reader throws(ScenarioError) in try decodeEvent(reader) }
+        let eventReaders = try top.required("events").array()
+        var events = try eventReaders.map { reader throws(ScenarioError) in try decodeEvent(reader) }
+        // Where each event starts, for errors at run time; one pass over the text for all of them.
+        let positions = SourcePosition.positions(ofSortedOffsets: eventReaders.map(\.node.offset), in: reader.source)
+        for index in events.indices { events[index].position = positions[index] }
         let end = try top.optional("end").map { reader throws(ScenarioError) in BudgetInstant.zero + (try reader.seconds()) }
         return Scenario(description: description, policy: policy, apps: apps, events: events, end: end)
     }
@@ -119,7 +123,7 @@ extension Scenario {
         let verb = try named(reader, in: ScenarioAction.vocabulary.map(\.name)) { ScenarioAction.verb(named: $0) }
         let object = try reader.object(accepting: ["at", "do"] + verb.keys)
         let at = BudgetInstant.zero + (try object.required("at").seconds())
-        return ScenarioEvent(at: at, try verb.decode(object), position: SourcePosition(offset: reader.node.offset, in: reader.source))
+        return ScenarioEvent(at: at, try verb.decode(object))
     }
 
     /// The vocabulary entry an object's `"do"` names, checked before its other keys (which depend on it).

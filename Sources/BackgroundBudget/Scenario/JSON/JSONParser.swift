@@ -342,18 +342,38 @@ struct JSONParser {
         return "'\(String(decoding: bytes[index..<end], as: UTF8.self))'"
     }
 
-    /// The offset of the first byte that is not part of valid UTF-8, or `nil`.
+    /// The offset of the first byte that is not part of well-formed UTF-8 (Unicode table 3-7: no
+    /// overlong forms, no surrogates, nothing above U+10FFFF), or `nil`.
+    /// - Complexity: O(n), one pass.
     static func firstInvalidUTF8Offset(in bytes: [UInt8]) -> Int? {
-        if bytes.allSatisfy({ $0 < 0x80 }) { return nil }
-        var parser = Unicode.UTF8.ForwardParser()
-        var iterator = bytes.makeIterator()
-        var offset = 0
-        while true {
-            switch parser.parseScalar(from: &iterator) {
-            case .valid(let encoded): offset += encoded.count
-            case .emptyInput: return nil
-            case .error: return offset
+        bytes.withUnsafeBufferPointer { bytes -> Int? in
+            var index = 0
+            let count = bytes.count
+            while index < count {
+                let lead = bytes[index]
+                if lead < 0x80 {
+                    index += 1
+                    continue
+                }
+                // The allowed range of the second byte, and how many continuation bytes follow.
+                let second: ClosedRange<UInt8>, length: Int
+                switch lead {
+                case 0xC2...0xDF: (second, length) = (0x80...0xBF, 2)
+                case 0xE0: (second, length) = (0xA0...0xBF, 3)
+                case 0xE1...0xEC, 0xEE...0xEF: (second, length) = (0x80...0xBF, 3)
+                case 0xED: (second, length) = (0x80...0x9F, 3)
+                case 0xF0: (second, length) = (0x90...0xBF, 4)
+                case 0xF1...0xF3: (second, length) = (0x80...0xBF, 4)
+                case 0xF4: (second, length) = (0x80...0x8F, 4)
+                default: return index
+                }
+                guard index + length <= count, second.contains(bytes[index + 1]) else { return index }
+                for next in (index + 2)..<(index + length) where bytes[next] & 0xC0 != 0x80 {
+                    return index
+                }
+                index += length
             }
+            return nil
         }
     }
 }

@@ -75,16 +75,36 @@ public struct SourcePosition: Sendable, Hashable, Comparable, CustomStringConver
     ///   - bytes: The UTF-8 text.
     /// - Complexity: O(`offset`).
     init(offset: Int, in bytes: [UInt8]) {
+        self = Self.positions(ofSortedOffsets: [offset], in: bytes)[0]
+    }
+
+    /// The positions of many byte offsets, in one pass over the text.
+    /// - Parameters:
+    ///   - offsets: Byte offsets in increasing order.
+    ///   - bytes: The UTF-8 text.
+    /// - Complexity: O(n + k) for n bytes and k offsets.
+    static func positions(ofSortedOffsets offsets: [Int], in bytes: [UInt8]) -> [SourcePosition] {
+        var positions: [SourcePosition] = []
+        positions.reserveCapacity(offsets.count)
         var line = 1
         var column = 1
-        for byte in bytes.prefix(max(0, offset)) {
-            if byte == UInt8(ascii: "\n") {
-                line += 1
-                column = 1
-            } else if byte & 0xC0 != 0x80 {
-                column += 1
+        var index = 0
+        bytes.withUnsafeBufferPointer { bytes in
+            for offset in offsets {
+                let target = min(max(0, offset), bytes.count)
+                while index < target {
+                    let byte = bytes[index]
+                    if byte == UInt8(ascii: "\n") {
+                        line += 1
+                        column = 1
+                    } else if byte & 0xC0 != 0x80 {
+                        column += 1
+                    }
+                    index += 1
+                }
+                positions.append(SourcePosition(line: line, column: column))
             }
         }
-        self.init(line: line, column: column)
+        return positions
     }
 }
