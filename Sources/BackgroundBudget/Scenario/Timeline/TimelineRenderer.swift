@@ -14,7 +14,7 @@ struct TimelineRenderer {
     static let width = 1200.0
     static let plotLeft = 200.0
     static let plotRight = 1170.0
-    static let laneHeight = 48.0
+    static let laneHeight = 56.0
     static let bandTop = 22.0
     static let bandHeight = 20.0
     static let minimumBandWidth = 2.0
@@ -181,10 +181,11 @@ struct TimelineRenderer {
             return "<path d=\"M\(svgNumber(cx - 4)) \(svgNumber(base))L\(svgNumber(cx + 4)) \(svgNumber(base))"
                 + "L\(svgNumber(cx)) \(svgNumber(tip))Z\" fill=\"\(TimelineMark.callbackColour)\">\(title)</path>\n"
         case .exit:
-            let cy = bandY + Self.bandHeight / 2
-            return "<path d=\"M\(svgNumber(cx - 5)) \(svgNumber(cy - 5))L\(svgNumber(cx + 5)) \(svgNumber(cy + 5))"
-                + "M\(svgNumber(cx - 5)) \(svgNumber(cy + 5))L\(svgNumber(cx + 5)) \(svgNumber(cy - 5))\" "
-                + "stroke=\"\(TimelineMark.exitColour)\" stroke-width=\"3\" stroke-linecap=\"round\">\(title)</path>\n"
+            // Below the band, so that the band stays readable where exits are dense.
+            let cy = bandY + Self.bandHeight + 6
+            return "<path d=\"M\(svgNumber(cx - 4)) \(svgNumber(cy - 4))L\(svgNumber(cx + 4)) \(svgNumber(cy + 4))"
+                + "M\(svgNumber(cx - 4)) \(svgNumber(cy + 4))L\(svgNumber(cx + 4)) \(svgNumber(cy - 4))\" "
+                + "stroke=\"\(TimelineMark.exitColour)\" stroke-width=\"2.5\" stroke-linecap=\"round\">\(title)</path>\n"
         case .other:
             let cy = bandY - 14
             return "<path d=\"M\(svgNumber(cx)) \(svgNumber(cy - 5))L\(svgNumber(cx + 5)) \(svgNumber(cy))"
@@ -206,7 +207,7 @@ struct TimelineRenderer {
         for (mark, label) in samples {
             // Each mark centred on the middle of the label's lower-case letters (y - 4).
             let bandY: Double = switch mark {
-            case .exit: y - 4 - Self.bandHeight / 2
+            case .exit: y - 10 - Self.bandHeight
             case .other: y + 10
             case .callback, .state: y + 2
             }
