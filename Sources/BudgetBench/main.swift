@@ -7,6 +7,7 @@
 // the same run after a `#`.
 
 let benchmarks: [any Benchmark] = [
+    ScenarioBenchmark(),
 ]
 
 let filters = CommandLine.arguments.dropFirst()
