@@ -8,7 +8,7 @@
 ///
 /// The vocabulary lives in one table, ``vocabulary``: each entry is the name, the keys, a one-line
 /// summary and how to read it. To add an action, add a case here, an entry to the table, and a line
-/// to ``perform(in:)`` (the compiler points at the switch).
+/// to `perform(in:)` (the compiler points at the switch).
 public enum ScenarioAction: Sendable, Hashable {
     /// `launch`: a cold launch by the user; the app must not be running.
     case launch(AppID)

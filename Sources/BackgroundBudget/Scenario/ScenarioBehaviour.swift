@@ -7,7 +7,7 @@
 /// ```
 ///
 /// The vocabulary lives in ``vocabulary``; to add a step, add a case, a table entry and a line to
-/// ``perform(in:)``.
+/// `perform(in:)`.
 public enum ScenarioStep: Sendable, Hashable {
     /// `work`: the callback spends this long before it returns (``Application/simulateWork(for:)``).
     case work(Duration)
