@@ -19,11 +19,10 @@ import Testing
         run.trace.events.map { event in
             let app = event.app.rawValue.split(separator: ".").last.map(String.init) ?? event.app.rawValue
             let time = formatSeconds(event.time.nanoseconds)
-            switch event.kind {
-            case .stateChange(let state, _): return "\(time) \(app) → \(state) (\(event.reason ?? ""))"
-            case .exit(let reason, _): return "\(time) \(app) exit (\(reason.rawValue))"
-            case .callback(let callback): return "\(time) \(app) \(callback.eventName)"
-            }
+            // Through the generic accessors, not a switch on the kind: new kinds print by their names.
+            if let state = event.state { return "\(time) \(app) → \(state) (\(event.reason ?? ""))" }
+            if let reason = event.reason { return "\(time) \(app) \(event.eventName) (\(reason))" }
+            return "\(time) \(app) \(event.eventName)"
         }
     }
 
