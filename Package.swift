@@ -9,6 +9,7 @@ let package = Package(
         .library(name: "BackgroundBudget", targets: ["BackgroundBudget"]),
         .executable(name: "StateLab", targets: ["StateLab"]),
         .executable(name: "BudgetBench", targets: ["BudgetBench"]),
+        .executable(name: "bgbudget", targets: ["bgbudget"]),
     ],
     targets: [
         .target(name: "BackgroundBudget"),
@@ -19,6 +20,7 @@ let package = Package(
             exclude: ["README.md"]
         ),
         .executableTarget(name: "BudgetBench", dependencies: ["BackgroundBudget"]),
+        .executableTarget(name: "bgbudget", dependencies: ["BackgroundBudget"]),
         .testTarget(name: "BackgroundBudgetTests", dependencies: ["BackgroundBudget"]),
     ],
     swiftLanguageModes: [.v6]

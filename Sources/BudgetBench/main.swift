@@ -9,6 +9,7 @@
 let benchmarks: [any Benchmark] = [
     BeginEndBenchmark(),
     LiveTaskMemoryBenchmark(),
+    ScenarioBenchmark(),
 ]
 
 let filters = CommandLine.arguments.dropFirst()

@@ -1,0 +1,54 @@
+extension ScenarioCommand {
+    /// The text of `bgbudget --help`; the vocabulary lists come from the tables, so they never fall
+    /// behind the format.
+    public static var help: String {
+        var text = """
+        bgbudget: run a BackgroundBudget scenario on the virtual clock and show what iOS does.
+
+        USAGE
+          bgbudget run FILE [--format log|jsonl|svg] [--out PATH]
+          bgbudget validate FILE
+          bgbudget --help
+
+        COMMANDS
+          run        Run the scenario and print its trace (or write it to --out PATH).
+          validate   Check the scenario without running it.
+
+        OPTIONS (run)
+          -f, --format FORMAT   log    NSLog-style lines, state changes in parentheses (default)
+                                jsonl  one JSON object per trace event
+                                svg    a timeline picture: a lane per app, a band per state
+          -o, --out PATH        write the output to PATH instead of standard output
+
+        EXIT STATUS
+          0  success
+          1  the scenario is invalid or unreadable, an event was refused when it ran
+             (no trace is printed), or the output could not be written
+          2  the command line is wrong
+
+        SCENARIO FILES
+          JSON: {"description", "policy", "device", "apps", "events", "end"}; see the
+          Scenario format article in the documentation, and Examples/scenarios/.
+
+        EVENTS ("do" in $.events[n], each with "at" in seconds)
+
+        """
+        for verb in ScenarioAction.vocabulary {
+            text += row(verb.name, verb.keys, verb.summary)
+        }
+        text += "\nCALLBACK STEPS (\"do\" in $.apps[n].behaviour.<callback>[n])\n"
+        for verb in ScenarioStep.vocabulary {
+            text += row(verb.name, verb.keys, verb.summary)
+        }
+        text += "\nREASONS\n"
+        text += "  launch reasons:      " + LaunchReason.allCases.map(\.rawValue).joined(separator: ", ") + "\n"
+        text += "  termination reasons: " + TerminationReason.allCases.map(\.rawValue).joined(separator: ", ") + "\n"
+        return text
+    }
+
+    private static func row(_ name: String, _ keys: [String], _ summary: String) -> String {
+        let head = "  " + name + (keys.isEmpty ? "" : " (" + keys.joined(separator: ", ") + ")")
+        let padded = head.count < 34 ? head + String(repeating: " ", count: 34 - head.count) : head + "\n" + String(repeating: " ", count: 34)
+        return padded + summary + "\n"
+    }
+}

@@ -1,0 +1,181 @@
+import Foundation
+
+/// The `bgbudget` command-line tool, as a function from arguments to an outcome, so that tests run
+/// it in-process; `Sources/bgbudget/main.swift` only prints the outcome and exits with its status.
+///
+/// ```text
+/// bgbudget run FILE [--format log|jsonl|svg] [--out PATH]
+/// bgbudget validate FILE
+/// bgbudget --help
+/// ```
+///
+/// ```swift
+/// let outcome = ScenarioCommand.run(["run", "Examples/scenarios/state-lab.json", "--format", "jsonl"])
+/// // outcome.status == .success; outcome.standardOutput is the JSON Lines trace
+/// ```
+public enum ScenarioCommand {
+    /// How the tool exits.
+    public enum ExitStatus: Int32, Sendable, Hashable {
+        /// Done: the trace was printed or written, or the scenario is valid.
+        case success = 0
+        /// The scenario is invalid or cannot be read, its run was refused at an event, or the output
+        /// cannot be written. The message on standard error says where.
+        case failure = 1
+        /// The command line is wrong (unknown command or option, missing file). Nothing was read.
+        case usage = 2
+    }
+
+    /// What the tool prints and how it exits.
+    public struct Outcome: Sendable, Hashable {
+        /// The exit status.
+        public var status: ExitStatus
+        /// What goes to standard output: the trace, help, or a validation summary.
+        public var standardOutput: String
+        /// What goes to standard error: errors, each ending in a newline.
+        public var standardError: String
+
+        static func success(_ output: String) -> Outcome { Outcome(status: .success, standardOutput: output, standardError: "") }
+        static func failure(_ message: String) -> Outcome { Outcome(status: .failure, standardOutput: "", standardError: message + "\n") }
+        static func usage(_ message: String) -> Outcome {
+            Outcome(status: .usage, standardOutput: "", standardError: "bgbudget: \(message)\nTry 'bgbudget --help'.\n")
+        }
+    }
+
+    /// The commands, for messages.
+    static let commands = ["run", "validate", "help"]
+
+    /// Runs the tool.
+    /// - Parameter arguments: The arguments after the program name.
+    /// - Returns: What to print and the exit status. Errors never throw: they are in the outcome.
+    public static func run(_ arguments: [String]) -> Outcome {
+        guard let command = arguments.first else { return .usage("missing command; expected one of run, validate, --help") }
+        let rest = Array(arguments.dropFirst())
+        switch command {
+        case "--help", "-h", "help":
+            return .success(help)
+        case "run":
+            return runCommand(rest)
+        case "validate":
+            return validateCommand(rest)
+        default:
+            if command.hasPrefix("-") { return .usage("unknown option '\(command)'; expected a command: run, validate, --help") }
+            let close = commands.min { editDistance(command, $0) < editDistance(command, $1) }
+            let hint = close.map { editDistance(command, $0) <= 2 ? " (did you mean '\($0)'?)" : "" } ?? ""
+            return .usage("unknown command '\(command)'\(hint); expected one of run, validate, --help")
+        }
+    }
+
+    private static func runCommand(_ arguments: [String]) -> Outcome {
+        var file: String?
+        var format: ScenarioRun.Format?
+        var out: String?
+        var index = 0
+        while index < arguments.count {
+            let argument = arguments[index]
+            index += 1
+            let (name, inlineValue) = split(argument)
+            switch name {
+            case "--help", "-h":
+                return .success(help)
+            case "--format", "-f", "--out", "-o":
+                let canonical = name.hasPrefix("--") ? name : (name == "-f" ? "--format" : "--out")
+                let value: String
+                if let inlineValue {
+                    value = inlineValue
+                } else {
+                    guard index < arguments.count else { return .usage("\(canonical) needs a value") }
+                    value = arguments[index]
+                    index += 1
+                }
+                if canonical == "--format" {
+                    if format != nil { return .usage("--format given twice") }
+                    guard let parsed = ScenarioRun.Format(rawValue: value) else {
+                        return .usage("unknown format '\(value)' for --format; accepted: log, jsonl, svg")
+                    }
+                    format = parsed
+                } else {
+                    if out != nil { return .usage("--out given twice") }
+                    guard !value.isEmpty else { return .usage("--out needs a file path") }
+                    out = value
+                }
+            case _ where argument.hasPrefix("-") && argument != "-":
+                return .usage("unknown option '\(argument)' for 'run'; accepted: --format, --out, --help")
+            default:
+                if let file { return .usage("'run' takes one scenario file; got '\(file)' and '\(argument)'") }
+                file = argument
+            }
+        }
+        guard let file else { return .usage("'run' needs a scenario file: bgbudget run FILE [--format log|jsonl|svg] [--out PATH]") }
+        let scenario: Scenario
+        switch load(file) {
+        case .success(let loaded): scenario = loaded
+        case .failure(let outcome): return outcome
+        }
+        let result: ScenarioRun
+        do {
+            result = try scenario.run()
+        } catch {
+            var located = error
+            located.file = file
+            return .failure(located.description)
+        }
+        let text = result.rendered(as: format ?? .log)
+        guard let out else { return .success(text) }
+        do {
+            try Data(text.utf8).write(to: URL(fileURLWithPath: out))
+        } catch {
+            return .failure("bgbudget: cannot write '\(out)': \(error.localizedDescription)")
+        }
+        return .success("")
+    }
+
+    private static func validateCommand(_ arguments: [String]) -> Outcome {
+        var file: String?
+        for argument in arguments {
+            if argument == "--help" || argument == "-h" { return .success(help) }
+            if argument.hasPrefix("-") { return .usage("unknown option '\(argument)' for 'validate'; it takes only a file") }
+            if let file { return .usage("'validate' takes one scenario file; got '\(file)' and '\(argument)'") }
+            file = argument
+        }
+        guard let file else { return .usage("'validate' needs a scenario file: bgbudget validate FILE") }
+        switch load(file) {
+        case .success(let scenario):
+            let apps = scenario.apps.count, events = scenario.events.count
+            return .success("\(file): valid: \(apps) app\(apps == 1 ? "" : "s"), \(events) event\(events == 1 ? "" : "s"), "
+                + "ends at \(formatSeconds(scenario.endInstant.nanoseconds)) s\n")
+        case .failure(let outcome):
+            return outcome
+        }
+    }
+
+    private enum Loaded {
+        case success(Scenario)
+        case failure(Outcome)
+    }
+
+    /// Reads and decodes a scenario file.
+    private static func load(_ file: String) -> Loaded {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: file, isDirectory: &isDirectory) else {
+            return .failure(.failure("bgbudget: cannot read '\(file)': no such file"))
+        }
+        if isDirectory.boolValue { return .failure(.failure("bgbudget: cannot read '\(file)': it is a directory")) }
+        let bytes: [UInt8]
+        do {
+            bytes = Array(try Data(contentsOf: URL(fileURLWithPath: file)))
+        } catch {
+            return .failure(.failure("bgbudget: cannot read '\(file)': \(error.localizedDescription)"))
+        }
+        do {
+            return .success(try Scenario(jsonBytes: bytes, file: file))
+        } catch {
+            return .failure(.failure(error.description))
+        }
+    }
+
+    /// `--name=value` as (`--name`, `value`); anything else as (argument, nil).
+    private static func split(_ argument: String) -> (String, String?) {
+        guard argument.hasPrefix("--"), let equals = argument.firstIndex(of: "=") else { return (argument, nil) }
+        return (String(argument[..<equals]), String(argument[argument.index(after: equals)...]))
+    }
+}

@@ -1,0 +1,159 @@
+/// What happens at one instant of a scenario: something the user or the system does.
+///
+/// In a scenario file each event names its action with `"do"` and gives the action's own keys:
+///
+/// ```json
+/// {"at": 12.5, "do": "launchInBackground", "app": "com.example.news", "reason": "location"}
+/// ```
+///
+/// The vocabulary lives in one table, ``vocabulary``: each entry is the name, the keys, a one-line
+/// summary and how to read it. To add an action, add a case here, an entry to the table, and a line
+/// to `perform(in:)` (the compiler points at the switch).
+public enum ScenarioAction: Sendable, Hashable {
+    /// `launch`: a cold launch by the user; the app must not be running.
+    case launch(AppID)
+    /// `open`: the user taps the app's icon: a cold launch, a return to the foreground, or nothing if
+    /// it is already there. The foreground app, if another, switches away.
+    case open(AppID)
+    /// `switchTo`: the user switches from the foreground app to another app (app switcher or link).
+    case switchTo(AppID)
+    /// `home`: the user presses Home; the foreground app goes to the background.
+    case home
+    /// `beginInterruption`: a call or message alert covers the foreground app.
+    case beginInterruption
+    /// `dismissInterruption`: the user dismisses the alert.
+    case dismissInterruption
+    /// `answerInterruption`: the user answers the call or replies to the message.
+    case answerInterruption
+    /// `killFromAppSwitcher`: the user swipes the app away in the app switcher.
+    case killFromAppSwitcher(AppID)
+    /// `launchInBackground`: the system launches the app into the background for a reason.
+    case launchInBackground(AppID, reason: LaunchReason)
+    /// `purge`: the system reclaims a suspended app's memory.
+    case purge(AppID)
+    /// `terminate`: the system terminates a background or suspended app for a reason.
+    case terminate(AppID, reason: TerminationReason)
+
+    /// The app the action names, if it names one.
+    public var app: AppID? {
+        switch self {
+        case .launch(let app), .open(let app), .switchTo(let app), .killFromAppSwitcher(let app),
+             .launchInBackground(let app, _), .purge(let app), .terminate(let app, _):
+            app
+        case .home, .beginInterruption, .dismissInterruption, .answerInterruption:
+            nil
+        }
+    }
+
+    /// The action's name in scenario files, e.g. `"home"`.
+    public var name: String {
+        switch self {
+        case .launch: "launch"
+        case .open: "open"
+        case .switchTo: "switchTo"
+        case .home: "home"
+        case .beginInterruption: "beginInterruption"
+        case .dismissInterruption: "dismissInterruption"
+        case .answerInterruption: "answerInterruption"
+        case .killFromAppSwitcher: "killFromAppSwitcher"
+        case .launchInBackground: "launchInBackground"
+        case .purge: "purge"
+        case .terminate: "terminate"
+        }
+    }
+
+    /// One word of the event vocabulary: how a scenario file spells it and how to read it.
+    public struct Verb: Sendable {
+        /// The `"do"` value, e.g. `"launchInBackground"`.
+        public let name: String
+        /// The event's keys besides `at` and `do`, required ones first.
+        public let keys: [String]
+        /// One line for documentation and `bgbudget --help`.
+        public let summary: String
+        /// Reads the event's own keys.
+        let decode: @Sendable (ObjectReader) throws(ScenarioError) -> ScenarioAction
+
+        init(_ name: String, keys: [String] = [], _ summary: String,
+             decode: @escaping @Sendable (ObjectReader) throws(ScenarioError) -> ScenarioAction) {
+            self.name = name
+            self.keys = keys
+            self.summary = summary
+            self.decode = decode
+        }
+    }
+
+    /// Every action a scenario file can name, in the order errors and help list them.
+    public static let vocabulary: [Verb] = [
+        Verb("launch", keys: ["app"], "cold launch into the foreground (the app must not be running)") { event throws(ScenarioError) in
+            .launch(try event.app())
+        },
+        Verb("open", keys: ["app"], "tap the icon: launch, return to the foreground, or nothing if already there") { event throws(ScenarioError) in
+            .open(try event.app())
+        },
+        Verb("switchTo", keys: ["app"], "switch from the foreground app to another app") { event throws(ScenarioError) in
+            .switchTo(try event.app())
+        },
+        Verb("home", "press Home: the foreground app goes to the background") { _ in .home },
+        Verb("beginInterruption", "a call or message alert covers the active app") { _ in .beginInterruption },
+        Verb("dismissInterruption", "the user dismisses the alert: the app becomes active again") { _ in .dismissInterruption },
+        Verb("answerInterruption", "the user answers: the interrupted app goes to the background") { _ in .answerInterruption },
+        Verb("killFromAppSwitcher", keys: ["app"], "swipe the app away in the app switcher") { event throws(ScenarioError) in
+            .killFromAppSwitcher(try event.app())
+        },
+        Verb("launchInBackground", keys: ["app", "reason"],
+             "the system launches the app into the background (reason: a launch reason, default \"system\")") { event throws(ScenarioError) in
+            .launchInBackground(try event.app(), reason: try event.optional("reason")?.oneOf(LaunchReason.self) ?? .system)
+        },
+        Verb("purge", keys: ["app"], "the system reclaims a suspended app's memory, silently") { event throws(ScenarioError) in
+            .purge(try event.app())
+        },
+        Verb("terminate", keys: ["app", "reason"],
+             "the system terminates a background or suspended app (reason: a termination reason, default \"system\")") { event throws(ScenarioError) in
+            .terminate(try event.app(), reason: try event.optional("reason")?.oneOf(TerminationReason.self) ?? .system)
+        },
+    ]
+
+    /// The table entry for a `"do"` value, or `nil`.
+    static func verb(named name: String) -> Verb? {
+        vocabulary.first { $0.name == name }
+    }
+
+    /// Does the action to the device.
+    /// - Parameter stage: The running device and its apps.
+    /// - Throws: ``LifecycleError`` when the lifecycle refuses it (nothing changes).
+    func perform(in stage: ScenarioStage) throws(LifecycleError) {
+        switch self {
+        case .launch(let id): try stage.system.send(.launch, to: stage.app(id))
+        case .open(let id): try stage.system.open(stage.app(id))
+        case .switchTo(let id):
+            let target = stage.app(id)
+            guard let current = stage.system.foregroundApplication else {
+                throw LifecycleError(event: .switchAway, state: .notRunning, problem: .noForegroundApp)
+            }
+            guard current !== target else {
+                throw LifecycleError(event: .switchAway, state: current.applicationState, problem: .alreadyInForeground, app: id)
+            }
+            try stage.system.open(target)
+        case .home: try stage.system.pressHome()
+        case .beginInterruption: try stage.system.beginInterruption()
+        case .dismissInterruption: try stage.system.dismissInterruption()
+        case .answerInterruption: try stage.system.answerInterruption()
+        case .killFromAppSwitcher(let id): try stage.system.killFromAppSwitcher(stage.app(id))
+        case .launchInBackground(let id, let reason): try stage.system.launchInBackground(stage.app(id), reason: reason)
+        case .purge(let id): try stage.system.purge(stage.app(id))
+        case .terminate(let id, let reason): try stage.system.terminate(stage.app(id), reason: reason)
+        }
+    }
+}
+
+/// The device a scenario runs on, with its apps by identifier.
+struct ScenarioStage {
+    let system: BackgroundSystem
+    let apps: [AppID: Application]
+
+    /// The installed app with an identifier; ``Scenario/validate()`` has checked that it exists.
+    func app(_ id: AppID) -> Application {
+        guard let app = apps[id] else { preconditionFailure("a validated scenario named an undeclared app \(id)") }
+        return app
+    }
+}

@@ -1,0 +1,84 @@
+/// One thing a scenario app does inside a lifecycle callback.
+///
+/// In a scenario file each step names itself with `"do"`, like events:
+///
+/// ```json
+/// "behaviour": {"applicationDidEnterBackground": [{"do": "work", "for": 2.5}]}
+/// ```
+///
+/// The vocabulary lives in ``vocabulary``; to add a step, add a case, a table entry and a line to
+/// `perform(in:)`.
+public enum ScenarioStep: Sendable, Hashable {
+    /// `work`: the callback spends this long before it returns (``Application/simulateWork(for:)``).
+    case work(Duration)
+
+    /// One word of the behaviour vocabulary.
+    public struct Verb: Sendable {
+        /// The `"do"` value, e.g. `"work"`.
+        public let name: String
+        /// The step's keys besides `do`.
+        public let keys: [String]
+        /// One line for documentation and `bgbudget --help`.
+        public let summary: String
+        /// Reads the step's own keys.
+        let decode: @Sendable (ObjectReader) throws(ScenarioError) -> ScenarioStep
+    }
+
+    /// Every step a scenario app can take in a callback.
+    public static let vocabulary: [Verb] = [
+        Verb(name: "work", keys: ["for"], summary: "spend \"for\" seconds before the callback returns") { step throws(ScenarioError) in
+            .work(try step.required("for").seconds())
+        },
+    ]
+
+    /// The table entry for a `"do"` value, or `nil`.
+    static func verb(named name: String) -> Verb? {
+        vocabulary.first { $0.name == name }
+    }
+
+    /// Does the step inside a callback, on the app's executor.
+    func perform(in application: Application) {
+        switch self {
+        case .work(let duration): application.simulateWork(for: duration)
+        }
+    }
+}
+
+/// What a scenario app does in each lifecycle callback: the steps, in order, per callback.
+///
+/// A callback with no steps returns at once.
+public struct ScenarioBehaviour: Sendable, Hashable {
+    /// The steps for each callback.
+    public var steps: [AppCallback: [ScenarioStep]]
+
+    /// Creates a behaviour.
+    /// - Parameter steps: The steps for each callback; callbacks left out do nothing.
+    public init(_ steps: [AppCallback: [ScenarioStep]] = [:]) {
+        self.steps = steps
+    }
+}
+
+/// The delegate a scenario installs for each app: it performs the app's behaviour in each callback.
+final class ScenarioDelegate: ApplicationDelegate {
+    let behaviour: ScenarioBehaviour
+
+    init(_ behaviour: ScenarioBehaviour) {
+        self.behaviour = behaviour
+    }
+
+    private func perform(_ callback: AppCallback, _ application: Application) {
+        for step in behaviour.steps[callback] ?? [] { step.perform(in: application) }
+    }
+
+    func application(_ application: Application, willFinishLaunchingWithOptions options: LaunchOptions) {
+        perform(.willFinishLaunching, application)
+    }
+    func application(_ application: Application, didFinishLaunchingWithOptions options: LaunchOptions) {
+        perform(.didFinishLaunching, application)
+    }
+    func applicationDidBecomeActive(_ application: Application) { perform(.didBecomeActive, application) }
+    func applicationWillResignActive(_ application: Application) { perform(.willResignActive, application) }
+    func applicationDidEnterBackground(_ application: Application) { perform(.didEnterBackground, application) }
+    func applicationWillEnterForeground(_ application: Application) { perform(.willEnterForeground, application) }
+    func applicationWillTerminate(_ application: Application) { perform(.willTerminate, application) }
+}

@@ -1,0 +1,147 @@
+/// Why a scenario file was refused, or why its run failed, and where.
+///
+/// Every error names the JSONPath of the value concerned (``path``, e.g. `$.events[3].do`) and, for a
+/// scenario read from text, its line and column (``position``). ``description`` prints all of it the
+/// way compilers do, so editors can jump to the place:
+///
+/// ```text
+/// lunch.json:14:27: error: $.events[3].do: unknown value "hme"; accepted: "launch", "open", … (did you mean "home"?)
+/// ```
+///
+/// Nothing is run for a scenario that fails to decode; a run that fails at an event returns this
+/// error instead of a trace, never a partial trace.
+public struct ScenarioError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// What exactly was wrong.
+    public enum Problem: Sendable, Hashable {
+        /// The text is not well-formed JSON; the string says what was found and what was expected.
+        case malformedJSON(String)
+        /// The value has the wrong JSON type.
+        case wrongType(expected: String, found: String)
+        /// A required key is missing from the object at ``ScenarioError/path``.
+        case missingKey(String)
+        /// The object has a key the format does not know; `accepted` lists the keys it does.
+        case unknownKey(String, accepted: [String])
+        /// The string is not one of the accepted values (an event name, a preset, a reason).
+        case unknownValue(String, accepted: [String])
+        /// The number is outside the accepted range; the string says which range.
+        case outOfRange(Double, accepted: String)
+        /// The app identifier is not a valid bundle identifier; the string says why.
+        case invalidBundleIdentifier(String)
+        /// Two apps share an identifier; `firstPath` is the first one's path.
+        case duplicateApp(AppID, firstPath: String)
+        /// An event names an app the scenario does not declare.
+        case unknownApp(AppID, declared: [AppID])
+        /// An event's time is earlier than the event before it.
+        case timeGoesBackwards(seconds: Double, previous: Double)
+        /// An event's time is later than the scenario's `end`.
+        case afterEnd(seconds: Double, end: Double)
+        /// A policy value cannot be used.
+        case invalidPolicy(PolicyError)
+        /// The lifecycle refused the event when the scenario ran; the run stopped there.
+        case eventRefused(LifecycleError)
+    }
+
+    /// What was wrong.
+    public var problem: Problem
+    /// The JSONPath of the value concerned, e.g. `$.events[3].do`; `$` is the whole document.
+    public var path: String
+    /// The value's line and column in the scenario text, or `nil` for a scenario built in code.
+    public var position: SourcePosition?
+    /// The file name printed before the position, if known (the command-line tool sets it).
+    public var file: String?
+
+    /// Creates an error.
+    /// - Parameters:
+    ///   - problem: What was wrong.
+    ///   - path: The JSONPath of the value concerned.
+    ///   - position: Its line and column, if known.
+    ///   - file: The file name, if known.
+    public init(_ problem: Problem, path: String, position: SourcePosition? = nil, file: String? = nil) {
+        self.problem = problem
+        self.path = path
+        self.position = position
+        self.file = file
+    }
+
+    /// What was wrong, without the place: `unknown value "hme"; accepted: …`.
+    public var message: String {
+        switch problem {
+        case .malformedJSON(let what):
+            return "malformed JSON: \(what)"
+        case .wrongType(let expected, let found):
+            return "expected \(expected), found \(found)"
+        case .missingKey(let key):
+            return "missing required key \"\(key)\""
+        case .unknownKey(let key, let accepted):
+            let list = accepted.isEmpty ? "this object takes no keys yet" : "accepted: \(quoted(accepted))"
+            return "unknown key \"\(key)\"; \(list)\(suggestion(for: key, among: accepted))"
+        case .unknownValue(let value, let accepted):
+            return "unknown value \"\(value)\"; accepted: \(quoted(accepted))\(suggestion(for: value, among: accepted))"
+        case .outOfRange(let value, let accepted):
+            return "\(plainNumber(value)) is out of range; accepted: \(accepted)"
+        case .invalidBundleIdentifier(let why):
+            return "not a valid bundle identifier: it \(why)"
+        case .duplicateApp(let id, let firstPath):
+            return "an app with id \"\(id)\" is already declared at \(firstPath)"
+        case .unknownApp(let id, let declared):
+            return "no app with id \"\(id)\" is declared; declared: \(quoted(declared.map(\.rawValue)))"
+                + suggestion(for: id.rawValue, among: declared.map(\.rawValue))
+        case .timeGoesBackwards(let seconds, let previous):
+            return "time goes backwards: \(plainNumber(seconds)) s is before the previous event's \(plainNumber(previous)) s"
+        case .afterEnd(let seconds, let end):
+            return "the event at \(plainNumber(seconds)) s is after the scenario's end at \(plainNumber(end)) s ($.end)"
+        case .invalidPolicy(let error):
+            return "invalid policy: \(error)"
+        case .eventRefused(let error):
+            return "the run stopped: \(error)"
+        }
+    }
+
+    /// `file:line:column: error: path: message`, leaving out the parts that are not known.
+    public var description: String {
+        var place = ""
+        if let file { place += file + ":" }
+        if let position { place += "\(position):" }
+        return (place.isEmpty ? "" : place + " ") + "error: \(path): \(message)"
+    }
+
+    private func quoted(_ values: [String]) -> String {
+        values.isEmpty ? "(none)" : values.map { "\"\($0)\"" }.joined(separator: ", ")
+    }
+
+    /// ` (did you mean "home"?)` when one accepted value is close to what was written.
+    private func suggestion(for written: String, among accepted: [String]) -> String {
+        let lowered = written.lowercased()
+        if let match = accepted.first(where: { $0.lowercased() == lowered }) { return " (did you mean \"\(match)\"?)" }
+        guard written.count <= 64 else { return "" }
+        // "didEnterBackground" for "applicationDidEnterBackground": a distinctive part of a name.
+        if lowered.count >= 4, let match = accepted.first(where: { $0.lowercased().contains(lowered) }) {
+            return " (did you mean \"\(match)\"?)"
+        }
+        let scored = accepted.map { ($0, editDistance(lowered, $0.lowercased())) }
+        guard let best = scored.min(by: { $0.1 < $1.1 }), best.1 <= max(1, min(3, best.0.count / 3)) else { return "" }
+        return " (did you mean \"\(best.0)\"?)"
+    }
+}
+
+/// The Levenshtein distance between two strings, over their characters.
+func editDistance(_ a: String, _ b: String) -> Int {
+    let a = Array(a), b = Array(b)
+    if a.isEmpty || b.isEmpty { return max(a.count, b.count) }
+    var previous = Array(0...b.count)
+    var current = previous
+    for i in 1...a.count {
+        current[0] = i
+        for j in 1...b.count {
+            current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
+        }
+        swap(&previous, &current)
+    }
+    return previous[b.count]
+}
+
+/// A number as a person writes it: `70`, `4.21`, `1e+308`.
+func plainNumber(_ value: Double) -> String {
+    if value == value.rounded(), abs(value) < 1e15 { return String(Int64(value)) }
+    return "\(value)"
+}

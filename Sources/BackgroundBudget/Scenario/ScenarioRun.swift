@@ -1,0 +1,95 @@
+extension Scenario {
+    /// Runs the scenario on a fresh ``VirtualClock`` and returns what happened.
+    ///
+    /// The clock moves to each event's time and the event happens; after the last event the clock
+    /// runs to ``end``. Apps perform their ``ScenarioBehaviour`` in each callback.
+    /// - Returns: The complete trace, with the apps and the instant the run stopped.
+    /// - Throws: ``ScenarioError`` when the scenario is invalid (``validate()``), or when the
+    ///   lifecycle refuses an event (``ScenarioError/Problem/eventRefused(_:)``, with the event's
+    ///   path): the run stops there and no trace is returned.
+    public func run() throws(ScenarioError) -> ScenarioRun {
+        try validate()
+        let clock = VirtualClock()
+        let system: BackgroundSystem
+        do {
+            system = try BackgroundSystem(policy: policy, clock: clock)
+        } catch {
+            throw ScenarioError(.invalidPolicy(error), path: "$.policy")
+        }
+        var installed: [AppID: Application] = [:]
+        for (index, app) in apps.enumerated() {
+            do {
+                installed[app.manifest.id] = try system.install(app.manifest, delegate: ScenarioDelegate(app.behaviour))
+            } catch {
+                // validate() has checked the identifiers; kept for a system that grows new rules.
+                throw ScenarioError(.invalidBundleIdentifier(error.description), path: "$.apps[\(index)].id")
+            }
+        }
+        let stage = ScenarioStage(system: system, apps: installed)
+        for (index, event) in events.enumerated() {
+            clock.advance(to: event.at)
+            do {
+                try event.action.perform(in: stage)
+            } catch {
+                throw ScenarioError(.eventRefused(error), path: "$.events[\(index)]", position: event.position)
+            }
+        }
+        clock.advance(to: endInstant)
+        return ScenarioRun(trace: system.trace, apps: apps.map(\.manifest), end: clock.now, description: description)
+    }
+}
+
+/// The outcome of ``Scenario/run()``: the complete trace, and what its renderers need to know.
+///
+/// ```swift
+/// let run = try Scenario(json: text).run()
+/// print(run.rendered(as: .log))
+/// try run.rendered(as: .svg).write(…)   // a timeline to open in a browser
+/// ```
+public struct ScenarioRun: Sendable, Hashable {
+    /// Everything that happened, in order.
+    public var trace: Trace
+    /// The apps, in the scenario's order (the timeline's lanes, the log's process names).
+    public var apps: [AppManifest]
+    /// The instant the run stopped: the scenario's end, or later if a callback worked past it.
+    public var end: BudgetInstant
+    /// The scenario's description.
+    public var description: String
+
+    /// Creates a run result, for rendering a trace recorded elsewhere.
+    /// - Parameters:
+    ///   - trace: The trace.
+    ///   - apps: The apps, in lane order.
+    ///   - end: The instant the timeline ends.
+    ///   - description: A caption for the timeline.
+    public init(trace: Trace, apps: [AppManifest], end: BudgetInstant, description: String = "") {
+        self.trace = trace
+        self.apps = apps
+        self.end = end
+        self.description = description
+    }
+
+    /// The output formats of a run.
+    public enum Format: String, Sendable, Hashable, CaseIterable {
+        /// `NSLog`-style lines with each app's display name (``Trace/logLines(_:)``).
+        case log
+        /// JSON Lines (``Trace/jsonLines()``), as the *Trace format* article documents.
+        case jsonl
+        /// A self-contained SVG timeline: one lane per app, a band per state, marks for callbacks.
+        case svg
+    }
+
+    /// The trace rendered in a format; every format ends with a newline and is deterministic.
+    /// - Parameter format: The format.
+    public func rendered(as format: Format) -> String {
+        switch format {
+        case .log:
+            let names = Dictionary(apps.map { ($0.id, $0.displayName) }, uniquingKeysWith: { first, _ in first })
+            return trace.logLines(LogLineStyle(processNames: names))
+        case .jsonl:
+            return trace.jsonLines()
+        case .svg:
+            return TimelineRenderer(run: self).render()
+        }
+    }
+}

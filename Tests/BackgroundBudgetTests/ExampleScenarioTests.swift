@@ -1,0 +1,195 @@
+import Foundation
+import Testing
+@testable import BackgroundBudget
+
+/// Every scenario in Examples/scenarios runs, and its trace is exactly what the rules say, instant by instant.
+@Suite struct ExampleScenarioTests {
+    static let directory = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("Examples/scenarios")
+
+    static func load(_ name: String) throws -> Scenario {
+        let bytes = try Data(contentsOf: directory.appendingPathComponent(name))
+        return try Scenario(jsonBytes: Array(bytes), file: name)
+    }
+
+    /// `"14.000 uploader → background (interruptionAnswered)"`: the time, the last part of the app's
+    /// identifier, and the callback, state change or exit.
+    static func steps(_ run: ScenarioRun) -> [String] {
+        run.trace.events.map { event in
+            let app = event.app.rawValue.split(separator: ".").last.map(String.init) ?? event.app.rawValue
+            let time = formatSeconds(event.time.nanoseconds)
+            // Through the generic accessors, not a switch on the kind: new kinds print by their names.
+            if let state = event.state { return "\(time) \(app) → \(state) (\(event.reason ?? ""))" }
+            if let reason = event.reason { return "\(time) \(app) \(event.eventName) (\(reason))" }
+            return "\(time) \(app) \(event.eventName)"
+        }
+    }
+
+    @Test func everyExampleHasADescriptionAndIsCheckedHere() throws {
+        let files = try FileManager.default.contentsOfDirectory(atPath: Self.directory.path).filter { $0.hasSuffix(".json") }.sorted()
+        #expect(files == [
+            "answer-call-during-upload.json", "background-launch.json", "exits-on-suspend.json",
+            "state-lab.json", "switching-apps.json",
+        ])
+        for file in files {
+            let scenario = try Self.load(file)
+            #expect(scenario.description.count > 40, "\(file) needs a description that teaches")
+            #expect(try scenario.run().rendered(as: .jsonl) == scenario.run().rendered(as: .jsonl))
+        }
+    }
+
+    @Test func stateLabMatchesTheStateLabExampleLineForLine() throws {
+        // The same walk-through as Examples/StateLab/main.swift, through the library API.
+        let clock = VirtualClock()
+        let system = BackgroundSystem(clock: clock)
+        let stateLab = try system.install(AppManifest(id: "com.example.StateLab", displayName: "State Lab"))
+        try system.open(stateLab)
+        clock.advance(by: .milliseconds(4_210))
+        try system.beginInterruption()
+        clock.advance(by: .milliseconds(2_530))
+        try system.dismissInterruption()
+        clock.advance(by: .milliseconds(6_120))
+        try system.beginInterruption()
+        clock.advance(by: .milliseconds(1_870))
+        try system.answerInterruption()
+        clock.advance(by: .milliseconds(24_460))
+        try system.open(stateLab)
+
+        let run = try Self.load("state-lab.json").run()
+        #expect(run.trace == system.trace)
+        #expect(run.rendered(as: .log) == system.logLines())
+        #expect(run.end == .seconds(45))
+        let log = run.rendered(as: .log).split(separator: "\n")
+        #expect(log[12] == "2011-10-31 12:05:30.121 State Lab[1069:307] applicationDidBecomeActive:")
+        #expect(log[16] == "2011-10-31 12:05:30.121 State Lab[1069:307] applicationDidEnterBackground:")
+        #expect(log[17] == "2011-10-31 12:05:30.121 State Lab[1069:307] (state: suspended, reason: noBackgroundWork)")
+    }
+
+    @Test func answeringACallSuspendsTheUploaderOnceItsSaveReturns() throws {
+        #expect(Self.steps(try Self.load("answer-call-during-upload.json").run()) == [
+            "0.000 uploader → inactive (launch)",
+            "0.000 uploader application:willFinishLaunchingWithOptions",
+            "0.000 uploader application:didFinishLaunchingWithOptions",
+            "0.000 uploader → active (launch)",
+            "0.000 uploader applicationDidBecomeActive",
+            "10.000 uploader applicationWillResignActive",
+            "10.000 uploader → inactive (interruptionBegan)",
+            "14.000 uploader → active (interruptionAnswered)",
+            "14.000 uploader applicationDidBecomeActive",
+            "14.000 uploader applicationWillResignActive",
+            "14.000 uploader → inactive (interruptionAnswered)",
+            "14.000 uploader → background (interruptionAnswered)",
+            "14.000 uploader applicationDidEnterBackground",
+            "17.000 uploader → suspended (noBackgroundWork)",
+            "74.000 uploader → background (enterForeground)",
+            "74.000 uploader applicationWillEnterForeground",
+            "74.000 uploader → inactive (enterForeground)",
+            "74.000 uploader → active (enterForeground)",
+            "74.000 uploader applicationDidBecomeActive",
+        ])
+    }
+
+    @Test func switchingPurgingAndKillingAcrossThreeApps() throws {
+        #expect(Self.steps(try Self.load("switching-apps.json").run()) == [
+            "0.000 mail → inactive (launch)",
+            "0.000 mail application:willFinishLaunchingWithOptions",
+            "0.000 mail application:didFinishLaunchingWithOptions",
+            "0.000 mail → active (launch)",
+            "0.000 mail applicationDidBecomeActive",
+            "20.000 mail applicationWillResignActive",
+            "20.000 mail → inactive (switchAway)",
+            "20.000 mail → background (switchAway)",
+            "20.000 mail applicationDidEnterBackground",
+            "20.000 maps → inactive (launch)",
+            "20.000 maps application:willFinishLaunchingWithOptions",
+            "20.000 maps application:didFinishLaunchingWithOptions",
+            "20.000 maps → active (launch)",
+            "20.000 maps applicationDidBecomeActive",
+            "20.000 mail → suspended (noBackgroundWork)",
+            "45.000 maps applicationWillResignActive",
+            "45.000 maps → inactive (switchAway)",
+            "45.000 maps → background (switchAway)",
+            "45.000 maps applicationDidEnterBackground",
+            "45.000 music → inactive (launch)",
+            "45.000 music application:willFinishLaunchingWithOptions",
+            "45.000 music application:didFinishLaunchingWithOptions",
+            "45.000 music → active (launch)",
+            "45.000 music applicationDidBecomeActive",
+            "45.000 maps → suspended (noBackgroundWork)",
+            "60.000 mail exit (memoryPressure)",
+            "60.000 mail → notRunning (memoryPressure)",
+            "75.000 music applicationWillResignActive",
+            "75.000 music → inactive (pressHome)",
+            "75.000 music → background (pressHome)",
+            "75.000 music applicationDidEnterBackground",
+            "75.000 music → suspended (noBackgroundWork)",
+            "90.000 maps exit (userKill)",
+            "90.000 maps → notRunning (userKill)",
+            "100.000 mail → inactive (launch)",
+            "100.000 mail application:willFinishLaunchingWithOptions",
+            "100.000 mail application:didFinishLaunchingWithOptions",
+            "100.000 mail → active (launch)",
+            "100.000 mail applicationDidBecomeActive",
+            "115.000 mail applicationWillResignActive",
+            "115.000 mail → inactive (switchAway)",
+            "115.000 mail → background (switchAway)",
+            "115.000 mail applicationDidEnterBackground",
+            "115.000 music → background (enterForeground)",
+            "115.000 music applicationWillEnterForeground",
+            "115.000 music → inactive (enterForeground)",
+            "115.000 music → active (enterForeground)",
+            "115.000 music applicationDidBecomeActive",
+            "115.000 mail → suspended (noBackgroundWork)",
+        ])
+    }
+
+    @Test func anExitsOnSuspendAppTerminatesOnHomeAndLaunchesCold() throws {
+        #expect(Self.steps(try Self.load("exits-on-suspend.json").run()) == [
+            "0.000 legacy → inactive (launch)",
+            "0.000 legacy application:willFinishLaunchingWithOptions",
+            "0.000 legacy application:didFinishLaunchingWithOptions",
+            "0.000 legacy → active (launch)",
+            "0.000 legacy applicationDidBecomeActive",
+            "30.000 legacy applicationWillResignActive",
+            "30.000 legacy → inactive (pressHome)",
+            "30.000 legacy → background (pressHome)",
+            "30.000 legacy applicationDidEnterBackground",
+            "30.000 legacy applicationWillTerminate",
+            "30.000 legacy exit (exitsOnSuspend)",
+            "30.000 legacy → notRunning (exitsOnSuspend)",
+            "50.000 legacy → inactive (launch)",
+            "50.000 legacy application:willFinishLaunchingWithOptions",
+            "50.000 legacy application:didFinishLaunchingWithOptions",
+            "50.000 legacy → active (launch)",
+            "50.000 legacy applicationDidBecomeActive",
+        ])
+    }
+
+    @Test func aBackgroundLaunchNeverBecomesActiveUntilTheUserOpensTheApp() throws {
+        #expect(Self.steps(try Self.load("background-launch.json").run()) == [
+            "5.000 tracker → background (location)",
+            "5.000 tracker application:willFinishLaunchingWithOptions",
+            "5.000 tracker application:didFinishLaunchingWithOptions",
+            "5.000 tracker applicationDidEnterBackground",
+            "7.300 tracker → suspended (noBackgroundWork)",
+            "40.000 tracker → background (enterForeground)",
+            "40.000 tracker applicationWillEnterForeground",
+            "40.000 tracker → inactive (enterForeground)",
+            "40.000 tracker → active (enterForeground)",
+            "40.000 tracker applicationDidBecomeActive",
+            "70.000 tracker applicationWillResignActive",
+            "70.000 tracker → inactive (pressHome)",
+            "70.000 tracker → background (pressHome)",
+            "70.000 tracker applicationDidEnterBackground",
+            "71.500 tracker → suspended (noBackgroundWork)",
+            "90.000 tracker exit (memoryPressure)",
+            "90.000 tracker → notRunning (memoryPressure)",
+            "110.000 tracker → background (remoteNotification)",
+            "110.000 tracker application:willFinishLaunchingWithOptions",
+            "110.000 tracker application:didFinishLaunchingWithOptions",
+            "110.000 tracker applicationDidEnterBackground",
+            "112.300 tracker → suspended (noBackgroundWork)",
+        ])
+    }
+}

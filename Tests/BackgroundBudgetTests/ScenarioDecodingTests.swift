@@ -1,0 +1,163 @@
+import Testing
+@testable import BackgroundBudget
+
+@Suite struct ScenarioDecodingTests {
+    /// A valid scenario with `events` spliced in (one event per line, from line 6).
+    private func scenario(events: String, apps: String = #"{"id": "com.example.news"}"#, extra: String = "") -> String {
+        """
+        {
+          "description": "test",\(extra)
+          "apps": [\(apps)],
+          "events": [
+            {"at": 0, "do": "open", "app": "com.example.news"},
+            \(events)
+          ]
+        }
+        """
+    }
+
+    /// The error a text produces, as `line:column path: message`.
+    private func failure(_ text: String) -> String {
+        do {
+            _ = try Scenario(json: text)
+            return "decoded"
+        } catch {
+            return "\(error.position.map(\.description) ?? "-") \(error.path): \(error.message)"
+        }
+    }
+
+    @Test func decodesEveryPartOfTheFormat() throws {
+        let decoded = try Scenario(json: """
+            {"description": "all of it",
+             "policy": {"preset": "iOS7", "overrides": {"backgroundTaskAllowance": 120, "allowanceResetsOnForeground": false}},
+             "device": {},
+             "apps": [{"id": "com.example.a", "displayName": "A", "exitsOnSuspend": true,
+                       "behaviour": {"applicationDidEnterBackground": [{"do": "work", "for": 2.5}]}},
+                      {"id": "com.example.b"}],
+             "events": [{"at": 0, "do": "open", "app": "com.example.b"},
+                        {"at": 1.5, "do": "launchInBackground", "app": "com.example.b", "reason": "location"}],
+             "end": 10}
+            """)
+        var policy = BudgetPolicy.iOS7
+        policy.backgroundTaskAllowance = .seconds(120)
+        policy.allowanceResetsOnForeground = false
+        let expected = Scenario(
+            description: "all of it", policy: policy,
+            apps: [
+                ScenarioApp(AppManifest(id: "com.example.a", displayName: "A", exitsOnSuspend: true),
+                            behaviour: ScenarioBehaviour([.didEnterBackground: [.work(.milliseconds(2500))]])),
+                ScenarioApp(AppManifest(id: "com.example.b")),
+            ],
+            events: [ScenarioEvent(at: .zero, .open("com.example.b")),
+                     ScenarioEvent(at: .milliseconds(1500), .launchInBackground("com.example.b", reason: .location))],
+            end: .seconds(10))
+        #expect(decoded == expected)
+        #expect(decoded.events[1].position == SourcePosition(line: 8, column: 13))
+    }
+
+    @Test func everyVerbInTheVocabularyDecodesToTheActionOfItsName() throws {
+        for verb in ScenarioAction.vocabulary {
+            let keys = verb.keys.contains("app") ? #", "app": "com.example.news""# : ""
+            let text = scenario(events: #"{"at": 1, "do": "\#(verb.name)"\#(keys)}"#)
+            let decoded = try Scenario(json: text)
+            #expect(decoded.events[1].action.name == verb.name)
+        }
+        #expect(Set(ScenarioAction.vocabulary.map(\.name)).count == ScenarioAction.vocabulary.count)
+    }
+
+    @Test func optionalReasonsDefaultToSystem() throws {
+        let decoded = try Scenario(json: scenario(events: #"{"at": 1, "do": "terminate", "app": "com.example.news"}"#))
+        #expect(decoded.events[1].action == .terminate("com.example.news", reason: .system))
+    }
+
+    @Test func aWrongTypeNamesThePathAndWhatIsExpected() {
+        #expect(failure(scenario(events: #"{"at": "soon", "do": "home"}"#))
+            == #"6:12 $.events[1].at: expected a number, found a string"#)
+        #expect(failure("[]") == "1:1 $: expected an object, found an array")
+        #expect(failure(scenario(events: "", apps: #"{"id": 7}"#).replacingOccurrences(of: "},\n    \n", with: "}\n")
+            .replacingOccurrences(of: ",\n    \n", with: "\n")) == "3:19 $.apps[0].id: expected a string, found a number")
+    }
+
+    @Test func anUnknownKeyListsTheAcceptedKeysAndSuggestsTheClosest() {
+        #expect(failure(scenario(events: #"{"at": 1, "do": "home", "app": "com.example.news"}"#))
+            == #"6:29 $.events[1].app: unknown key "app"; accepted: "at", "do""#)
+        #expect(failure(scenario(events: "", apps: #"{"id": "com.example.news", "behavior": {}}"#)
+            .replacingOccurrences(of: ",\n    \n", with: "\n"))
+            == #"3:39 $.apps[0].behavior: unknown key "behavior"; accepted: "id", "displayName", "exitsOnSuspend", "behaviour" (did you mean "behaviour"?)"#)
+        #expect(failure(scenario(events: "", extra: #" "device": {"lowPowerMode": true},"#)
+            .replacingOccurrences(of: ",\n    \n", with: "\n"))
+            == #"2:37 $.device.lowPowerMode: unknown key "lowPowerMode"; this object takes no keys yet"#)
+    }
+
+    @Test func anUnknownValueListsTheAcceptedValues() {
+        let message = failure(scenario(events: #"{"at": 1, "do": "hme"}"#))
+        #expect(message.hasPrefix(#"6:21 $.events[1].do: unknown value "hme"; accepted: "launch", "open", "switchTo", "home""#))
+        #expect(message.hasSuffix(#"(did you mean "home"?)"#))
+        #expect(failure(scenario(events: #"{"at": 1, "do": "launchInBackground", "app": "com.example.news", "reason": "gps"}"#))
+            .hasPrefix(#"6:80 $.events[1].reason: unknown value "gps"; accepted: "backgroundFetch", "remoteNotification""#))
+        #expect(failure(scenario(events: "", extra: #" "policy": {"preset": "iOS 13"},"#).replacingOccurrences(of: ",\n    \n", with: "\n"))
+            == #"2:47 $.policy.preset: unknown value "iOS 13"; accepted: "iOS13", "iOS7", "iOS4" (did you mean "iOS13"?)"#)
+        #expect(failure(scenario(events: "", apps: #"{"id": "com.example.news", "behaviour": {"didEnterBackground": []}}"#)
+            .replacingOccurrences(of: ",\n    \n", with: "\n")).contains(#"(did you mean "applicationDidEnterBackground"?)"#))
+    }
+
+    @Test func aMissingKeyIsReportedAtItsObject() {
+        #expect(failure(scenario(events: #"{"do": "home"}"#)) == #"6:5 $.events[1]: missing required key "at""#)
+        #expect(failure(scenario(events: #"{"at": 3}"#)) == #"6:5 $.events[1]: missing required key "do""#)
+        #expect(failure(#"{"apps": []}"#) == #"1:1 $: missing required key "events""#)
+    }
+
+    @Test func semanticErrorsNameThePathOfTheValue() {
+        #expect(failure(scenario(events: #"{"at": 1, "do": "purge", "app": "com.example.mews"}"#))
+            == #"6:37 $.events[1].app: no app with id "com.example.mews" is declared; declared: "com.example.news" (did you mean "com.example.news"?)"#)
+        #expect(failure(scenario(events: #"{"at": 5, "do": "home"}, {"at": 4, "do": "home"}"#))
+            == "6:37 $.events[2].at: time goes backwards: 4 s is before the previous event's 5 s")
+        #expect(failure(scenario(events: #"{"at": 70, "do": "home"}"#, extra: #" "end": 60,"#))
+            == "6:12 $.events[1].at: the event at 70 s is after the scenario's end at 60 s ($.end)")
+        #expect(failure(scenario(events: #"{"at": -1, "do": "home"}"#)) == "6:12 $.events[1].at: -1 is out of range; accepted: seconds from 0 to 1000000000")
+        #expect(failure(scenario(events: #"{"at": 1e300, "do": "home"}"#)).hasPrefix("6:12 $.events[1].at: 1e+300 is out of range"))
+        let twice = #"{"id": "com.example.news"}, {"id": "com.example.news"}"#
+        #expect(failure(scenario(events: #"{"at": 1, "do": "home"}"#, apps: twice))
+            == #"3:47 $.apps[1].id: an app with id "com.example.news" is already declared at $.apps[0].id"#)
+        #expect(failure(scenario(events: #"{"at": 1, "do": "home"}"#, apps: #"{"id": "com.example.news"}, {"id": "my app"}"#))
+            == #"3:47 $.apps[1].id: not a valid bundle identifier: it contains " "; only letters, digits, '-' and '.' are allowed"#)
+    }
+
+    @Test func policyValuesAreCheckedThroughTheSettingAndValidation() {
+        func policyFailure(_ overrides: String) -> String {
+            failure(scenario(events: "", extra: #" "policy": {"overrides": {\#(overrides)}},"#).replacingOccurrences(of: ",\n    \n", with: "\n"))
+        }
+        #expect(policyFailure(#""maxOpenBackgroundTasks": 2.5"#)
+            == "2:77 $.policy.overrides.maxOpenBackgroundTasks: invalid policy: maxOpenBackgroundTasks must be a whole number in range (got 2.5)")
+        #expect(policyFailure(#""backgroundTaskAllowance": 0"#)
+            == "2:78 $.policy.overrides.backgroundTaskAllowance: invalid policy: backgroundTaskAllowance must be greater than zero (got 0.0)")
+        #expect(policyFailure(#""expirationWarningLead": 60"#)
+            == "2:76 $.policy.overrides.expirationWarningLead: invalid policy: expirationWarningLead (60.0) must not exceed backgroundTaskAllowance (30.0)")
+        #expect(policyFailure(#""backgroundTaskAllowance": 1e300"#).contains("must not exceed"))
+        #expect(policyFailure(#""watchdog": 1"#).hasPrefix(#"2:51 $.policy.overrides.watchdog: unknown key "watchdog"; accepted: "didEnterBackgroundLimit""#))
+        #expect(policyFailure(#""backgroundTaskAllowance": true"#)
+            == "2:78 $.policy.overrides.backgroundTaskAllowance: expected a number, found a boolean")
+    }
+
+    @Test func malformedJSONGivesTheLineAndColumnAndTheFileName() {
+        do {
+            _ = try Scenario(jsonBytes: Array("{\n  \"apps\": [\n    {\"id\": \"a\"}\n    {\"id\": \"b\"}\n  ]\n}".utf8), file: "two.json")
+            Issue.record("decoded")
+        } catch {
+            #expect(error.description == "two.json:4:5: error: $.apps: malformed JSON: unexpected '{'; expected ',' or ']' after array element 0")
+            #expect(error.problem == .malformedJSON("unexpected '{'; expected ',' or ']' after array element 0"))
+        }
+    }
+
+    @Test func scenariosBuiltInCodeAreValidatedWithPaths() {
+        let scenario = Scenario(apps: [ScenarioApp(AppManifest(id: "com.example.a"))],
+                                events: [ScenarioEvent(at: .seconds(2), .home), ScenarioEvent(at: .seconds(1), .purge("com.example.b"))])
+        #expect(throws: ScenarioError(.timeGoesBackwards(seconds: 1, previous: 2), path: "$.events[1].at")) { try scenario.validate() }
+        var policy = BudgetPolicy.iOS13
+        policy.willTerminateLimit = .zero
+        let badPolicy = Scenario(policy: policy, apps: [], events: [])
+        #expect(throws: ScenarioError(.invalidPolicy(PolicyError(field: .willTerminateLimit, problem: .notPositive(0))), path: "$.policy")) {
+            try badPolicy.run()
+        }
+    }
+}

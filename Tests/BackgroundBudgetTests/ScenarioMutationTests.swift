@@ -1,0 +1,135 @@
+import Foundation
+import Testing
+@testable import BackgroundBudget
+
+/// Feeds 100,000 mutated scenario files to the parser, the validator and, when they pass, the runner:
+/// nothing may crash, and every error must name a path and a position inside the file.
+@Suite struct ScenarioMutationTests {
+    static let filesPerShard = 25_000
+    static let shards = 0..<4
+
+    /// Valid scenarios to mutate: the examples, and one that uses every verb and key.
+    static let seeds: [[UInt8]] = {
+        var seeds = ["state-lab.json", "answer-call-during-upload.json", "switching-apps.json"].map { name in
+            Array((try? Data(contentsOf: ExampleScenarioTests.directory.appendingPathComponent(name))) ?? Data())
+        }
+        seeds.append(Array("""
+            {"description": "every verb", "policy": {"preset": "iOS7", "overrides": {"backgroundTaskAllowance": 120,
+             "allowanceResetsOnForeground": true, "maxOpenBackgroundTasks": 10}}, "device": {},
+             "apps": [{"id": "com.example.a", "displayName": "A", "exitsOnSuspend": false,
+                       "behaviour": {"applicationDidEnterBackground": [{"do": "work", "for": 2}],
+                                     "application:didFinishLaunchingWithOptions": [{"do": "work", "for": 0.5}]}},
+                      {"id": "com.example.b", "exitsOnSuspend": true}],
+             "events": [{"at": 0, "do": "launch", "app": "com.example.a"}, {"at": 1, "do": "beginInterruption"},
+                        {"at": 2, "do": "dismissInterruption"}, {"at": 3, "do": "switchTo", "app": "com.example.b"},
+                        {"at": 4, "do": "open", "app": "com.example.a"}, {"at": 5, "do": "beginInterruption"},
+                        {"at": 6, "do": "answerInterruption"}, {"at": 7, "do": "purge", "app": "com.example.a"},
+                        {"at": 8, "do": "launchInBackground", "app": "com.example.a", "reason": "voip"},
+                        {"at": 20, "do": "killFromAppSwitcher", "app": "com.example.a"}, {"at": 21, "do": "home"},
+                        {"at": 22, "do": "terminate", "app": "com.example.a", "reason": "watchdog"}],
+             "end": 30}
+            """.utf8))
+        return seeds
+    }()
+
+    static let numbers = ["1e308", "-0", "1e-400", "-1e308", "99999999999999999999999", "0.0000001", "1e9", "1000000001",
+                          "NaN", "Infinity", "-Infinity", "1e309", "0e0", "-", "1.", "01", ".5", "4.9e-324", "true", "null"]
+    static let strings = ["", "home", "open", "work", "iOS13", "com.example.a", "com.example.b", "é", "\\u0000", "\\ud800",
+                          "applicationWillTerminate", "a b", String(repeating: "x", count: 300), "\\\"", "$.events[0]"]
+    static let bytes: [UInt8] = Array("{}[]\",:\\0-e. \n".utf8) + [0x00, 0x7F, 0xC3, 0xFF, 0xE2, 0x80]
+
+    @Test(arguments: shards) func mutatedScenariosNeverCrashAndErrorsPointInsideTheFile(shard: Int) {
+        var random = SplitMix64(seed: 0x5CE7A210 &+ UInt64(shard))
+        var decoded = 0, refused = 0, ran = 0
+        for _ in 0..<Self.filesPerShard {
+            var text = Self.seeds[Int(random.next(below: UInt64(Self.seeds.count)))]
+            for _ in 0...random.next(below: 3) { Self.mutate(&text, &random) }
+            do {
+                let scenario = try Scenario(jsonBytes: text, file: "fuzz.json")
+                decoded += 1
+                if let run = try? scenario.run() {
+                    ran += 1
+                    if random.next(below: 64) == 0 { _ = run.rendered(as: .svg) }
+                }
+            } catch {
+                refused += 1
+                let lines = Self.count(of: UInt8(ascii: "\n"), in: text) + 1
+                #expect(error.path.hasPrefix("$"))
+                if let position = error.position {
+                    #expect(position.line >= 1 && position.line <= lines && position.column >= 1, "\(error)")
+                } else {
+                    Issue.record("no position: \(error)")
+                }
+            }
+        }
+        // Both sides are exercised: mutations that still decode (and run) and ones that are refused.
+        #expect(decoded > Self.filesPerShard / 40)
+        #expect(ran > 0)
+        #expect(refused > Self.filesPerShard / 2)
+    }
+
+    static func mutate(_ text: inout [UInt8], _ random: inout SplitMix64) {
+        func index(_ bound: Int) -> Int { bound <= 0 ? 0 : Int(random.next(below: UInt64(bound))) }
+        func positions(of byte: UInt8) -> [Int] { Self.offsets(in: text) { $0 == byte } }
+        let at = index(text.count + 1)
+        switch random.next(below: 10) {
+        case 0: // flip a bit
+            if !text.isEmpty { text[min(at, text.count - 1)] ^= 1 << UInt8(index(8)) }
+        case 1: // delete a few bytes
+            text.removeSubrange(at..<min(text.count, at + 1 + index(8)))
+        case 2: // insert a byte that means something to JSON, or breaks UTF-8
+            text.insert(bytes[index(bytes.count)], at: at)
+        case 3: // truncate
+            text.removeSubrange(at...)
+        case 4, 5: // duplicate or remove a member or element: the text between two commas
+            let commas = positions(of: UInt8(ascii: ","))
+            guard commas.count >= 2 else { return }
+            let first = index(commas.count - 1)
+            let chunk = Array(text[commas[first]..<commas[first + 1]])
+            if random.next(below: 2) == 0 { text.insert(contentsOf: chunk, at: commas[first + 1]) } else {
+                text.removeSubrange(commas[first]..<commas[first + 1])
+            }
+        case 6: // replace a number with an extreme or invalid one
+            let digits = Self.offsets(in: text) { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }
+            guard !digits.isEmpty else { return }
+            var start = digits[index(digits.count)], end = start
+            while end < text.count, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(text[end]) || text[end] == UInt8(ascii: ".") { end += 1 }
+            while start > 0, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(text[start - 1]) { start -= 1 }
+            text.replaceSubrange(start..<end, with: Array(numbers[index(numbers.count)].utf8))
+        case 7: // replace a string's contents
+            let quotes = positions(of: UInt8(ascii: "\""))
+            guard quotes.count >= 2 else { return }
+            let pair = index(quotes.count / 2) * 2
+            text.replaceSubrange((quotes[pair] + 1)..<quotes[pair + 1], with: Array(strings[index(strings.count)].utf8))
+        case 8: // deep nesting
+            let depth = 1 + index(200)
+            let nest = random.next(below: 2) == 0
+                ? String(repeating: "[", count: depth) + String(repeating: "]", count: depth)
+                : String(repeating: "{\"a\":", count: depth) + "1" + String(repeating: "}", count: depth)
+            text.insert(contentsOf: Array(nest.utf8), at: at)
+        default: // swap two chunks
+            guard text.count > 8 else { return }
+            let a = index(text.count - 4), b = index(text.count - 4), length = 1 + index(min(16, text.count - max(a, b)))
+            let first = Array(text[a..<(a + length)]), second = Array(text[b..<(b + length)])
+            text.replaceSubrange(a..<(a + length), with: second)
+            text.replaceSubrange(b..<(b + length), with: first)
+        }
+    }
+
+    /// The offsets of the bytes that match, in one tight pass (generic `filter` is slow in debug builds).
+    static func offsets(in text: [UInt8], where matches: (UInt8) -> Bool) -> [Int] {
+        text.withUnsafeBufferPointer { bytes in
+            var found: [Int] = []
+            for index in 0..<bytes.count where matches(bytes[index]) { found.append(index) }
+            return found
+        }
+    }
+
+    static func count(of byte: UInt8, in text: [UInt8]) -> Int {
+        text.withUnsafeBufferPointer { bytes in
+            var count = 0
+            for index in 0..<bytes.count where bytes[index] == byte { count += 1 }
+            return count
+        }
+    }
+}
