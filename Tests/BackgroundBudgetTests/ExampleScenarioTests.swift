@@ -29,8 +29,11 @@ import Testing
     @Test func everyExampleHasADescriptionAndIsCheckedHere() throws {
         let files = try FileManager.default.contentsOfDirectory(atPath: Self.directory.path).filter { $0.hasSuffix(".json") }.sorted()
         #expect(files == [
-            "answer-call-during-upload.json", "background-launch.json", "exits-on-suspend.json",
-            "state-lab.json", "switching-apps.json",
+            "allowance-is-shared.json", "answer-call-during-upload.json", "background-launch.json",
+            "dormant-foreground-task.json", "exits-on-suspend.json", "foreground-return-resets-allowance.json",
+            "handler-ends-the-task.json", "ios7-allowance.json", "never-ended-task-is-killed.json",
+            "slow-did-enter-background.json", "state-lab.json", "switching-apps.json", "too-many-assertions.json",
+            "upload-finishes-in-time.json",
         ])
         for file in files {
             let scenario = try Self.load(file)
@@ -190,6 +193,95 @@ import Testing
             "110.000 tracker application:didFinishLaunchingWithOptions",
             "110.000 tracker applicationDidEnterBackground",
             "112.300 tracker → suspended (noBackgroundWork)",
+        ])
+    }
+
+    // MARK: Finite background tasks
+
+    /// The steps after the app's launch (which every task example shares).
+    static func afterLaunch(_ file: String) throws -> [String] {
+        Array(steps(try load(file).run()).drop { $0.hasPrefix("0.000 ") })
+    }
+
+    static let home10 = [
+        "10.000 uploader applicationWillResignActive", "10.000 uploader → inactive (pressHome)",
+        "10.000 uploader → background (pressHome)", "10.000 uploader applicationDidEnterBackground",
+    ]
+
+    @Test func anUploadThatFitsEndsItsTaskAndIsSuspended() throws {
+        #expect(try Self.afterLaunch("upload-finishes-in-time.json") == Self.home10 + [
+            "10.000 uploader beginBackgroundTask", "10.000 uploader allowanceStarted",
+            "22.000 uploader endBackgroundTask", "22.000 uploader → suspended (backgroundTasksEnded)",
+        ])
+    }
+
+    @Test func theHandlerEndsAnUploadThatDoesNotFit() throws {
+        #expect(try Self.afterLaunch("handler-ends-the-task.json") == Self.home10 + [
+            "10.000 uploader beginBackgroundTask", "10.000 uploader allowanceStarted",
+            "35.000 uploader expirationHandler", "35.000 uploader endBackgroundTask",
+            "35.000 uploader → suspended (backgroundTasksEnded)",
+        ])
+    }
+
+    @Test func aTaskNeverEndedKillsTheAppWhenTheAllowanceRunsOut() throws {
+        let tail = try Self.afterLaunch("never-ended-task-is-killed.json").suffix(4)
+        #expect(Array(tail) == [
+            "10.000 leaky allowanceStarted", "35.000 leaky expirationHandler",
+            "40.000 leaky exit (backgroundTaskExpired)", "40.000 leaky → notRunning (backgroundTaskExpired)",
+        ])
+        let run = try Self.load("never-ended-task-is-killed.json").run()
+        #expect(run.trace.events.first { $0.eventName == "exit" }?.code == "0x2182bad2")
+    }
+
+    @Test func iOS7GaveOneHundredAndEightySeconds() throws {
+        let run = try Self.load("ios7-allowance.json").run()
+        #expect(run.trace.events.first { $0.eventName == "expirationHandler" }?.time == .seconds(185))
+        let exit = try #require(run.trace.events.first { $0.eventName == "exit" })
+        #expect(exit.time == .seconds(190))
+        #expect(exit.code == "0x8badf00d")
+    }
+
+    @Test func aSlowDidEnterBackgroundMeetsTheWatchdog() throws {
+        #expect(try Self.afterLaunch("slow-did-enter-background.json").suffix(3) == [
+            "10.000 notes applicationDidEnterBackground", "15.000 notes exit (watchdog)", "15.000 notes → notRunning (watchdog)",
+        ])
+    }
+
+    @Test func aForegroundTaskIsDormantUntilTheAppLeaves() throws {
+        #expect(try Self.afterLaunch("dormant-foreground-task.json") == [
+            "5.000 sync beginBackgroundTask", "35.000 sync backgroundTaskOpenTooLong",
+            "60.000 sync applicationWillResignActive", "60.000 sync → inactive (pressHome)",
+            "60.000 sync → background (pressHome)", "60.000 sync allowanceStarted",
+            "60.000 sync applicationDidEnterBackground", "85.000 sync expirationHandler",
+            "85.000 sync endBackgroundTask", "85.000 sync → suspended (backgroundTasksEnded)",
+        ])
+    }
+
+    @Test func twoTasksShareOneAllowance() throws {
+        #expect(try Self.afterLaunch("allowance-is-shared.json").suffix(6) == [
+            "30.000 photos beginBackgroundTask", "35.000 photos expirationHandler", "35.000 photos expirationHandler",
+            "35.000 photos endBackgroundTask", "35.000 photos endBackgroundTask", "35.000 photos → suspended (backgroundTasksEnded)",
+        ])
+        let run = try Self.load("allowance-is-shared.json").run()
+        #expect(run.trace.events.filter { $0.eventName == "expirationHandler" }.map(\.task) == [
+            BackgroundTaskIdentifier(rawValue: 1), BackgroundTaskIdentifier(rawValue: 2),
+        ])
+    }
+
+    @Test func returningToTheForegroundResetsTheAllowance() throws {
+        let run = try Self.load("foreground-return-resets-allowance.json").run()
+        let allowances = run.trace.events.compactMap { event -> BudgetInstant? in
+            if case .allowanceStarted(let until) = event.kind { return until }
+            return nil
+        }
+        #expect(allowances == [.seconds(40), .seconds(70)])
+        #expect(run.trace.events.first { $0.eventName == "expirationHandler" }?.time == .seconds(65))
+    }
+
+    @Test func oneAssertionTooManyTerminatesTheApp() throws {
+        #expect(try Self.afterLaunch("too-many-assertions.json").suffix(3) == [
+            "10.000 leaky beginBackgroundTaskDenied (tooManyTasks)", "10.000 leaky exit (tooManyBackgroundTasks)",
+            "10.000 leaky → notRunning (tooManyBackgroundTasks)",
         ])
     }
 }

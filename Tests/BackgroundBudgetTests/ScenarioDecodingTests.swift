@@ -65,6 +65,17 @@ import Testing
         #expect(Set(ScenarioAction.vocabulary.map(\.name)).count == ScenarioAction.vocabulary.count)
     }
 
+    @Test func tasksDecodeInStepsAndEventsAndRefuseBadResponses() throws {
+        let decoded = try Scenario(json: scenario(
+            events: #"{"at": 1, "do": "beginTask", "app": "com.example.news", "name": "sync", "work": 2.5}"#,
+            apps: #"{"id": "com.example.news", "behaviour": {"applicationDidEnterBackground": [{"do": "beginTask", "onExpiration": "ignore"}]}}"#))
+        #expect(decoded.events[1].action == .beginTask("com.example.news", ScenarioTask(name: "sync", work: .milliseconds(2_500))))
+        #expect(decoded.apps[0].behaviour.steps[.didEnterBackground] == [.beginTask(ScenarioTask(onExpiration: .ignore))])
+        #expect(failure(scenario(events: #"{"at": 1, "do": "beginTask", "app": "com.example.news", "onExpiration": "maybe"}"#))
+            == #"6:77 $.events[1].onExpiration: unknown value "maybe"; accepted: "end", "ignore""#)
+        #expect(failure(scenario(events: #"{"at": 1, "do": "beginTask", "app": "com.example.news", "work": -1}"#)).contains("$.events[1].work"))
+    }
+
     @Test func optionalReasonsDefaultToSystem() throws {
         let decoded = try Scenario(json: scenario(events: #"{"at": 1, "do": "terminate", "app": "com.example.news"}"#))
         #expect(decoded.events[1].action == .terminate("com.example.news", reason: .system))

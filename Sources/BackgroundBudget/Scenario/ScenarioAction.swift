@@ -33,12 +33,15 @@ public enum ScenarioAction: Sendable, Hashable {
     case purge(AppID)
     /// `terminate`: the system terminates a background or suspended app for a reason.
     case terminate(AppID, reason: TerminationReason)
+    /// `beginTask`: the app begins a finite background task now (for example an upload the user
+    /// started in the foreground); see ``ScenarioTask``.
+    case beginTask(AppID, ScenarioTask)
 
     /// The app the action names, if it names one.
     public var app: AppID? {
         switch self {
         case .launch(let app), .open(let app), .switchTo(let app), .killFromAppSwitcher(let app),
-             .launchInBackground(let app, _), .purge(let app), .terminate(let app, _):
+             .launchInBackground(let app, _), .purge(let app), .terminate(let app, _), .beginTask(let app, _):
             app
         case .home, .beginInterruption, .dismissInterruption, .answerInterruption:
             nil
@@ -59,6 +62,7 @@ public enum ScenarioAction: Sendable, Hashable {
         case .launchInBackground: "launchInBackground"
         case .purge: "purge"
         case .terminate: "terminate"
+        case .beginTask: "beginTask"
         }
     }
 
@@ -111,6 +115,10 @@ public enum ScenarioAction: Sendable, Hashable {
              "the system terminates a background or suspended app (reason: a termination reason, default \"system\")") { event throws(ScenarioError) in
             .terminate(try event.app(), reason: try event.optional("reason")?.oneOf(TerminationReason.self) ?? .system)
         },
+        Verb("beginTask", keys: ["app"] + ScenarioTask.keys,
+             "the app begins a background task now (work: seconds until it ends it; onExpiration: end | ignore)") { event throws(ScenarioError) in
+            .beginTask(try event.app(), try ScenarioTask.decode(event))
+        },
     ]
 
     /// The table entry for a `"do"` value, or `nil`.
@@ -142,6 +150,7 @@ public enum ScenarioAction: Sendable, Hashable {
         case .launchInBackground(let id, let reason): try stage.system.launchInBackground(stage.app(id), reason: reason)
         case .purge(let id): try stage.system.purge(stage.app(id))
         case .terminate(let id, let reason): try stage.system.terminate(stage.app(id), reason: reason)
+        case .beginTask(let id, let task): task.begin(in: stage.app(id))
         }
     }
 }

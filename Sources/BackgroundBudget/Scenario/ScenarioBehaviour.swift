@@ -11,6 +11,8 @@
 public enum ScenarioStep: Sendable, Hashable {
     /// `work`: the callback spends this long before it returns (``Application/simulateWork(for:)``).
     case work(Duration)
+    /// `beginTask`: the app begins a finite background task (see ``ScenarioTask``).
+    case beginTask(ScenarioTask)
 
     /// One word of the behaviour vocabulary.
     public struct Verb: Sendable {
@@ -29,6 +31,10 @@ public enum ScenarioStep: Sendable, Hashable {
         Verb(name: "work", keys: ["for"], summary: "spend \"for\" seconds before the callback returns") { step throws(ScenarioError) in
             .work(try step.required("for").seconds())
         },
+        Verb(name: "beginTask", keys: ScenarioTask.keys,
+             summary: "begin a background task whose \"work\" takes seconds; \"onExpiration\": end | ignore") { step throws(ScenarioError) in
+            .beginTask(try ScenarioTask.decode(step))
+        },
     ]
 
     /// The table entry for a `"do"` value, or `nil`.
@@ -40,6 +46,7 @@ public enum ScenarioStep: Sendable, Hashable {
     func perform(in application: Application) {
         switch self {
         case .work(let duration): application.simulateWork(for: duration)
+        case .beginTask(let task): task.begin(in: application)
         }
     }
 }

@@ -11,6 +11,13 @@ enum TimelineMark: Sendable, Hashable {
     case callback
     /// The process ended: a vermilion cross on the band.
     case exit
+    /// A finite background task began or ended: a small blue tick above the band.
+    case task
+    /// A task's expiration handler was called: an amber bar across the band.
+    case expiration
+    /// The background allowance started: drawn as a bar under the band until it runs out or the app
+    /// leaves the background (the renderer draws the bar; the mark itself is only hover text).
+    case allowance
     /// Any other decision the system records: a grey diamond above the band.
     case other
 
@@ -20,8 +27,10 @@ enum TimelineMark: Sendable, Hashable {
         case .stateChange(let state, _): self = .state(state)
         case .callback: self = .callback
         case .exit: self = .exit
-        case .workDropped, .backgroundTaskBegan, .backgroundTaskDenied, .backgroundTaskEnded,
-             .backgroundTaskEndIgnored, .allowanceStarted, .expirationHandlerCalled, .backgroundTaskOpenTooLong:
+        case .backgroundTaskBegan, .backgroundTaskEnded: self = .task
+        case .expirationHandlerCalled: self = .expiration
+        case .allowanceStarted: self = .allowance
+        case .workDropped, .backgroundTaskDenied, .backgroundTaskEndIgnored, .backgroundTaskOpenTooLong:
             self = .other
         }
     }
@@ -46,4 +55,10 @@ enum TimelineMark: Sendable, Hashable {
     static let exitColour = "#d55e00"
     /// The colour of marks for other events.
     static let otherColour = "#777777"
+    /// The colour of task ticks.
+    static let taskColour = "#0072b2"
+    /// The colour of expiration marks.
+    static let expirationColour = "#e69f00"
+    /// The colour of allowance bars.
+    static let allowanceColour = "#cc79a7"
 }

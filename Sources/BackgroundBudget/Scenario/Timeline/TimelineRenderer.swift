@@ -29,6 +29,9 @@ struct TimelineRenderer {
         var state: ApplicationState = .notRunning
         var since: Int64 = 0
         var reason = "initial state"
+        /// Background allowances: when each started, when it runs out, and when the app left the
+        /// background (nil while it has not).
+        var allowances: [(from: Int64, until: Int64, left: Int64?)] = []
     }
 
     private struct MarkKey: Hashable {
@@ -61,7 +64,13 @@ struct TimelineRenderer {
             }
             let t = event.time.nanoseconds
             let mark = TimelineMark(event.kind)
+            if case .allowanceStarted(let until) = event.kind {
+                lanes[index].allowances.append((t, until.nanoseconds, nil))
+            }
             if case .state(let state) = mark {
+                if state != .background, let last = lanes[index].allowances.indices.last, lanes[index].allowances[last].left == nil {
+                    lanes[index].allowances[last].left = t
+                }
                 if t > lanes[index].since {
                     lanes[index].bands.append((lanes[index].state, lanes[index].since, t, lanes[index].reason))
                 }
@@ -88,7 +97,7 @@ struct TimelineRenderer {
         let lanesTop = 58.0 + Double(captionLines.count) * 17
         let axisY = lanesTop + Double(lanes.count) * Self.laneHeight + 6
         let legendY = axisY + 64
-        let height = legendY + 28
+        let height = legendY + 48
 
         var svg = """
         <svg xmlns="http://www.w3.org/2000/svg" width="\(svgNumber(Self.width))" height="\(svgNumber(height))" \
@@ -160,6 +169,16 @@ struct TimelineRenderer {
                 + "height=\"\(svgNumber(Self.bandHeight))\" fill=\"\(TimelineMark.colour(of: band.state))\">"
                 + "<title>\(band.state) from t=\(formatSeconds(band.from))s for \(duration) s (\(xmlEscaped(band.reason)))</title></rect>\n"
         }
+        // Allowances: a bar under the band from its start until it runs out or the app leaves the
+        // background, whichever comes first.
+        for allowance in lane.allowances {
+            let end = min(allowance.until, allowance.left ?? allowance.until, run.end.nanoseconds)
+            let x0 = x(allowance.from)
+            svg += "<rect x=\"\(svgNumber(x0))\" y=\"\(svgNumber(bandY + Self.bandHeight + 1))\" "
+                + "width=\"\(svgNumber(max(x(end) - x0, Self.minimumBandWidth)))\" height=\"3\" fill=\"\(TimelineMark.allowanceColour)\">"
+                + "<title>background allowance from t=\(formatSeconds(allowance.from))s, runs out at t=\(formatSeconds(allowance.until))s"
+                + "\(allowance.left.map { $0 < allowance.until ? "; left the background at t=\(formatSeconds($0))s" : "" } ?? "")</title></rect>\n"
+        }
         for group in lane.marks {
             svg += drawMark(group, bandY: bandY)
         }
@@ -186,6 +205,16 @@ struct TimelineRenderer {
             return "<path d=\"M\(svgNumber(cx - 4)) \(svgNumber(cy - 4))L\(svgNumber(cx + 4)) \(svgNumber(cy + 4))"
                 + "M\(svgNumber(cx - 4)) \(svgNumber(cy + 4))L\(svgNumber(cx + 4)) \(svgNumber(cy - 4))\" "
                 + "stroke=\"\(TimelineMark.exitColour)\" stroke-width=\"2.5\" stroke-linecap=\"round\">\(title)</path>\n"
+        case .task:
+            return "<rect x=\"\(svgNumber(cx - 1))\" y=\"\(svgNumber(bandY - 9))\" width=\"2\" height=\"7\" "
+                + "fill=\"\(TimelineMark.taskColour)\">\(title)</rect>\n"
+        case .expiration:
+            return "<rect x=\"\(svgNumber(cx - 1.5))\" y=\"\(svgNumber(bandY - 4))\" width=\"3\" height=\"\(svgNumber(Self.bandHeight + 8))\" "
+                + "fill=\"\(TimelineMark.expirationColour)\" stroke=\"#222222\" stroke-width=\"0.5\">\(title)</rect>\n"
+        case .allowance:
+            // The bar is drawn with the lane; this invisible mark carries the hover text.
+            return "<rect x=\"\(svgNumber(cx - 2))\" y=\"\(svgNumber(bandY + Self.bandHeight))\" width=\"4\" height=\"5\" "
+                + "fill-opacity=\"0\">\(title)</rect>\n"
         case .other:
             let cy = bandY - 14
             return "<path d=\"M\(svgNumber(cx)) \(svgNumber(cy - 5))L\(svgNumber(cx + 5)) \(svgNumber(cy))"
@@ -203,15 +232,31 @@ struct TimelineRenderer {
                 + "<text x=\"\(svgNumber(x + 24))\" y=\"\(svgNumber(y))\">\(state)</text>\n"
             x += 34 + Double(state.rawValue.count) * 7
         }
-        let samples: [(TimelineMark, String)] = [(.callback, "callback"), (.exit, "exit"), (.other, "other decision")]
+        let samples: [(TimelineMark, String)] = [
+            (.callback, "callback"), (.task, "task begin/end"), (.expiration, "expiration handler"),
+            (.allowance, "allowance"), (.exit, "exit"), (.other, "other decision"),
+        ]
+        // Marks on a second row, under the states.
+        x = Self.plotLeft
+        let y = y + 22
         for (mark, label) in samples {
             // Each mark centred on the middle of the label's lower-case letters (y - 4).
             let bandY: Double = switch mark {
             case .exit: y - 10 - Self.bandHeight
             case .other: y + 10
+            case .task: y + 4
+            case .expiration: y - 10
+            case .allowance: y - 6 - Self.bandHeight
             case .callback, .state: y + 2
             }
-            svg += drawMark(MarkGroup(mark: mark, x: x + 6, lines: [label], count: 1), bandY: bandY)
+            if mark == .allowance {
+                svg += "<rect x=\"\(svgNumber(x))\" y=\"\(svgNumber(y - 6))\" width=\"12\" height=\"3\" fill=\"\(TimelineMark.allowanceColour)\"/>"
+            } else if mark == .expiration {
+                svg += "<rect x=\"\(svgNumber(x + 4.5))\" y=\"\(svgNumber(y - 11))\" width=\"3\" height=\"13\" "
+                    + "fill=\"\(TimelineMark.expirationColour)\" stroke=\"#222222\" stroke-width=\"0.5\"/>"
+            } else {
+                svg += drawMark(MarkGroup(mark: mark, x: x + 6, lines: [label], count: 1), bandY: bandY)
+            }
             svg += "<text x=\"\(svgNumber(x + 16))\" y=\"\(svgNumber(y))\">\(label)</text>\n"
             x += 30 + Double(label.count) * 7
         }
