@@ -65,3 +65,25 @@ import Testing
         #expect(error.description == "expirationWarningLead (31.0) must not exceed backgroundTaskAllowance (30.0)")
     }
 }
+
+@Suite struct BackgroundModesTests {
+    @Test func everyModeRoundTripsItsPlistString() throws {
+        #expect(BackgroundModes.all.count == 12)
+        for (mode, value) in BackgroundModes.all {
+            #expect(BackgroundModes(plistValue: value) == mode)
+            #expect(mode.plistValues == [value])
+        }
+        let every = try BackgroundModes(plistValues: BackgroundModes.all.map(\.plistValue))
+        #expect(every.plistValues == BackgroundModes.all.map(\.plistValue))
+        #expect(try BackgroundModes(plistValues: ["fetch", "audio", "fetch"]) == [.audio, .fetch])
+        #expect(BackgroundModes([.audio, .fetch]).description == "[audio, fetch]")
+    }
+
+    @Test func anUnknownModeNamesItsIndexAndTheAcceptedValues() {
+        #expect(throws: UnknownBackgroundModeError(value: "gps", index: 1)) {
+            try BackgroundModes(plistValues: ["audio", "gps"])
+        }
+        #expect(UnknownBackgroundModeError(value: "gps", index: 1).description.hasPrefix(
+            #"UIBackgroundModes[1]: unknown mode "gps"; accepted: "audio", "location""#))
+    }
+}
