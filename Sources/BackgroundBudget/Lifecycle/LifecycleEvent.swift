@@ -99,6 +99,10 @@ public enum SuspensionReason: String, Sendable, Hashable, CaseIterable {
     case noBackgroundWork
     /// The app's last finite background task ended.
     case backgroundTasksEnded
+    /// The app stopped the last continuous activity (audio, location updates, …) that kept it running.
+    case activityStopped
+    /// The short run time granted for a background event ran out.
+    case eventWindowEnded
 }
 
 /// Why an app stopped running.

@@ -45,6 +45,30 @@ public struct BudgetPolicy: Sendable, Hashable, CustomStringConvertible {
     /// iOS 13 [S22], `0x8badf00d` before [S17].
     public var backgroundTaskExpiryCode: UInt32
 
+    /// How long an app woken or launched for a short event (Bluetooth, External Accessory, a region
+    /// or significant location change, a finished Newsstand download) may run before it is suspended
+    /// again, unless something else keeps it running. About 10 s, observed for Core Bluetooth [S36]
+    /// and region monitoring [S32]; Apple documents none.
+    public var eventWindow: Duration = .seconds(10)
+
+    /// How long an app woken by a silent remote notification may run: up to 30 s [S63][S64][S45].
+    public var remoteNotificationWindow: Duration = .seconds(30)
+
+    /// How many silent remote notifications per hour wake an app; more are throttled. Apple advises
+    /// no more than two or three per hour [S64].
+    public var silentPushesPerHour: Int = 3
+
+    /// The shortest legacy VoIP keep-alive interval: 600 s [S33].
+    public var voipKeepAliveMinimumInterval: Duration = .seconds(600)
+
+    /// How long the legacy VoIP keep-alive handler may run before the app is suspended again: 10 s [S33][S34].
+    public var voipKeepAliveWindow: Duration = .seconds(10)
+
+    /// Whether significant-change and region events relaunch an app the user killed from the app
+    /// switcher. They do since iOS 8 [S31]; every other background relaunch stops after a user kill
+    /// until the user opens the app [S86][S87][S63].
+    public var relaunchesLocationAppsAfterUserKill: Bool = true
+
     /// Creates a policy from explicit values; ``iOS13`` and the other presets are the usual start.
     public init(
         name: String,
@@ -121,12 +145,26 @@ public struct BudgetPolicy: Sendable, Hashable, CustomStringConvertible {
         case maxOpenBackgroundTasks
         /// ``BudgetPolicy/backgroundTaskExpiryCode``.
         case backgroundTaskExpiryCode
+        /// ``BudgetPolicy/eventWindow``.
+        case eventWindow
+        /// ``BudgetPolicy/remoteNotificationWindow``.
+        case remoteNotificationWindow
+        /// ``BudgetPolicy/silentPushesPerHour``.
+        case silentPushesPerHour
+        /// ``BudgetPolicy/voipKeepAliveMinimumInterval``.
+        case voipKeepAliveMinimumInterval
+        /// ``BudgetPolicy/voipKeepAliveWindow``.
+        case voipKeepAliveWindow
+        /// ``BudgetPolicy/relaunchesLocationAppsAfterUserKill``.
+        case relaunchesLocationAppsAfterUserKill
 
         /// Whether the field is a duration in seconds.
         public var isDuration: Bool {
             switch self {
-            case .didEnterBackgroundLimit, .willTerminateLimit, .backgroundTaskAllowance, .expirationWarningLead: true
-            case .allowanceResetsOnForeground, .maxOpenBackgroundTasks, .backgroundTaskExpiryCode: false
+            case .didEnterBackgroundLimit, .willTerminateLimit, .backgroundTaskAllowance, .expirationWarningLead,
+                 .eventWindow, .remoteNotificationWindow, .voipKeepAliveMinimumInterval, .voipKeepAliveWindow: true
+            case .allowanceResetsOnForeground, .maxOpenBackgroundTasks, .backgroundTaskExpiryCode, .silentPushesPerHour,
+                 .relaunchesLocationAppsAfterUserKill: false
             }
         }
     }
@@ -162,6 +200,12 @@ public struct BudgetPolicy: Sendable, Hashable, CustomStringConvertible {
         case .allowanceResetsOnForeground: copy.allowanceResetsOnForeground = try whole(0...1) == 1
         case .maxOpenBackgroundTasks: copy.maxOpenBackgroundTasks = Int(try whole(-1e15...1e15))
         case .backgroundTaskExpiryCode: copy.backgroundTaskExpiryCode = UInt32(try whole(0...Double(UInt32.max)))
+        case .eventWindow: copy.eventWindow = duration
+        case .remoteNotificationWindow: copy.remoteNotificationWindow = duration
+        case .silentPushesPerHour: copy.silentPushesPerHour = Int(try whole(-1e15...1e15))
+        case .voipKeepAliveMinimumInterval: copy.voipKeepAliveMinimumInterval = duration
+        case .voipKeepAliveWindow: copy.voipKeepAliveWindow = duration
+        case .relaunchesLocationAppsAfterUserKill: copy.relaunchesLocationAppsAfterUserKill = try whole(0...1) == 1
         }
         return copy
     }
@@ -186,6 +230,13 @@ public struct BudgetPolicy: Sendable, Hashable, CustomStringConvertible {
         guard maxOpenBackgroundTasks >= 1 else {
             throw PolicyError(field: .maxOpenBackgroundTasks, problem: .notPositive(Double(maxOpenBackgroundTasks)))
         }
+        try positive(eventWindow, .eventWindow)
+        try positive(remoteNotificationWindow, .remoteNotificationWindow)
+        guard silentPushesPerHour >= 0 else {
+            throw PolicyError(field: .silentPushesPerHour, problem: .negative(Double(silentPushesPerHour)))
+        }
+        try positive(voipKeepAliveMinimumInterval, .voipKeepAliveMinimumInterval)
+        try positive(voipKeepAliveWindow, .voipKeepAliveWindow)
     }
 
     /// `iOS13 (allowance 30.000 s, lead 5.000 s)`.

@@ -106,6 +106,12 @@ public final class Application: Sendable {
         system?.clock.simulateWork(for: duration)
     }
 
+    /// Hands a system event to the delegate, on the app's queue.
+    func receive(_ event: BackgroundEvent) {
+        let delegate = side.withLock { $0.delegate }
+        delegate?.application(self, didReceive: event)
+    }
+
     /// Performs steps in order on the app's queue: updates the visible state, calls the delegate (with
     /// the watchdog armed for callbacks that have a time limit), then observers. Stops if the app is
     /// terminated meanwhile. No lock is held while user code runs.

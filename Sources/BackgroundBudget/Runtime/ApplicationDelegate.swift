@@ -43,6 +43,12 @@ public protocol ApplicationDelegate: AnyObject, Sendable {
     func applicationWillEnterForeground(_ application: Application)
     /// The app is about to terminate (`applicationWillTerminate(_:)`).
     func applicationWillTerminate(_ application: Application)
+    /// A system event reached the app: a location event, a silent push
+    /// (`application(_:didReceiveRemoteNotification:fetchCompletionHandler:)`), a VoIP push (PushKit;
+    /// call ``Application/reportNewIncomingCall()`` before returning), a Bluetooth or accessory event,
+    /// a finished Newsstand download. It runs in the window the system grants; begin a background task
+    /// to take longer.
+    func application(_ application: Application, didReceive event: BackgroundEvent)
 }
 
 extension ApplicationDelegate {
@@ -60,6 +66,8 @@ extension ApplicationDelegate {
     public func applicationWillEnterForeground(_ application: Application) {}
     /// Does nothing.
     public func applicationWillTerminate(_ application: Application) {}
+    /// Does nothing.
+    public func application(_ application: Application, didReceive event: BackgroundEvent) {}
 }
 
 extension ApplicationDelegate {

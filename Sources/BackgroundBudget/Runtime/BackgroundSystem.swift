@@ -270,6 +270,20 @@ public final class BackgroundSystem: Sendable {
                 if let armed = state.timers.removeValue(forKey: TimerKey(app: id, timer: timer)) { clock.cancel(armed) }
             case .resumeQueue(let id):
                 state.handles[id]?.queue.resume()
+            case .deliverEvent(let id, let incarnation, let event):
+                guard let app = state.handles[id] else { continue }
+                app.queue.enqueue { [self] in
+                    app.receive(event)
+                    decide { core, now in core.eventHandled(event, app: id, incarnation: incarnation, at: now) }
+                }
+                note(app)
+            case .keepAliveHandler(let id, let incarnation, let handler):
+                guard let app = state.handles[id] else { continue }
+                app.queue.enqueue { [self] in
+                    handler()
+                    settle(id, incarnation: incarnation)
+                }
+                note(app)
             case .dropQueue(let id):
                 guard let app = state.handles[id] else { continue }
                 let dropped = app.queue.terminate()

@@ -8,6 +8,10 @@ enum AppTimer: Hashable, Sendable, CaseIterable {
     case watchdog
     /// The oldest task begun in the foreground is about to outlive the allowance.
     case foregroundOverrun
+    /// The short run time granted for a background event ends.
+    case eventWindow
+    /// The legacy VoIP keep-alive handler is due.
+    case voipKeepAlive
 }
 
 /// What the shell must do after the core decided something. The core never performs effects itself.
@@ -24,6 +28,10 @@ enum Effect: Sendable {
     case resumeQueue(AppID)
     /// The app stopped running: drop its pending work and record how much was dropped.
     case dropQueue(AppID)
+    /// Deliver a background event on the app's queue; then `eventHandled`.
+    case deliverEvent(AppID, incarnation: UInt64, BackgroundEvent)
+    /// Run the VoIP keep-alive handler on the app's queue; then `settle`.
+    case keepAliveHandler(AppID, incarnation: UInt64, @Sendable () -> Void)
 }
 
 extension Effect {
@@ -86,6 +94,27 @@ struct DeviceCore: Sendable {
         var unwarnedTasks = 0
         /// The instants of the armed allowance and overrun timers (to avoid re-arming unchanged ones).
         var armed = ArmedTimers()
+        /// Continuous activities running with their mode declared: each keeps a background app running.
+        var activities: Set<BackgroundActivity> = []
+        /// The end of the short run time granted for a background event, while one is granted.
+        var windowUntil: BudgetInstant?
+        /// Significant-change monitoring survives termination, as Core Location's does.
+        var monitorsSignificantChanges = false
+        /// Monitored regions survive termination too.
+        var monitoredRegions: Set<String> = []
+        /// Set when the user kills the app from the app switcher; cleared when the user opens it.
+        var killedByUser = false
+        /// The legacy VoIP keep-alive interval and handler; not kept across launches.
+        var keepAlive: (interval: Duration, handler: @Sendable () -> Void)?
+        /// Events held until the app next runs (delivered without the mode's background permission).
+        var queuedEvents: [BackgroundEvent] = []
+        /// When recent silent pushes were delivered, for throttling.
+        var silentPushTimes: [BudgetInstant] = []
+        /// VoIP pushes delivered and not yet handled, and whether the app reported a call for them.
+        var voipPushesInFlight = 0
+        var callReported = false
+        /// The last suspension, for explanations.
+        var lastSuspension: (time: BudgetInstant, reason: SuspensionReason)?
     }
 
     /// The allowance and overrun timers an app has armed.
@@ -210,10 +239,11 @@ struct DeviceCore: Sendable {
         let hasCallbacks = steps.contains { if case .callback = $0 { true } else { false } }
         guard !steps.isEmpty else { return effects }
         if hasCallbacks { records[s].inFlight += 1 }
+        if cause == .launch || cause == .enterForeground { records[s].killedByUser = false }
         // The queue is resumed (or dropped, on exit) before the steps are queued on it.
         let queueEffects = effects.filter(\.isQueueControl)
         let delivery = Effect.deliver(Delivery(app: app, incarnation: records[s].incarnation, event: cause, steps: steps, settles: hasCallbacks))
-        return queueEffects + [delivery] + effects.filter { !$0.isQueueControl }
+        return queueEffects + [delivery] + effects.filter { !$0.isQueueControl } + deliverQueuedEvents(app, at: now)
     }
 
     /// Bookkeeping for entering a state: foreground, allowance period, timers.
@@ -266,6 +296,12 @@ struct DeviceCore: Sendable {
         records[s].inFlight = 0
         records[s].pendingExit = nil
         records[s].armed = ArmedTimers()
+        records[s].activities.removeAll()
+        records[s].windowUntil = nil
+        records[s].keepAlive = nil
+        records[s].voipPushesInFlight = 0
+        records[s].callReported = false
+        if reason == .userKill { records[s].killedByUser = true }
         return AppTimer.allCases.map { .disarm(app, $0) } + [.dropQueue(app)]
     }
 
@@ -284,12 +320,18 @@ struct DeviceCore: Sendable {
         return suspendIfIdle(app, at: now)
     }
 
-    /// Suspends a background app with no open task and nothing running on its queue.
-    mutating func suspendIfIdle(_ app: AppID, at now: BudgetInstant) -> [Effect] {
+    /// Suspends a background app that nothing keeps running: no open task, no activity, no event
+    /// window, nothing running on its queue.
+    mutating func suspendIfIdle(_ app: AppID, at now: BudgetInstant, reason: SuspensionReason? = nil) -> [Effect] {
         let s = slot(app)
         guard records[s].state == .background, records[s].inFlight == 0,
-              records[s].pendingExit == nil, records[s].tasks.isEmpty else { return [] }
-        let reason: SuspensionReason = records[s].usedTasksThisPeriod ? .backgroundTasksEnded : .noBackgroundWork
+              records[s].pendingExit == nil, records[s].tasks.isEmpty, records[s].activities.isEmpty else { return [] }
+        if let until = records[s].windowUntil {
+            guard until <= now else { return [] }
+            records[s].windowUntil = nil
+        }
+        let reason = reason ?? (records[s].usedTasksThisPeriod ? .backgroundTasksEnded : .noBackgroundWork)
+        records[s].lastSuspension = (now, reason)
         return (try? apply(.suspend(reason), to: app, at: now)) ?? []
     }
 
@@ -309,6 +351,10 @@ struct DeviceCore: Sendable {
             return callExpirationHandlers(app, at: now)
         case .foregroundOverrun:
             return reportForegroundOverruns(app, at: now)
+        case .eventWindow:
+            return suspendIfIdle(app, at: now, reason: .eventWindowEnded)
+        case .voipKeepAlive:
+            return keepAliveDue(app, at: now)
         }
     }
 

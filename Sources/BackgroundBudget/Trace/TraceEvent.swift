@@ -32,6 +32,24 @@ public struct TraceEvent: Sendable, Hashable, CustomStringConvertible {
         /// A task begun in the foreground has been open longer than the allowance: it would be
         /// killed if the app went to the background now.
         case backgroundTaskOpenTooLong(BackgroundTaskIdentifier)
+        /// A continuous activity started; with its mode declared it keeps a background app running.
+        case activityStarted(BackgroundActivity)
+        /// A continuous activity stopped.
+        case activityStopped(BackgroundActivity)
+        /// A continuous activity was refused, for a reason.
+        case activityDenied(BackgroundActivity, ActivityDenial)
+        /// A system event was delivered to the app (launching or waking it if needed).
+        case eventDelivered(BackgroundEvent)
+        /// A system event is held until the app next runs.
+        case eventQueued(BackgroundEvent)
+        /// A system event was not delivered, for a reason.
+        case eventDropped(BackgroundEvent, EventDropReason)
+        /// The app may run in the background until the instant given, to handle an event.
+        case eventWindowStarted(until: BudgetInstant)
+        /// The app reported an incoming call for a VoIP push.
+        case voipCallReported
+        /// The legacy VoIP keep-alive handler was called.
+        case keepAliveHandlerCalled
     }
 
     /// When it happened.
@@ -64,6 +82,15 @@ public struct TraceEvent: Sendable, Hashable, CustomStringConvertible {
         case .allowanceStarted: "allowanceStarted"
         case .expirationHandlerCalled: "expirationHandler"
         case .backgroundTaskOpenTooLong: "backgroundTaskOpenTooLong"
+        case .activityStarted: "activityStarted"
+        case .activityStopped: "activityStopped"
+        case .activityDenied: "activityDenied"
+        case .eventDelivered: "eventDelivered"
+        case .eventQueued: "eventQueued"
+        case .eventDropped: "eventDropped"
+        case .eventWindowStarted: "eventWindowStarted"
+        case .voipCallReported: "voipCallReported"
+        case .keepAliveHandlerCalled: "keepAliveHandler"
         }
     }
 
@@ -80,8 +107,11 @@ public struct TraceEvent: Sendable, Hashable, CustomStringConvertible {
         case .exit(let reason, _): reason.rawValue
         case .backgroundTaskDenied(_, let denial): denial.rawValue
         case .backgroundTaskEndIgnored(_, let problem): problem.rawValue
+        case .activityDenied(_, let denial): denial.rawValue
+        case .eventDropped(_, let reason): reason.rawValue
         case .callback, .workDropped, .backgroundTaskBegan, .backgroundTaskEnded, .allowanceStarted,
-             .expirationHandlerCalled, .backgroundTaskOpenTooLong: nil
+             .expirationHandlerCalled, .backgroundTaskOpenTooLong, .activityStarted, .activityStopped,
+             .eventDelivered, .eventQueued, .eventWindowStarted, .voipCallReported, .keepAliveHandlerCalled: nil
         }
     }
 
@@ -96,7 +126,19 @@ public struct TraceEvent: Sendable, Hashable, CustomStringConvertible {
         switch kind {
         case .backgroundTaskBegan(let task, _), .backgroundTaskEnded(let task), .backgroundTaskEndIgnored(let task, _),
              .expirationHandlerCalled(let task), .backgroundTaskOpenTooLong(let task): task
-        case .callback, .stateChange, .exit, .workDropped, .backgroundTaskDenied, .allowanceStarted: nil
+        default: nil
+        }
+    }
+
+    /// The name a task, activity or system event carries: the task's name, `"audioPlayback"`,
+    /// `"silentPush"`, `"bluetooth(central)"`.
+    public var name: String? {
+        switch kind {
+        case .backgroundTaskBegan(_, let name), .backgroundTaskDenied(let name, _): name
+        case .activityStarted(let activity), .activityStopped(let activity), .activityDenied(let activity, _):
+            activity.rawValue
+        case .eventDelivered(let event), .eventQueued(let event), .eventDropped(let event, _): event.description
+        default: nil
         }
     }
 
@@ -105,15 +147,12 @@ public struct TraceEvent: Sendable, Hashable, CustomStringConvertible {
         var fields: [(key: String, json: String)] = []
         if let state { fields.append(("state", jsonString(state.rawValue))) }
         if let task { fields.append(("task", String(task.rawValue))) }
-        switch kind {
-        case .backgroundTaskBegan(_, let name?), .backgroundTaskDenied(let name?, _):
-            fields.append(("name", jsonString(name)))
-        default: break
-        }
+        if let name { fields.append(("name", jsonString(name))) }
         if let reason { fields.append(("reason", jsonString(reason))) }
         if let code { fields.append(("code", jsonString(code))) }
         switch kind {
-        case .allowanceStarted(let expiry): fields.append(("until", formatSeconds(expiry.nanoseconds)))
+        case .allowanceStarted(let expiry), .eventWindowStarted(let expiry):
+            fields.append(("until", formatSeconds(expiry.nanoseconds)))
         case .workDropped(let count): fields.append(("count", String(count)))
         default: break
         }

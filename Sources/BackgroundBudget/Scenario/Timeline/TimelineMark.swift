@@ -30,7 +30,10 @@ enum TimelineMark: Sendable, Hashable {
         case .backgroundTaskBegan, .backgroundTaskEnded: self = .task
         case .expirationHandlerCalled: self = .expiration
         case .allowanceStarted: self = .allowance
-        case .workDropped, .backgroundTaskDenied, .backgroundTaskEndIgnored, .backgroundTaskOpenTooLong:
+        case .activityStarted, .activityStopped, .eventDelivered, .keepAliveHandlerCalled, .voipCallReported: self = .task
+        case .eventWindowStarted: self = .allowance
+        case .workDropped, .backgroundTaskDenied, .backgroundTaskEndIgnored, .backgroundTaskOpenTooLong,
+             .activityDenied, .eventQueued, .eventDropped:
             self = .other
         }
     }

@@ -1,0 +1,119 @@
+/// Continuous background activities and the system services tied to background modes.
+///
+/// ```swift
+/// // An audio player that declares the `audio` mode keeps running while it plays:
+/// try app.startActivity(.audioPlayback)
+/// try system.pressHome()                 // still running in the background
+/// app.stopActivity(.audioPlayback)       // paused: suspended at once if nothing else holds it
+/// ```
+extension Application {
+    /// Starts a continuous activity. With its mode declared in `UIBackgroundModes`, it keeps the app
+    /// running in the background until ``stopActivity(_:)``.
+    /// - Parameter activity: The activity.
+    /// - Throws: ``ActivityDenial`` when the app does not declare the mode, is not running, or exits on
+    ///   suspend; the trace records it too, and the app suspends as usual.
+    public func startActivity(_ activity: BackgroundActivity) throws(ActivityDenial) {
+        guard let system else { throw .notRunning }
+        var result: Result<Void, ActivityDenial> = .failure(.notRunning)
+        system.decide { core, now in
+            result = core.startActivity(activity, app: id, at: now)
+            return []
+        }
+        try result.get()
+    }
+
+    /// Stops a continuous activity; a background app that nothing else keeps running is suspended.
+    /// Stopping one that is not running does nothing.
+    public func stopActivity(_ activity: BackgroundActivity) {
+        system?.decide { core, now in core.stopActivity(activity, app: id, at: now) }
+    }
+
+    /// Starts playing audio with an active audio session (`AVAudioSession.setActive(true)` and play).
+    /// - Throws: ``ActivityDenial`` as ``startActivity(_:)`` does.
+    public func startPlayingAudio() throws(ActivityDenial) { try startActivity(.audioPlayback) }
+
+    /// Pauses or stops audio and deactivates the session.
+    public func stopPlayingAudio() { stopActivity(.audioPlayback) }
+
+    /// Starts standard location updates (`CLLocationManager.startUpdatingLocation()`).
+    /// - Throws: ``ActivityDenial`` as ``startActivity(_:)`` does.
+    public func startUpdatingLocation() throws(ActivityDenial) { try startActivity(.locationUpdates) }
+
+    /// Stops standard location updates.
+    public func stopUpdatingLocation() { stopActivity(.locationUpdates) }
+
+    /// Starts significant-change monitoring (`startMonitoringSignificantLocationChanges()`). It outlives
+    /// the app: a significant change relaunches a terminated app into the background [S29].
+    public func startMonitoringSignificantLocationChanges() {
+        system?.decide { core, _ in core.setLocationMonitoring(significantChanges: true, monitoring: true, app: id); return [] }
+    }
+
+    /// Stops significant-change monitoring.
+    public func stopMonitoringSignificantLocationChanges() {
+        system?.decide { core, _ in core.setLocationMonitoring(significantChanges: true, monitoring: false, app: id); return [] }
+    }
+
+    /// Starts monitoring a region (`startMonitoring(for:)`); crossing it relaunches a terminated app [S32].
+    /// - Parameter region: The region's identifier.
+    public func startMonitoring(region: String) {
+        system?.decide { core, _ in core.setLocationMonitoring(region: region, monitoring: true, app: id); return [] }
+    }
+
+    /// Stops monitoring a region.
+    /// - Parameter region: The region's identifier.
+    public func stopMonitoring(region: String) {
+        system?.decide { core, _ in core.setLocationMonitoring(region: region, monitoring: false, app: id); return [] }
+    }
+
+    /// Reports an incoming call to CallKit for the VoIP push being handled. A VoIP push whose handler
+    /// returns without a report kills the app (`0xbaadca11`) [S35][S22].
+    public func reportNewIncomingCall() {
+        system?.decide { core, now in core.reportCall(app: id, at: now); return [] }
+    }
+
+    /// Installs the legacy VoIP keep-alive handler (`setKeepAliveTimeout(_:handler:)`): every `interval`
+    /// the app is woken if suspended and the handler runs, with
+    /// ``BudgetPolicy/voipKeepAliveWindow`` (10 s) to finish [S33].
+    /// - Parameters:
+    ///   - interval: At least ``BudgetPolicy/voipKeepAliveMinimumInterval`` (600 s).
+    ///   - handler: Runs on the app's queue.
+    /// - Returns: `false`, installing nothing, if the interval is too short, the app does not declare
+    ///   `voip`, exits on suspend, or is not running — as UIKit's method does.
+    @discardableResult
+    public func setKeepAliveTimeout(_ interval: Duration, handler: @escaping @Sendable () -> Void) -> Bool {
+        guard let system else { return false }
+        var installed = false
+        system.decide { core, now in
+            let (ok, effects) = core.setKeepAlive(interval, handler: handler, app: id, at: now)
+            installed = ok
+            return effects
+        }
+        return installed
+    }
+
+    /// Removes the keep-alive handler (`clearKeepAliveTimeout()`).
+    public func clearKeepAliveTimeout() {
+        system?.decide { core, _ in core.clearKeepAlive(app: id) }
+    }
+}
+
+extension BackgroundSystem {
+    /// A system event for an app: a location event, a push, a Bluetooth or accessory event, a finished
+    /// download. The system launches or wakes the app into the background for it and grants a short
+    /// window (``BudgetPolicy/eventWindow``; ``BudgetPolicy/remoteNotificationWindow`` for silent
+    /// pushes), queues it until the app runs, or drops it — each with its reason in the trace.
+    /// - Parameters:
+    ///   - event: The event.
+    ///   - app: The app it is for.
+    /// - Returns: What happened to it.
+    @discardableResult
+    public func deliver(_ event: BackgroundEvent, to app: Application) -> EventOutcome {
+        var outcome = EventOutcome.dropped(.terminating)
+        decide { core, now in
+            let (result, effects) = core.deliver(event, to: app.id, at: now)
+            outcome = result
+            return effects
+        }
+        return outcome
+    }
+}

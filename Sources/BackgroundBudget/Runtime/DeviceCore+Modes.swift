@@ -1,0 +1,183 @@
+/// Registered background modes: continuous activities, event wakes and relaunches, the VoIP handlers.
+///
+/// Rules (IOS-FACTS §4, §6): an app keeps running in the background only while it really does the work
+/// of a declared mode [S25]: audio while it plays [S27], standard location updates while they run [S30].
+/// Short events wake or launch it for a window: Bluetooth and accessories about 10 s [S36][S37], silent
+/// pushes up to 30 s and throttled [S63][S64]; without the mode, Bluetooth and accessory events wait
+/// until the app runs. Significant-change and region events relaunch a terminated app, even after a
+/// user kill since iOS 8 [S29][S31][S32]; other relaunches stop after a user kill [S86][S63]. A VoIP
+/// push must be reported as a call or the app is killed (`0xbaadca11`) [S35][S22].
+extension DeviceCore {
+    // MARK: Activities
+
+    mutating func startActivity(_ activity: BackgroundActivity, app: AppID, at now: BudgetInstant) -> Result<Void, ActivityDenial> {
+        let s = slot(app)
+        let denial: ActivityDenial? = if !records[s].state.isExecuting || records[s].pendingExit != nil {
+            .notRunning
+        } else if records[s].manifest.exitsOnSuspend {
+            .exitsOnSuspend
+        } else if !records[s].manifest.backgroundModes.contains(activity.requiredMode) {
+            .modeNotDeclared
+        } else {
+            nil
+        }
+        if let denial {
+            record(.activityDenied(activity, denial), app, now)
+            return .failure(denial)
+        }
+        if records[s].activities.insert(activity).inserted { record(.activityStarted(activity), app, now) }
+        return .success(())
+    }
+
+    mutating func stopActivity(_ activity: BackgroundActivity, app: AppID, at now: BudgetInstant) -> [Effect] {
+        let s = slot(app)
+        guard records[s].activities.remove(activity) != nil else { return [] }
+        record(.activityStopped(activity), app, now)
+        return suspendIfIdle(app, at: now, reason: .activityStopped)
+    }
+
+    mutating func setLocationMonitoring(significantChanges: Bool? = nil, region: String? = nil, monitoring: Bool, app: AppID) {
+        let s = slot(app)
+        if significantChanges == true { records[s].monitorsSignificantChanges = monitoring }
+        if let region {
+            if monitoring { records[s].monitoredRegions.insert(region) } else { records[s].monitoredRegions.remove(region) }
+        }
+    }
+
+    // MARK: Events
+
+    /// Delivers, queues or drops a system event, launching or waking the app as the rules say.
+    mutating func deliver(_ event: BackgroundEvent, to app: AppID, at now: BudgetInstant) -> (EventOutcome, [Effect]) {
+        let s = slot(app)
+        let record = (state: records[s].state, manifest: records[s].manifest, killed: records[s].killedByUser,
+                      terminating: records[s].pendingExit != nil)
+        func drop(_ reason: EventDropReason) -> (EventOutcome, [Effect]) {
+            self.record(.eventDropped(event, reason), app, now)
+            return (.dropped(reason), [])
+        }
+        if record.terminating { return drop(.terminating) }
+        let declared = record.manifest.backgroundModes.contains(event.requiredMode)
+        if record.state.isForeground {
+            return (.delivered, deliverNow(event, to: app, at: now))
+        }
+        if record.manifest.exitsOnSuspend { return drop(.exitsOnSuspend) }
+        switch event {
+        case .significantLocationChange, .regionBoundary:
+            // Monitoring, not the `location` mode, is what relaunches the app [S29][S32].
+            if case .regionBoundary(let region) = event, !records[s].monitoredRegions.contains(region) { return drop(.notMonitoring) }
+            if event == .significantLocationChange, !records[s].monitorsSignificantChanges { return drop(.notMonitoring) }
+            if record.killed, !policy.relaunchesLocationAppsAfterUserKill { return drop(.killedByUser) }
+        case .bluetooth, .accessory:
+            if !declared {
+                guard record.state != .notRunning else { return drop(.modeNotDeclared) }
+                records[s].queuedEvents.append(event)
+                self.record(.eventQueued(event), app, now)
+                return (.queued, [])
+            }
+            if record.killed, record.state == .notRunning { return drop(.killedByUser) }
+        case .silentPush:
+            guard declared else { return drop(.modeNotDeclared) }
+            if record.killed { return drop(.killedByUser) }
+            let hourAgo = now - .seconds(3600)
+            records[s].silentPushTimes.removeAll { $0 <= hourAgo }
+            guard records[s].silentPushTimes.count < policy.silentPushesPerHour else { return drop(.throttled) }
+            records[s].silentPushTimes.append(now)
+        case .voipPush, .newsstandDownload:
+            guard declared else { return drop(.modeNotDeclared) }
+        }
+        var effects: [Effect] = []
+        let window = event == .silentPush ? policy.remoteNotificationWindow : policy.eventWindow
+        switch record.state {
+        case .notRunning:
+            effects += (try? apply(.launchInBackground(event.launchReason), to: app, at: now)) ?? []
+        case .suspended:
+            effects += (try? apply(.wake(event.launchReason), to: app, at: now)) ?? []
+        case .background, .inactive, .active:
+            break
+        }
+        effects += openWindow(app, until: now + window, at: now)
+        return (.delivered, effects + deliverNow(event, to: app, at: now))
+    }
+
+    /// Extends the app's event window to `until` (never shortens it) and arms its timer.
+    private mutating func openWindow(_ app: AppID, until: BudgetInstant, at now: BudgetInstant) -> [Effect] {
+        let s = slot(app)
+        guard records[s].windowUntil.map({ $0 < until }) ?? true else { return [] }
+        records[s].windowUntil = until
+        record(.eventWindowStarted(until: until), app, now)
+        return [.arm(app, .eventWindow, at: until, incarnation: records[s].incarnation)]
+    }
+
+    private mutating func deliverNow(_ event: BackgroundEvent, to app: AppID, at now: BudgetInstant) -> [Effect] {
+        let s = slot(app)
+        records[s].inFlight += 1
+        if event == .voipPush { records[s].voipPushesInFlight += 1 }
+        record(.eventDelivered(event), app, now)
+        return [.deliverEvent(app, incarnation: records[s].incarnation, event)]
+    }
+
+    /// Delivers events held while the app was not running in the background, once it runs.
+    mutating func deliverQueuedEvents(_ app: AppID, at now: BudgetInstant) -> [Effect] {
+        let s = slot(app)
+        guard records[s].state.isExecuting, !records[s].queuedEvents.isEmpty else { return [] }
+        let events = records[s].queuedEvents
+        records[s].queuedEvents.removeAll()
+        return events.flatMap { deliverNow($0, to: app, at: now) }
+    }
+
+    /// Called once the app's delegate has handled an event: a VoIP push not reported as a call kills
+    /// the app; otherwise the app settles.
+    mutating func eventHandled(_ event: BackgroundEvent, app: AppID, incarnation: UInt64, at now: BudgetInstant) -> [Effect] {
+        let s = slot(app)
+        guard records[s].incarnation == incarnation, records[s].state != .notRunning else { return [] }
+        if event == .voipPush {
+            records[s].voipPushesInFlight -= 1
+            let reported = records[s].callReported
+            if records[s].voipPushesInFlight == 0 { records[s].callReported = false }
+            if !reported { return (try? apply(.kill(.voipPushNotReported), to: app, at: now)) ?? [] }
+        }
+        return settle(app, incarnation: incarnation, at: now)
+    }
+
+    mutating func reportCall(app: AppID, at now: BudgetInstant) {
+        let s = slot(app)
+        guard records[s].voipPushesInFlight > 0 else { return }
+        records[s].callReported = true
+        record(.voipCallReported, app, now)
+    }
+
+    // MARK: VoIP keep-alive
+
+    /// Installs the legacy keep-alive handler (`setKeepAliveTimeout(_:handler:)`).
+    /// - Returns: `false` (and changes nothing) when the interval is below the minimum, the app does
+    ///   not declare `voip`, or it is not running — as UIKit's method returns `false`.
+    mutating func setKeepAlive(_ interval: Duration, handler: @escaping @Sendable () -> Void, app: AppID, at now: BudgetInstant) -> (Bool, [Effect]) {
+        let s = slot(app)
+        guard interval >= policy.voipKeepAliveMinimumInterval, records[s].manifest.backgroundModes.contains(.voip),
+              records[s].state.isExecuting, !records[s].manifest.exitsOnSuspend else { return (false, []) }
+        records[s].keepAlive = (interval, handler)
+        return (true, [.arm(app, .voipKeepAlive, at: now + interval, incarnation: records[s].incarnation)])
+    }
+
+    mutating func clearKeepAlive(app: AppID) -> [Effect] {
+        records[slot(app)].keepAlive = nil
+        return [.disarm(app, .voipKeepAlive)]
+    }
+
+    /// The keep-alive interval elapsed: wake the app if needed, run the handler in a short window, and
+    /// schedule the next one.
+    mutating func keepAliveDue(_ app: AppID, at now: BudgetInstant) -> [Effect] {
+        let s = slot(app)
+        guard let keepAlive = records[s].keepAlive else { return [] }
+        var effects: [Effect] = []
+        if records[s].state == .suspended {
+            effects += (try? apply(.wake(.voip), to: app, at: now)) ?? []
+        }
+        if records[s].state == .background { effects += openWindow(app, until: now + policy.voipKeepAliveWindow, at: now) }
+        records[s].inFlight += 1
+        record(.keepAliveHandlerCalled, app, now)
+        effects.append(.keepAliveHandler(app, incarnation: records[s].incarnation, keepAlive.handler))
+        effects.append(.arm(app, .voipKeepAlive, at: now + keepAlive.interval, incarnation: records[s].incarnation))
+        return effects
+    }
+}
