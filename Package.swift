@@ -8,6 +8,8 @@ let package = Package(
     products: [
         .library(name: "BackgroundBudget", targets: ["BackgroundBudget"]),
         .executable(name: "StateLab", targets: ["StateLab"]),
+        .executable(name: "AudioPlayer", targets: ["AudioPlayer"]),
+        .executable(name: "LocationTracker", targets: ["LocationTracker"]),
         .executable(name: "BudgetBench", targets: ["BudgetBench"]),
         .executable(name: "bgbudget", targets: ["bgbudget"]),
     ],
@@ -17,6 +19,18 @@ let package = Package(
             name: "StateLab",
             dependencies: ["BackgroundBudget"],
             path: "Examples/StateLab",
+            exclude: ["README.md"]
+        ),
+        .executableTarget(
+            name: "AudioPlayer",
+            dependencies: ["BackgroundBudget"],
+            path: "Examples/AudioPlayer",
+            exclude: ["README.md"]
+        ),
+        .executableTarget(
+            name: "LocationTracker",
+            dependencies: ["BackgroundBudget"],
+            path: "Examples/LocationTracker",
             exclude: ["README.md"]
         ),
         .executableTarget(name: "BudgetBench", dependencies: ["BackgroundBudget"]),
