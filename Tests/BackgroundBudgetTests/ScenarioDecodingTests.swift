@@ -57,7 +57,10 @@ import Testing
 
     @Test func everyVerbInTheVocabularyDecodesToTheActionOfItsName() throws {
         for verb in ScenarioAction.vocabulary {
-            let keys = verb.keys.contains("app") ? #", "app": "com.example.news""# : ""
+            var keys = verb.keys.contains("app") ? #", "app": "com.example.news""# : ""
+            // Verbs with required keys besides the app.
+            keys += ["startActivity": #", "activity": "audioPlayback""#, "stopActivity": #", "activity": "audioPlayback""#,
+                     "deliver": #", "event": "silentPush""#][verb.name] ?? ""
             let text = scenario(events: #"{"at": 1, "do": "\#(verb.name)"\#(keys)}"#)
             let decoded = try Scenario(json: text)
             #expect(decoded.events[1].action.name == verb.name)
@@ -74,6 +77,21 @@ import Testing
         #expect(failure(scenario(events: #"{"at": 1, "do": "beginTask", "app": "com.example.news", "onExpiration": "maybe"}"#))
             == #"6:77 $.events[1].onExpiration: unknown value "maybe"; accepted: "end", "ignore""#)
         #expect(failure(scenario(events: #"{"at": 1, "do": "beginTask", "app": "com.example.news", "work": -1}"#)).contains("$.events[1].work"))
+    }
+
+    @Test func modeVocabularyDecodesAndRegionsBelongToRegionEvents() throws {
+        let decoded = try Scenario(json: scenario(
+            events: #"{"at": 1, "do": "deliver", "app": "com.example.news", "event": "regionBoundary", "region": "home"}"#,
+            apps: #"{"id": "com.example.news", "behaviour": {"application:didReceive": [{"do": "reportCall"}], "applicationDidEnterBackground": [{"do": "startActivity", "activity": "audioPlayback"}, {"do": "setKeepAlive", "interval": 600}]}}"#))
+        #expect(decoded.events[1].action == .deliver("com.example.news", .regionBoundary("home")))
+        #expect(decoded.apps[0].behaviour.onEvent == [.reportCall])
+        #expect(decoded.apps[0].behaviour.steps[.didEnterBackground] == [.startActivity(.audioPlayback), .setKeepAlive(interval: .seconds(600), work: .zero)])
+        #expect(failure(scenario(events: #"{"at": 1, "do": "deliver", "app": "com.example.news", "event": "silentPush", "region": "home"}"#))
+            .contains(#"$.events[1].region: unknown key "region"; accepted: "app", "event""#))
+        #expect(failure(scenario(events: #"{"at": 1, "do": "deliver", "app": "com.example.news", "event": "regionBoundary"}"#))
+            .contains(#"missing required key "region""#))
+        #expect(failure(scenario(events: #"{"at": 1, "do": "startActivity", "app": "com.example.news", "activity": "music"}"#))
+            .contains(#"unknown value "music"; accepted: "audioPlayback""#))
     }
 
     @Test func optionalReasonsDefaultToSystem() throws {

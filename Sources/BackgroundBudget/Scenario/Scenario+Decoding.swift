@@ -105,11 +105,16 @@ extension Scenario {
             exitsOnSuspend: try object.optional("exitsOnSuspend")?.bool() ?? false
         )
         guard let behaviourReader = object.optional("behaviour") else { return ScenarioApp(manifest) }
-        let callbacks = try behaviourReader.object(accepting: AppCallback.allCases.map(\.eventName))
+        let callbacks = try behaviourReader.object(accepting: AppCallback.allCases.map(\.eventName) + [ScenarioBehaviour.onEventKey])
         var behaviour = ScenarioBehaviour()
         for member in callbacks.members {
-            guard let callback = AppCallback(eventName: member.key), let steps = callbacks.optional(member.key) else { continue }
-            behaviour.steps[callback] = try steps.array().map { reader throws(ScenarioError) in try decodeStep(reader) }
+            guard let steps = callbacks.optional(member.key) else { continue }
+            let decoded = try steps.array().map { reader throws(ScenarioError) in try decodeStep(reader) }
+            if let callback = AppCallback(eventName: member.key) {
+                behaviour.steps[callback] = decoded
+            } else {
+                behaviour.onEvent = decoded
+            }
         }
         return ScenarioApp(manifest, behaviour: behaviour)
     }

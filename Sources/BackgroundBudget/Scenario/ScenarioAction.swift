@@ -36,12 +36,20 @@ public enum ScenarioAction: Sendable, Hashable {
     /// `beginTask`: the app begins a finite background task now (for example an upload the user
     /// started in the foreground); see ``ScenarioTask``.
     case beginTask(AppID, ScenarioTask)
+    /// `startActivity`: the app starts a continuous activity now (the user presses play).
+    case startActivity(AppID, BackgroundActivity)
+    /// `stopActivity`: the app stops a continuous activity now (the user pauses).
+    case stopActivity(AppID, BackgroundActivity)
+    /// `deliver`: a system event for the app (a location event, a push, a Bluetooth or accessory
+    /// event, a finished download); the system launches, wakes, queues or drops as the rules say.
+    case deliver(AppID, BackgroundEvent)
 
     /// The app the action names, if it names one.
     public var app: AppID? {
         switch self {
         case .launch(let app), .open(let app), .switchTo(let app), .killFromAppSwitcher(let app),
-             .launchInBackground(let app, _), .purge(let app), .terminate(let app, _), .beginTask(let app, _):
+             .launchInBackground(let app, _), .purge(let app), .terminate(let app, _), .beginTask(let app, _),
+             .startActivity(let app, _), .stopActivity(let app, _), .deliver(let app, _):
             app
         case .home, .beginInterruption, .dismissInterruption, .answerInterruption:
             nil
@@ -63,6 +71,9 @@ public enum ScenarioAction: Sendable, Hashable {
         case .purge: "purge"
         case .terminate: "terminate"
         case .beginTask: "beginTask"
+        case .startActivity: "startActivity"
+        case .stopActivity: "stopActivity"
+        case .deliver: "deliver"
         }
     }
 
@@ -119,6 +130,19 @@ public enum ScenarioAction: Sendable, Hashable {
              "the app begins a background task now (work: seconds until it ends it; onExpiration: end | ignore)") { event throws(ScenarioError) in
             .beginTask(try event.app(), try ScenarioTask.decode(event))
         },
+        Verb("startActivity", keys: ["app", "activity"],
+             "the app starts a continuous activity: audioPlayback | locationUpdates | nearbyInteraction | pushToTalk") { event throws(ScenarioError) in
+            .startActivity(try event.app(), try event.required("activity").oneOf(BackgroundActivity.self))
+        },
+        Verb("stopActivity", keys: ["app", "activity"], "the app stops a continuous activity") { event throws(ScenarioError) in
+            .stopActivity(try event.app(), try event.required("activity").oneOf(BackgroundActivity.self))
+        },
+        Verb("deliver", keys: ["app", "event", "region"],
+             "a system event for the app (event: a background event name; region: for regionBoundary)") { event throws(ScenarioError) in
+            let kind = try event.required("event").oneOf(BackgroundEventKind.self)
+            let region = try event.optional("region")?.string()
+            return .deliver(try event.app(), try kind.event(region: region, path: event))
+        },
     ]
 
     /// The table entry for a `"do"` value, or `nil`.
@@ -151,6 +175,9 @@ public enum ScenarioAction: Sendable, Hashable {
         case .purge(let id): try stage.system.purge(stage.app(id))
         case .terminate(let id, let reason): try stage.system.terminate(stage.app(id), reason: reason)
         case .beginTask(let id, let task): task.begin(in: stage.app(id))
+        case .startActivity(let id, let activity): try? stage.app(id).startActivity(activity)
+        case .stopActivity(let id, let activity): stage.app(id).stopActivity(activity)
+        case .deliver(let id, let event): stage.system.deliver(event, to: stage.app(id))
         }
     }
 }
@@ -164,5 +191,33 @@ struct ScenarioStage {
     func app(_ id: AppID) -> Application {
         guard let app = apps[id] else { preconditionFailure("a validated scenario named an undeclared app \(id)") }
         return app
+    }
+}
+
+/// The names of background events in scenario files.
+enum BackgroundEventKind: String, CaseIterable {
+    case significantLocationChange, regionBoundary, silentPush, voipPush, bluetoothCentral, bluetoothPeripheral,
+         accessory, newsstandDownload
+
+    /// The event; `regionBoundary` needs a region and the others take none.
+    func event(region: String?, path event: ObjectReader) throws(ScenarioError) -> BackgroundEvent {
+        if self == .regionBoundary {
+            guard let region else { _ = try event.required("region"); return .regionBoundary("") }
+            return .regionBoundary(region)
+        }
+        if region != nil, let reader = event.optional("region") {
+            // Only regionBoundary events take a region.
+            throw reader.error(.unknownKey("region", accepted: ["app", "event"]))
+        }
+        switch self {
+        case .significantLocationChange: return .significantLocationChange
+        case .silentPush: return .silentPush
+        case .voipPush: return .voipPush
+        case .bluetoothCentral: return .bluetooth(.central)
+        case .bluetoothPeripheral: return .bluetooth(.peripheral)
+        case .accessory: return .accessory
+        case .newsstandDownload: return .newsstandDownload
+        case .regionBoundary: return .regionBoundary(region ?? "")
+        }
     }
 }

@@ -13,6 +13,18 @@ public enum ScenarioStep: Sendable, Hashable {
     case work(Duration)
     /// `beginTask`: the app begins a finite background task (see ``ScenarioTask``).
     case beginTask(ScenarioTask)
+    /// `startActivity`: the app starts a continuous activity (audio, location updates, …).
+    case startActivity(BackgroundActivity)
+    /// `stopActivity`: the app stops a continuous activity.
+    case stopActivity(BackgroundActivity)
+    /// `monitorSignificantChanges`: the app starts significant-change location monitoring.
+    case monitorSignificantChanges
+    /// `monitorRegion`: the app starts monitoring a region.
+    case monitorRegion(String)
+    /// `reportCall`: the app reports an incoming call for the VoIP push it is handling.
+    case reportCall
+    /// `setKeepAlive`: the app installs the legacy VoIP keep-alive handler, whose run takes `work`.
+    case setKeepAlive(interval: Duration, work: Duration)
 
     /// One word of the behaviour vocabulary.
     public struct Verb: Sendable {
@@ -35,6 +47,24 @@ public enum ScenarioStep: Sendable, Hashable {
              summary: "begin a background task whose \"work\" takes seconds; \"onExpiration\": end | ignore") { step throws(ScenarioError) in
             .beginTask(try ScenarioTask.decode(step))
         },
+        Verb(name: "startActivity", keys: ["activity"],
+             summary: "start a continuous activity: audioPlayback | locationUpdates | nearbyInteraction | pushToTalk") { step throws(ScenarioError) in
+            .startActivity(try step.required("activity").oneOf(BackgroundActivity.self))
+        },
+        Verb(name: "stopActivity", keys: ["activity"], summary: "stop a continuous activity") { step throws(ScenarioError) in
+            .stopActivity(try step.required("activity").oneOf(BackgroundActivity.self))
+        },
+        Verb(name: "monitorSignificantChanges", keys: [], summary: "start significant-change location monitoring") { _ in
+            .monitorSignificantChanges
+        },
+        Verb(name: "monitorRegion", keys: ["region"], summary: "start monitoring the region named \"region\"") { step throws(ScenarioError) in
+            .monitorRegion(try step.required("region").string())
+        },
+        Verb(name: "reportCall", keys: [], summary: "report an incoming call for the VoIP push being handled") { _ in .reportCall },
+        Verb(name: "setKeepAlive", keys: ["interval", "work"],
+             summary: "install the VoIP keep-alive handler every \"interval\" seconds; each run takes \"work\" seconds") { step throws(ScenarioError) in
+            .setKeepAlive(interval: try step.required("interval").seconds(), work: try step.optional("work")?.seconds() ?? .zero)
+        },
     ]
 
     /// The table entry for a `"do"` value, or `nil`.
@@ -47,6 +77,13 @@ public enum ScenarioStep: Sendable, Hashable {
         switch self {
         case .work(let duration): application.simulateWork(for: duration)
         case .beginTask(let task): task.begin(in: application)
+        case .startActivity(let activity): try? application.startActivity(activity)
+        case .stopActivity(let activity): application.stopActivity(activity)
+        case .monitorSignificantChanges: application.startMonitoringSignificantLocationChanges()
+        case .monitorRegion(let region): application.startMonitoring(region: region)
+        case .reportCall: application.reportNewIncomingCall()
+        case .setKeepAlive(let interval, let work):
+            application.setKeepAliveTimeout(interval) { [weak application] in application?.simulateWork(for: work) }
         }
     }
 }
@@ -57,11 +94,20 @@ public enum ScenarioStep: Sendable, Hashable {
 public struct ScenarioBehaviour: Sendable, Hashable {
     /// The steps for each callback.
     public var steps: [AppCallback: [ScenarioStep]]
+    /// The steps the app takes for every system event it receives (`application:didReceive` in
+    /// scenario files).
+    public var onEvent: [ScenarioStep]
+
+    /// The behaviour key for ``onEvent``.
+    static let onEventKey = "application:didReceive"
 
     /// Creates a behaviour.
-    /// - Parameter steps: The steps for each callback; callbacks left out do nothing.
-    public init(_ steps: [AppCallback: [ScenarioStep]] = [:]) {
+    /// - Parameters:
+    ///   - steps: The steps for each callback; callbacks left out do nothing.
+    ///   - onEvent: The steps for each system event.
+    public init(_ steps: [AppCallback: [ScenarioStep]] = [:], onEvent: [ScenarioStep] = []) {
         self.steps = steps
+        self.onEvent = onEvent
     }
 }
 
@@ -88,4 +134,7 @@ final class ScenarioDelegate: ApplicationDelegate {
     func applicationDidEnterBackground(_ application: Application) { perform(.didEnterBackground, application) }
     func applicationWillEnterForeground(_ application: Application) { perform(.willEnterForeground, application) }
     func applicationWillTerminate(_ application: Application) { perform(.willTerminate, application) }
+    func application(_ application: Application, didReceive event: BackgroundEvent) {
+        for step in behaviour.onEvent { step.perform(in: application) }
+    }
 }
