@@ -1,4 +1,7 @@
-/// A handle to work scheduled on a ``VirtualClock``; pass it to ``VirtualClock/cancel(_:)``.
+import Synchronization
+
+/// A handle to work scheduled on a clock; pass it to the same clock's `cancel(_:)`
+/// (``VirtualClock/cancel(_:)``, ``DispatchClock/cancel(_:)``).
 ///
 /// The handle is a small value (no allocation) that names one scheduling. It stays valid only while
 /// that work is pending: once the work has run or been cancelled, the handle cancels nothing, even
@@ -16,5 +19,14 @@ public struct ScheduledWork: Hashable, Sendable {
     /// The identity of the clock that issued the handle.
     let clock: UInt64
     /// The entry in that clock's deadline heap.
-    let entry: DeadlineHeap<VirtualClock.Work>.Handle
+    let entry: DeadlineHeap<@Sendable () -> Void>.Handle
+
+    /// A new clock identity, different from every other clock's in this process (virtual or real),
+    /// so a handle from one clock never matches another's work.
+    static func nextClockIdentity() -> UInt64 {
+        clockIdentities.wrappingAdd(1, ordering: .relaxed).oldValue
+    }
 }
+
+/// Source of clock identities; see ``ScheduledWork/nextClockIdentity()``.
+private let clockIdentities = Atomic<UInt64>(0)

@@ -57,7 +57,7 @@ public final class VirtualClock: Sendable {
     /// - Parameter start: The clock's initial ``now``; ``BudgetInstant/zero`` by default.
     public init(startingAt start: BudgetInstant = .zero) {
         state = Mutex(State(now: start.nanoseconds))
-        identity = clockIdentities.wrappingAdd(1, ordering: .relaxed).oldValue
+        identity = ScheduledWork.nextClockIdentity()
     }
 
     /// The clock's current instant.
@@ -217,6 +217,3 @@ extension VirtualClock.State {
         return work
     }
 }
-
-/// Source of ``VirtualClock`` identities, so a handle from one clock never matches another's work.
-private let clockIdentities = Atomic<UInt64>(0)
