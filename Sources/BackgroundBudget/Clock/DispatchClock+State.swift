@@ -1,6 +1,6 @@
 extension DispatchClock {
     /// The work the clock runs.
-    typealias Work = @Sendable () -> Void
+    typealias Work = ClockWork
 
     /// Everything the clock's lock protects, as a pure state machine: each method changes the state
     /// and tells the owner what to do with the timer. No threads, no time; tests drive it directly.
@@ -35,12 +35,12 @@ extension DispatchClock {
         ///   deadline to arm the timer for, if it must be re-armed.
         /// - Complexity: O(log n).
         @discardableResult
-        mutating func schedule(_ work: @escaping Work, at deadline: Int64, now: Int64)
+        mutating func schedule(_ work: @escaping @Sendable () -> Void, at deadline: Int64, now: Int64)
             -> (entry: DeadlineHeap<Work>.Handle?, arm: Int64?)
         {
             guard !isShutDown else { return (nil, nil) }
             let due = max(deadline, now)
-            let entry = queue.insert(deadline: due, payload: work)
+            let entry = queue.insert(deadline: due, payload: ClockWork(work))
             guard !isFiring, armedDeadline.map({ due < $0 }) ?? true else { return (entry, nil) }
             armedDeadline = due
             return (entry, due)

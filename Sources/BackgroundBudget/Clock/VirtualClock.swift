@@ -39,7 +39,7 @@ import Synchronization
 ///   each item run costs O(log n) plus one uncontended lock round trip.
 public final class VirtualClock: Sendable {
     /// The work the clock runs.
-    typealias Work = @Sendable () -> Void
+    typealias Work = ClockWork
 
     /// Everything the lock protects.
     struct State {
@@ -94,7 +94,7 @@ public final class VirtualClock: Sendable {
     @discardableResult
     public func schedule(at deadline: BudgetInstant, _ work: @escaping @Sendable () -> Void) -> ScheduledWork {
         let entry = state.withLock { state in
-            state.queue.insert(deadline: max(deadline.nanoseconds, state.now), payload: work)
+            state.queue.insert(deadline: max(deadline.nanoseconds, state.now), payload: ClockWork(work))
         }
         return ScheduledWork(clock: identity, entry: entry)
     }
@@ -112,7 +112,7 @@ public final class VirtualClock: Sendable {
     public func schedule(after delay: Duration, _ work: @escaping @Sendable () -> Void) -> ScheduledWork {
         let entry = state.withLock { state in
             let deadline = BudgetInstant(nanoseconds: state.now).advanced(by: max(delay, .zero))
-            return state.queue.insert(deadline: deadline.nanoseconds, payload: work)
+            return state.queue.insert(deadline: deadline.nanoseconds, payload: ClockWork(work))
         }
         return ScheduledWork(clock: identity, entry: entry)
     }
