@@ -31,13 +31,17 @@ import Synchronization
 /// armed for the earliest deadline, and re-armed only when that changes: when work is scheduled
 /// earlier than anything pending, or when a firing ends with work left. When it fires, the clock runs
 /// every item that is due, then arms the timer for the next deadline. Scheduling a million items
-/// costs one heap insertion each, not one kernel timer each.
+/// costs one heap insertion each, not one kernel timer each. Due items are taken from the heap one
+/// lock round trip at a time rather than all at once, so that work due at the same instant stays
+/// cancellable until it starts.
 ///
-/// ## Order
+/// ## Order and lateness
 /// Work runs on the clock's serial queue, one item at a time, in deadline order; work with equal
 /// deadlines runs in the order it was scheduled. A deadline in the past counts as ``now``, so such
-/// work runs after work already due. No work runs before its deadline; how late it runs depends on
-/// how busy the machine and the clock's queue are (typically tens of microseconds).
+/// work runs after work already due. No work runs before its deadline. How late it runs depends on
+/// the machine: a few tens of microseconds when a core is free, milliseconds when other processes
+/// keep every core busy. Unlike on a ``VirtualClock``, ``now`` inside work is the time the work
+/// actually runs, not its deadline; keep the deadline if you need it.
 ///
 /// ## Threads
 /// All methods are safe to call from any thread, including from work the clock runs. Work runs
