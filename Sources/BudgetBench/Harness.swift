@@ -1,5 +1,10 @@
 // A dependency-free benchmark harness: warm-up, timed runs, one `FIGURE <name> <value>` line per figure.
 import Dispatch
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// One measured figure and the alternative it is compared with, if any.
 struct Figure {
@@ -21,6 +26,22 @@ protocol Benchmark {
 @inline(__always)
 func nowNanoseconds() -> UInt64 {
     DispatchTime.now().uptimeNanoseconds
+}
+
+/// CPU time the calling thread has used, in nanoseconds: unlike wall time, it does not count time
+/// the thread waited for a core, so it separates a benchmark's own cost from other load.
+func threadCPUNanoseconds() -> UInt64 {
+    var spec = timespec()
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &spec)
+    return UInt64(spec.tv_sec) * 1_000_000_000 + UInt64(spec.tv_nsec)
+}
+
+/// The 1-minute load average and the number of cores, for notes on wall-time figures.
+func loadNote() -> String {
+    var load = [0.0]
+    let cores = sysconf(Int32(_SC_NPROCESSORS_ONLN))
+    guard getloadavg(&load, 1) == 1 else { return "\(cores) cores" }
+    return "load average \(String(format3: load[0])) on \(cores) cores"
 }
 
 /// The median of some samples.
@@ -53,5 +74,28 @@ extension String {
         let fraction = Int64(abs(scaled.truncatingRemainder(dividingBy: 1000)))
         let fractionText = String(fraction)
         self = "\(value < 0 && whole == 0 ? "-" : "")\(whole)." + String(repeating: "0", count: 3 - fractionText.count) + fractionText
+    }
+}
+
+/// A seeded SplitMix64 stream, so every run spreads its deadlines the same way. (The library's own
+/// `SplitMix64` is internal.)
+struct BenchRandom {
+    private var state: UInt64
+
+    init(seed: UInt64) {
+        state = seed
+    }
+
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+
+    /// A value in `0 ..< bound` (multiply-high; the tiny bias is irrelevant here).
+    mutating func next(below bound: Int64) -> Int64 {
+        Int64(next().multipliedFullWidth(by: UInt64(bound)).high)
     }
 }

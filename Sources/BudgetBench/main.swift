@@ -7,6 +7,8 @@
 // the same run after a `#`.
 
 let benchmarks: [any Benchmark] = [
+    VirtualDeadlinesBenchmark(),
+    RealLatenessBenchmark(),
     BeginEndBenchmark(),
     LiveTaskMemoryBenchmark(),
     ScenarioBenchmark(),

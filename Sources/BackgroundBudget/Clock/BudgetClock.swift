@@ -1,7 +1,7 @@
 /// A clock the runtime can run on: it tells the time, runs work at deadlines, and lets work take time.
 ///
 /// Two clocks ship with the package: ``VirtualClock`` for tests and examples (time moves only when you
-/// advance it; everything is synchronous and deterministic) and a real-time clock on Dispatch for
+/// advance it; everything is synchronous and deterministic) and ``DispatchClock``, on real time, for
 /// programs that run for real. Both count ``BudgetInstant``s from their own origin.
 public protocol BudgetClock: AnyObject, Sendable {
     /// The current time.

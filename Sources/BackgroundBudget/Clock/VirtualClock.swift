@@ -39,7 +39,7 @@ import Synchronization
 ///   items, and each item run costs O(log n) amortised plus one uncontended lock round trip.
 public final class VirtualClock: Sendable {
     /// The work the clock runs.
-    typealias Work = @Sendable () -> Void
+    typealias Work = ClockWork
 
     /// Everything the lock protects.
     struct State {
@@ -57,7 +57,7 @@ public final class VirtualClock: Sendable {
     /// - Parameter start: The clock's initial ``now``; ``BudgetInstant/zero`` by default.
     public init(startingAt start: BudgetInstant = .zero) {
         state = Mutex(State(now: start.nanoseconds))
-        identity = clockIdentities.wrappingAdd(1, ordering: .relaxed).oldValue
+        identity = ScheduledWork.nextClockIdentity()
     }
 
     /// The clock's current instant.
@@ -94,7 +94,7 @@ public final class VirtualClock: Sendable {
     @discardableResult
     public func schedule(at deadline: BudgetInstant, _ work: @escaping @Sendable () -> Void) -> ScheduledWork {
         let entry = state.withLock { state in
-            state.queue.insert(deadline: max(deadline.nanoseconds, state.now), payload: work)
+            state.queue.insert(deadline: max(deadline.nanoseconds, state.now), payload: ClockWork(work))
         }
         return ScheduledWork(clock: identity, entry: entry)
     }
@@ -112,7 +112,7 @@ public final class VirtualClock: Sendable {
     public func schedule(after delay: Duration, _ work: @escaping @Sendable () -> Void) -> ScheduledWork {
         let entry = state.withLock { state in
             let deadline = BudgetInstant(nanoseconds: state.now).advanced(by: max(delay, .zero))
-            return state.queue.insert(deadline: deadline.nanoseconds, payload: work)
+            return state.queue.insert(deadline: deadline.nanoseconds, payload: ClockWork(work))
         }
         return ScheduledWork(clock: identity, entry: entry)
     }
@@ -217,6 +217,3 @@ extension VirtualClock.State {
         return work
     }
 }
-
-/// Source of ``VirtualClock`` identities, so a handle from one clock never matches another's work.
-private let clockIdentities = Atomic<UInt64>(0)

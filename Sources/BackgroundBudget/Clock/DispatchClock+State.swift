@@ -1,0 +1,98 @@
+extension DispatchClock {
+    /// The work the clock runs.
+    typealias Work = ClockWork
+
+    /// Everything the clock's lock protects, as a pure state machine: each method changes the state
+    /// and tells the owner what to do with the timer. No threads, no time; tests drive it directly.
+    ///
+    /// The timer is one-shot. ``armedDeadline`` is the deadline it is armed for, and the owner arms
+    /// it only when a method returns a deadline, which happens when the earliest pending deadline
+    /// moves earlier than what the timer is armed for, or when a firing finishes with work left.
+    /// While a firing runs (``isFiring``) nothing is armed: the firing arms the timer itself when it
+    /// finishes, so work scheduled meanwhile never costs a second arm.
+    struct State {
+        /// Pending work by deadline, in nanoseconds since the clock's origin.
+        private(set) var queue = DeadlineHeap<Work>()
+        /// The deadline the timer is armed for, or `nil` while it is not armed.
+        private(set) var armedDeadline: Int64?
+        /// Whether the timer's handler is between ``beginFiring()`` and the ``FiringStep/finish(arm:)``
+        /// that ends it.
+        private(set) var isFiring = false
+        /// Whether ``shutDown()`` has run; the clock then takes no more work.
+        private(set) var isShutDown = false
+
+        /// What the firing loop does next.
+        enum FiringStep {
+            /// Run this work item, then ask again.
+            case run(Work)
+            /// Nothing more is due; arm the timer for this deadline (`nil`: leave it unarmed) and
+            /// return from the handler.
+            case finish(arm: Int64?)
+        }
+
+        /// Adds work due at `deadline`, or at `now` if `deadline` is earlier.
+        /// - Returns: The entry's handle (`nil` after ``shutDown()``, when the work is not kept), and the
+        ///   deadline to arm the timer for, if it must be re-armed.
+        /// - Complexity: O(log n).
+        @discardableResult
+        mutating func schedule(_ work: @escaping @Sendable () -> Void, at deadline: Int64, now: Int64)
+            -> (entry: DeadlineHeap<Work>.Handle?, arm: Int64?)
+        {
+            guard !isShutDown else { return (nil, nil) }
+            let due = max(deadline, now)
+            let entry = queue.insert(deadline: due, payload: ClockWork(work))
+            guard !isFiring, armedDeadline.map({ due < $0 }) ?? true else { return (entry, nil) }
+            armedDeadline = due
+            return (entry, due)
+        }
+
+        /// Removes pending work.
+        ///
+        /// The timer stays armed even if this was the earliest work: it fires once for nothing and
+        /// re-arms for what is left, which costs less than re-arming on every cancel.
+        /// - Returns: The removed work, for the owner to release after unlocking; `nil` if the handle
+        ///   names nothing pending.
+        /// - Complexity: O(log n).
+        mutating func cancel(_ entry: DeadlineHeap<Work>.Handle) -> Work? {
+            queue.remove(entry)
+        }
+
+        /// The timer fired: it is no longer armed, and the handler owns arming until it finishes.
+        mutating func beginFiring() {
+            precondition(!isFiring, "DispatchClock: the timer handler ran twice at once")
+            isFiring = true
+            armedDeadline = nil
+        }
+
+        /// Takes the earliest work due at or before `limit`, in (deadline, scheduling) order.
+        /// - Returns: The work, or `nil` when none is due by `limit` (or the clock is shut down).
+        /// - Complexity: O(log n).
+        mutating func popDue(through limit: Int64) -> Work? {
+            queue.popFirst(ifDueBy: limit)?.payload
+        }
+
+        /// Called by the firing loop when nothing was due by its last limit, with a fresh reading of
+        /// the time: either more work has fallen due meanwhile (run it), or the firing ends and the
+        /// timer is armed for the earliest pending deadline.
+        mutating func nextStep(now: Int64) -> FiringStep {
+            precondition(isFiring, "DispatchClock: firing step outside a firing")
+            if let work = popDue(through: now) { return .run(work) }
+            isFiring = false
+            guard !isShutDown, let next = queue.peekDeadline else { return .finish(arm: nil) }
+            armedDeadline = next
+            return .finish(arm: next)
+        }
+
+        /// Stops taking work and empties the queue.
+        /// - Returns: The dropped queue, for the owner to release after unlocking; `nil` if the clock
+        ///   was already shut down.
+        mutating func shutDown() -> DeadlineHeap<Work>? {
+            guard !isShutDown else { return nil }
+            isShutDown = true
+            armedDeadline = nil
+            var dropped = DeadlineHeap<Work>()
+            swap(&dropped, &queue)
+            return dropped
+        }
+    }
+}

@@ -1,0 +1,250 @@
+#if canImport(Dispatch)
+import Dispatch
+import Synchronization
+
+/// A clock on real time: work runs on a serial Dispatch queue when its deadline comes.
+///
+/// Time is monotonic uptime (`DispatchTime`), never the wall clock, so it neither jumps when the
+/// user changes the date nor stops counting while the process waits. ``now`` is the time since the
+/// clock was created. Any ``BudgetClock`` consumer runs on it unchanged, so a ``BackgroundSystem``
+/// built for unit tests on a ``VirtualClock`` runs in real time on this one:
+///
+/// ```swift
+/// let clock = DispatchClock()
+/// let done = DispatchSemaphore(value: 0)
+/// let watchdog = clock.schedule(after: .seconds(10)) { print("watchdog") }
+/// clock.schedule(after: .milliseconds(250)) {
+///     print("expired at \(clock.now)")        // "expired at t=0.250s", or a few µs later
+///     done.signal()
+/// }
+/// clock.cancel(watchdog)                      // true: it was pending
+/// done.wait()
+/// clock.shutdown()                            // 0: nothing was left pending
+///
+/// // The device from your unit tests, in real time:
+/// let system = BackgroundSystem(clock: DispatchClock())
+/// ```
+///
+/// ## One timer
+/// Pending work lives in one deadline heap under one lock, watched by a single one-shot
+/// `DispatchSourceTimer` with zero leeway (`.strict`, so the system does not coalesce it). The timer is
+/// armed for the earliest deadline, and re-armed only when that changes: when work is scheduled
+/// earlier than anything pending, or when a firing ends with work left. When it fires, the clock runs
+/// every item that is due, then arms the timer for the next deadline. Scheduling a million items
+/// costs one heap insertion each, not one kernel timer each. Due items are taken from the heap one
+/// lock round trip at a time rather than all at once, so that work due at the same instant stays
+/// cancellable until it starts.
+///
+/// ## Order and lateness
+/// Work runs on the clock's serial queue, one item at a time, in deadline order; work with equal
+/// deadlines runs in the order it was scheduled. A deadline in the past counts as ``now``, so such
+/// work runs after work already due. No work runs before its deadline. How late it runs depends on
+/// the machine: a few tens of microseconds when a core is free, milliseconds when other processes
+/// keep every core busy. Unlike on a ``VirtualClock``, ``now`` inside work is the time the work
+/// actually runs, not its deadline; keep the deadline if you need it.
+///
+/// ## Threads
+/// All methods are safe to call from any thread, including from work the clock runs. Work runs
+/// outside the clock's lock, one item at a time, so it may schedule or cancel other work, even
+/// work due at the same instant that has not run yet. Work that blocks holds up every later
+/// deadline: see ``simulateWork(for:)``.
+///
+/// - Complexity: Scheduling and cancelling are O(log n) in the number of pending work items, and
+///   each item run costs O(log n) plus one uncontended lock round trip.
+public final class DispatchClock: BudgetClock {
+    /// Everything mutable, behind one lock; see ``State``.
+    private let state = Mutex(State())
+    /// The serial queue that work runs on, and the timer's target.
+    let queue: DispatchQueue
+    /// The one timer, armed for the earliest deadline.
+    private let timer: Timer
+    /// Uptime in nanoseconds at the clock's origin, ``BudgetInstant/zero``.
+    private let origin: UInt64
+    /// Distinguishes this clock's handles from other clocks'.
+    private let identity: UInt64
+
+    /// Creates a running clock with no pending work, its ``now`` starting at ``BudgetInstant/zero``.
+    /// - Parameters:
+    ///   - label: The label of the serial queue the clock's work runs on, as debuggers show it.
+    ///   - qos: The quality of service of that queue. Deadlines are the system's decisions (a
+    ///     watchdog, a background-time expiry), so the default is `.userInteractive`.
+    public init(label: String = "BackgroundBudget.DispatchClock", qos: DispatchQoS = .userInteractive) {
+        let queue = DispatchQueue(label: label, qos: qos)
+        self.queue = queue
+        let timer = DispatchSource.makeTimerSource(flags: .strict, queue: queue)
+        self.timer = Timer(source: timer)
+        origin = DispatchTime.now().uptimeNanoseconds
+        identity = ScheduledWork.nextClockIdentity()
+        // The handler holds the clock weakly, so a clock nobody holds is released (see `deinit`).
+        timer.setEventHandler { [weak self] in self?.fire() }
+        timer.activate()
+    }
+
+    /// Stops the timer. Pending work is released without running.
+    deinit {
+        timer.source.cancel()
+    }
+
+    /// The time since the clock was created, from monotonic uptime.
+    public var now: BudgetInstant {
+        BudgetInstant(nanoseconds: uptimeSinceOrigin())
+    }
+
+    /// The earliest deadline of pending work, or `nil` when no work is pending.
+    /// - Complexity: O(1).
+    public var nextDeadline: BudgetInstant? {
+        state.withLock { $0.queue.peekDeadline }.map(BudgetInstant.init(nanoseconds:))
+    }
+
+    /// The number of work items scheduled and neither started nor cancelled.
+    /// - Complexity: O(1).
+    public var pendingCount: Int {
+        state.withLock { $0.queue.count }
+    }
+
+    /// Whether ``shutdown()`` has been called.
+    public var isShutDown: Bool {
+        state.withLock { $0.isShutDown }
+    }
+
+    /// Schedules work to run on the clock's queue at an instant.
+    ///
+    /// A deadline earlier than ``now`` is treated as ``now``: the work runs as soon as the queue
+    /// is free, after work already due. After ``shutdown()`` the work is released without running.
+    /// - Parameters:
+    ///   - deadline: When the work should run, on this clock's time line.
+    ///   - work: The work; it runs once, on the clock's serial queue, outside the clock's lock.
+    /// - Returns: A handle for ``cancel(_:)``.
+    /// - Complexity: O(log n), amortised.
+    @discardableResult
+    public func schedule(at deadline: BudgetInstant, _ work: @escaping @Sendable () -> Void) -> ScheduledWork {
+        let now = uptimeSinceOrigin()
+        let entry = state.withLock { state in
+            let (entry, arm) = state.schedule(work, at: deadline.nanoseconds, now: now)
+            if let arm { armTimer(for: arm) }
+            return entry
+        }
+        return ScheduledWork(clock: identity, entry: entry ?? Self.neverPending)
+    }
+
+    /// Schedules work to run on the clock's queue after a delay from ``now``.
+    ///
+    /// A negative delay is treated as zero (see ``schedule(at:_:)``).
+    /// - Parameters:
+    ///   - delay: How long after ``now`` the work should run.
+    ///   - work: The work; it runs once, on the clock's serial queue, outside the clock's lock.
+    /// - Returns: A handle for ``cancel(_:)``.
+    /// - Complexity: O(log n), amortised.
+    @discardableResult
+    public func schedule(after delay: Duration, _ work: @escaping @Sendable () -> Void) -> ScheduledWork {
+        schedule(at: now.advanced(by: max(delay, .zero)), work)
+    }
+
+    /// Cancels pending work so it never runs.
+    ///
+    /// Work that has started cannot be cancelled; work running on the clock's queue may cancel work
+    /// due at the same instant that has not started. The cancelled closure is released after the
+    /// clock's lock is, so its captures' `deinit`s may use the clock.
+    /// - Parameter work: A handle from ``schedule(at:_:)`` or ``schedule(after:_:)``.
+    /// - Returns: `true` if the work was pending and will now never run; `false` if it has started
+    ///   or finished, was cancelled or dropped by ``shutdown()``, or belongs to another clock.
+    /// - Complexity: O(log n).
+    @discardableResult
+    public func cancel(_ work: ScheduledWork) -> Bool {
+        guard work.clock == identity else { return false }
+        let removed = state.withLock { $0.cancel(work.entry) }
+        return removed != nil
+    }
+
+    /// Blocks the calling thread for `duration`, as a callback that takes that long would.
+    ///
+    /// Unlike ``VirtualClock/simulateWork(for:)``, nothing runs on the calling thread meanwhile.
+    /// Called from work on the clock's own queue, it holds up every deadline that falls due in the
+    /// meantime until it returns, like a busy main thread holding up its timers; run long callbacks
+    /// on queues of their own so that a watchdog on the clock can still fire during them.
+    /// - Parameter duration: How long to block; zero or negative returns at once.
+    public func simulateWork(for duration: Duration) {
+        let nanoseconds = duration.nanosecondsSaturating
+        guard nanoseconds > 0 else { return }
+        let start = DispatchTime.now().uptimeNanoseconds
+        let (end, overflow) = start.addingReportingOverflow(UInt64(nanoseconds))
+        let wakeUp = overflow || end >= UInt64(Int64.max) ? DispatchTime.distantFuture
+            : DispatchTime(uptimeNanoseconds: end)
+        let neverSignalled = DispatchSemaphore(value: 0)
+        while DispatchTime.now().uptimeNanoseconds < end {
+            _ = neverSignalled.wait(timeout: wakeUp)
+        }
+    }
+
+    /// Stops the clock: cancels the timer and drops every pending work item without running it.
+    ///
+    /// Work already started finishes; the call does not wait for it, so it is safe from work on the
+    /// clock's own queue. Work scheduled afterwards is released without running, and ``now`` keeps
+    /// telling the time. Calling it again does nothing. Releasing the last reference to the clock
+    /// has the same effect.
+    /// - Returns: How many pending work items were dropped.
+    @discardableResult
+    public func shutdown() -> Int {
+        let dropped = state.withLock { $0.shutDown() }
+        timer.source.cancel()
+        return dropped?.count ?? 0
+    }
+
+    // MARK: - Internals
+
+    /// The timer source, made `Sendable`.
+    ///
+    /// `@unchecked` is safe: a Dispatch source is a reference to a libdispatch object whose methods
+    /// (`schedule`, `cancel`, `activate`, setting handlers) may be called from any thread; libdispatch
+    /// applies them atomically. The Linux overlay's `DispatchSourceTimer` protocol does not declare
+    /// `Sendable`, which is the only reason this box exists. The clock sets the handler and activates
+    /// the source once, in `init`, before the clock is shared.
+    private struct Timer: @unchecked Sendable {
+        let source: any DispatchSourceTimer
+    }
+
+    /// A handle that names no entry, for work refused after shutdown.
+    private static let neverPending = DeadlineHeap<Work>.Handle(slot: .max, generation: .max)
+
+    /// Nanoseconds of uptime since the clock's origin.
+    @inline(__always)
+    private func uptimeSinceOrigin() -> Int64 {
+        Int64(bitPattern: DispatchTime.now().uptimeNanoseconds &- origin)
+    }
+
+    /// Arms the one-shot timer for a deadline on the clock's time line.
+    ///
+    /// Called with the lock held, so that the order of the timer's arms is the order of the state's
+    /// decisions: arming outside it would let an older, later deadline overwrite a newer, earlier one.
+    /// Arming only records the new deadline and wakes Dispatch's timer machinery; it never runs work.
+    private func armTimer(for deadline: Int64) {
+        let (uptime, overflow) = origin.addingReportingOverflow(UInt64(max(deadline, 0)))
+        let when = overflow || uptime >= UInt64(Int64.max) ? DispatchTime.distantFuture
+            : DispatchTime(uptimeNanoseconds: uptime)
+        timer.source.schedule(deadline: when, repeating: .never, leeway: .nanoseconds(0))
+    }
+
+    /// The timer's handler: runs every due item, one lock round trip each, then re-arms.
+    private func fire() {
+        dispatchPrecondition(condition: .onQueue(queue))
+        state.withLock { $0.beginFiring() }
+        var limit = uptimeSinceOrigin()
+        while true {
+            if let work = state.withLock({ $0.popDue(through: limit) }) {
+                work()
+                continue
+            }
+            limit = uptimeSinceOrigin()
+            let step = state.withLock { state in
+                let step = state.nextStep(now: limit)
+                if case .finish(let arm?) = step { armTimer(for: arm) }
+                return step
+            }
+            switch step {
+            case .run(let work): work()
+            case .finish: return
+            }
+        }
+    }
+}
+#endif

@@ -1,0 +1,92 @@
+import Testing
+@testable import BackgroundBudget
+
+/// The real-time clock's state machine, driven directly: no threads, no timer, no time.
+@Suite struct DispatchClockStateTests {
+    private typealias State = DispatchClock.State
+
+    /// Runs a firing to its end at `now`, returning how many items ran and what was armed.
+    private func fire(_ state: inout State, at now: Int64) -> (ran: Int, armed: Int64?) {
+        state.beginFiring()
+        var ran = 0
+        while state.popDue(through: now) != nil { ran += 1 }
+        while true {
+            switch state.nextStep(now: now) {
+            case .run: ran += 1
+            case .finish(let arm): return (ran, arm)
+            }
+        }
+    }
+
+    @Test func armsOnlyWhenTheEarliestDeadlineMovesEarlier() {
+        // Expected arms: 100 (first), 50 (earlier); none for 200, 50 (equal) or 70.
+        var state = State()
+        #expect(state.schedule({}, at: 100, now: 0).arm == 100)
+        #expect(state.schedule({}, at: 200, now: 0).arm == nil)
+        #expect(state.schedule({}, at: 50, now: 0).arm == 50)
+        #expect(state.schedule({}, at: 50, now: 0).arm == nil)
+        #expect(state.schedule({}, at: 70, now: 0).arm == nil)
+        #expect(state.armedDeadline == 50)
+        #expect(state.queue.count == 5)
+    }
+
+    @Test func aPastDeadlineCountsAsNow() {
+        var state = State()
+        #expect(state.schedule({}, at: 10, now: 40).arm == 40)
+        #expect(state.queue.peekDeadline == 40)
+    }
+
+    @Test func aFiringRunsWhatIsDueThenArmsForTheNextDeadline() {
+        // Expected: at 60, the two items due at 50 and the one at 60 run; the timer is armed for 100.
+        var state = State()
+        for deadline in [100, 50, 60, 50] as [Int64] { state.schedule({}, at: deadline, now: 0) }
+        let (ran, armed) = fire(&state, at: 60)
+        #expect(ran == 3)
+        #expect(armed == 100)
+        #expect(state.armedDeadline == 100)
+        #expect(!state.isFiring)
+        #expect(fire(&state, at: 100) == (1, nil))
+        #expect(state.armedDeadline == nil)
+        #expect(state.queue.isEmpty)
+    }
+
+    @Test func workScheduledDuringAFiringIsArmedByTheFiringNotBySchedule() {
+        var state = State()
+        state.schedule({}, at: 10, now: 0)
+        state.beginFiring()
+        #expect(state.popDue(through: 10) != nil)
+        #expect(state.schedule({}, at: 30, now: 10).arm == nil, "the firing arms when it finishes")
+        #expect(state.schedule({}, at: 20, now: 10).arm == nil)
+        guard case .finish(let arm) = state.nextStep(now: 11) else {
+            Issue.record("nothing was due at 11")
+            return
+        }
+        #expect(arm == 20)
+        #expect(state.queue.count == 2)
+    }
+
+    @Test func cancellingKeepsTheTimerArmedAndASpuriousFiringRearms() {
+        // Expected: cancelling the earliest item leaves the timer armed for 10; firing at 10 runs
+        // nothing and arms for 20.
+        var state = State()
+        let first = state.schedule({}, at: 10, now: 0).entry!
+        state.schedule({}, at: 20, now: 0)
+        #expect(state.cancel(first) != nil)
+        #expect(state.cancel(first) == nil)
+        #expect(state.armedDeadline == 10)
+        #expect(fire(&state, at: 10) == (0, 20))
+    }
+
+    @Test func shutDownDropsEverythingAndRefusesNewWork() {
+        var state = State()
+        state.schedule({}, at: 10, now: 0)
+        state.schedule({}, at: 20, now: 0)
+        #expect(state.shutDown()?.count == 2)
+        #expect(state.shutDown() == nil)
+        #expect(state.queue.isEmpty)
+        #expect(state.armedDeadline == nil)
+        let refused = state.schedule({}, at: 30, now: 0)
+        #expect(refused.entry == nil && refused.arm == nil)
+        #expect(fire(&state, at: 100) == (0, nil), "a firing after shutdown arms nothing")
+    }
+}

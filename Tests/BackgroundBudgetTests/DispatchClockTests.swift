@@ -1,0 +1,147 @@
+import Dispatch
+import Synchronization
+import Testing
+@testable import BackgroundBudget
+
+extension Tag {
+    /// Tests that wait on real time: few, lenient, and each well under a second.
+    @Tag static var realTime: Self
+}
+
+/// The real-time clock against the wall: lenient about lateness, strict about order and about
+/// never running early. Each test waits on a semaphore with a timeout.
+@Suite(.tags(.realTime), .serialized)
+struct DispatchClockTests {
+    /// Every test ends by proving nothing is left pending, and stops the clock.
+    private func expectIdleAndShutDown(_ clock: DispatchClock, sourceLocation: SourceLocation = #_sourceLocation) {
+        #expect(clock.pendingCount == 0, sourceLocation: sourceLocation)
+        #expect(clock.nextDeadline == nil, sourceLocation: sourceLocation)
+        #expect(clock.shutdown() == 0, sourceLocation: sourceLocation)
+    }
+
+    @Test func runsEveryItemAtOrAfterItsDeadlineInDeadlineThenSchedulingOrder() {
+        // Expected order: by deadline, then by scheduling order among equal deadlines.
+        let count = 200
+        var random = SplitMix64(seed: 7)
+        // Deadlines 20...220 ms out, on a 2 ms grid, so many are shared.
+        let deadlines = (0..<count).map { _ in BudgetInstant.milliseconds(20 + 2 * random.next(in: 0...100)) }
+        let expected = deadlines.indices.sorted { (deadlines[$0], $0) < (deadlines[$1], $1) }
+
+        let clock = DispatchClock()
+        let log = TestLog<(index: Int, ranAt: BudgetInstant)>()
+        let finished = DispatchSemaphore(value: 0)
+        let remaining = Atomic(count)
+        for (index, deadline) in deadlines.enumerated() {
+            clock.schedule(at: deadline) {
+                dispatchPrecondition(condition: .onQueue(clock.queue))
+                log.append((index, clock.now))
+                if remaining.subtract(1, ordering: .relaxed).newValue == 0 { finished.signal() }
+            }
+        }
+        #expect(clock.pendingCount == count)
+        #expect(finished.wait(timeout: .now() + .seconds(2)) == .success)
+
+        #expect(log.entries.map(\.index) == expected)
+        let early = log.entries.filter { $0.ranAt < deadlines[$0.index] }
+        #expect(early.isEmpty, "ran before their deadlines: \(early)")
+        expectIdleAndShutDown(clock)
+    }
+
+    @Test func cancelledWorkNeverRuns() {
+        // Expected: ["kept", "last"]; "cancelled" and "cancelled-by-work" never run.
+        let clock = DispatchClock()
+        let log = TestLog<String>()
+        let finished = DispatchSemaphore(value: 0)
+        let victim = Mutex<ScheduledWork?>(nil)
+        let cancelled = clock.schedule(after: .milliseconds(20)) { log.append("cancelled") }
+        let sharedDeadline = clock.now + .milliseconds(40)
+        clock.schedule(at: sharedDeadline) {
+            log.append("kept")
+            // Work may cancel work due at the same instant that has not started.
+            log.append(clock.cancel(victim.withLock { $0! }) ? "cancelled-at-same-instant" : "too-late")
+        }
+        victim.withLock { $0 = clock.schedule(at: sharedDeadline) { log.append("cancelled-by-work") } }
+        let last = clock.schedule(after: .milliseconds(60)) {
+            log.append("last")
+            finished.signal()
+        }
+        #expect(clock.cancel(cancelled))
+        #expect(!clock.cancel(cancelled))
+        #expect(!VirtualClock().cancel(last), "a handle from one clock cancels nothing on another")
+
+        #expect(finished.wait(timeout: .now() + .seconds(1)) == .success)
+        #expect(log.entries == ["kept", "cancelled-at-same-instant", "last"])
+        #expect(!clock.cancel(last), "finished work cannot be cancelled")
+        expectIdleAndShutDown(clock)
+    }
+
+    @Test func workScheduledBeforeTheEarliestDeadlineRearmsTheTimer() {
+        // Expected: "soon" runs about 20 ms in, long before the 30 s item the timer was armed for.
+        let clock = DispatchClock()
+        let finished = DispatchSemaphore(value: 0)
+        let ranAt = Mutex<BudgetInstant?>(nil)
+        let far = clock.schedule(after: .seconds(30)) { Issue.record("the 30 s item ran") }
+        let soon = clock.now + .milliseconds(20)
+        clock.schedule(at: soon) {
+            ranAt.withLock { $0 = clock.now }
+            finished.signal()
+        }
+        #expect(clock.nextDeadline == soon)
+
+        #expect(finished.wait(timeout: .now() + .milliseconds(500)) == .success)
+        let lateness = ranAt.withLock { $0 }.map { $0 - soon }
+        #expect(lateness.map { $0 >= .zero && $0 < .milliseconds(400) } == true, "lateness \(String(describing: lateness))")
+        #expect(clock.cancel(far))
+        expectIdleAndShutDown(clock)
+    }
+
+    @Test func shutdownDropsPendingWorkAndRefusesNewWork() {
+        // Expected: nothing runs; shutdown reports the 10 items it dropped.
+        let clock = DispatchClock()
+        let ran = Atomic(0)
+        let released = DispatchSemaphore(value: 0)
+        for _ in 0..<10 {
+            let token = ReleaseSignal(released)
+            clock.schedule(after: .milliseconds(30)) { _ = token; ran.add(1, ordering: .relaxed) }
+        }
+        #expect(clock.shutdown() == 10)
+        #expect(clock.isShutDown)
+        for _ in 0..<10 {
+            #expect(released.wait(timeout: .now() + .seconds(1)) == .success, "dropped work is released")
+        }
+        let late = clock.schedule(after: .zero) { ran.add(1, ordering: .relaxed) }
+        #expect(!clock.cancel(late), "work scheduled after shutdown is never pending")
+
+        // Wait past the dropped deadlines: nothing may run.
+        #expect(DispatchSemaphore(value: 0).wait(timeout: .now() + .milliseconds(80)) == .timedOut)
+        #expect(ran.load(ordering: .relaxed) == 0)
+        #expect(clock.shutdown() == 0, "a second shutdown does nothing")
+        #expect(clock.pendingCount == 0)
+    }
+
+    @Test func releasingTheClockReleasesPendingWorkAndSimulateWorkBlocks() {
+        // Expected: simulateWork(for: 20 ms) returns no earlier than 20 ms later; a released clock
+        // releases its pending work without running it.
+        let released = DispatchSemaphore(value: 0)
+        weak var weakClock: DispatchClock?
+        do {
+            let clock = DispatchClock()
+            weakClock = clock
+            let start = clock.now
+            clock.simulateWork(for: .milliseconds(20))
+            #expect(clock.now - start >= .milliseconds(20))
+            let token = ReleaseSignal(released)
+            clock.schedule(after: .seconds(30)) { _ = token; Issue.record("work of a released clock ran") }
+            #expect(clock.pendingCount == 1)
+        }
+        #expect(weakClock == nil, "the timer does not keep the clock alive")
+        #expect(released.wait(timeout: .now() + .seconds(1)) == .success)
+    }
+}
+
+/// Signals a semaphore when released, to prove a closure that captured it was released.
+private final class ReleaseSignal: Sendable {
+    private let semaphore: DispatchSemaphore
+    init(_ semaphore: DispatchSemaphore) { self.semaphore = semaphore }
+    deinit { semaphore.signal() }
+}
