@@ -213,8 +213,9 @@ public final class BackgroundSystem: Sendable {
         _ app: Application?,
         _ body: (inout DeviceCore, BudgetInstant) throws(LifecycleError) -> [Effect]
     ) throws(LifecycleError) {
-        let now = clock.now
         let touched = try state.withLock { (state) throws(LifecycleError) -> [Application] in
+            // Read under the lock, so that decisions on a real clock are stamped in the order taken.
+            let now = clock.now
             if let app {
                 precondition(state.handles[app.id] === app, "\(app.id) was not installed on this BackgroundSystem")
             }
@@ -226,8 +227,10 @@ public final class BackgroundSystem: Sendable {
 
     /// Like ``run(_:_:)`` for decisions that cannot fail.
     func decide(_ body: (inout DeviceCore, BudgetInstant) -> [Effect]) {
-        let now = clock.now
-        let touched = state.withLock { state in perform(body(&state.core, now), in: &state, at: now) }
+        let touched = state.withLock { state in
+            let now = clock.now
+            return perform(body(&state.core, now), in: &state, at: now)
+        }
         for app in touched { app.queue.drain() }
     }
 
