@@ -77,25 +77,3 @@ extension String {
     }
 }
 
-/// A seeded SplitMix64 stream, so every run spreads its deadlines the same way. (The library's own
-/// `SplitMix64` is internal.)
-struct BenchRandom {
-    private var state: UInt64
-
-    init(seed: UInt64) {
-        state = seed
-    }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-
-    /// A value in `0 ..< bound` (multiply-high; the tiny bias is irrelevant here).
-    mutating func next(below bound: Int64) -> Int64 {
-        Int64(next().multipliedFullWidth(by: UInt64(bound)).high)
-    }
-}

@@ -53,8 +53,8 @@ struct RealLatenessBenchmark: Benchmark {
 
     /// The deadlines, as offsets from the start of scheduling, in random order.
     private func offsets(count: Int, window: Int64, seed: UInt64) -> [Int64] {
-        var random = BenchRandom(seed: seed)
-        return (0..<count).map { _ in Self.lead + random.next(below: window) }
+        var random = SplitMix64(seed: seed)
+        return (0..<count).map { _ in Self.lead + Int64(random.next(below: UInt64(window))) }
     }
 
     private func measureClock(count: Int, window: Int64, seed: UInt64) -> Lateness {

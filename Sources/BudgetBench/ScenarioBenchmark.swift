@@ -35,7 +35,7 @@ struct ScenarioBenchmark: Benchmark {
     /// A valid scenario, the same for the same arguments: each event is chosen among those the
     /// lifecycle accepts in the state the previous ones leave, so the run is never refused.
     static func generate(apps appCount: Int, events eventCount: Int, seconds: Int, seed: UInt64) -> String {
-        var random = Generator(seed: seed)
+        var random = SplitMix64(seed: seed)
         let ids = (0..<appCount).map { "com.example.app\($0)" }
         let exitsOnSuspend = Set([3, 11].filter { $0 < appCount })
         enum State { case notRunning, suspended, foreground }
@@ -52,8 +52,8 @@ struct ScenarioBenchmark: Benchmark {
             lines.append(#"{"at": \#(millis / 1000).\#(String(format: millis % 1000)), "do": "\#(action)"\#(appKey)\#(extra)}"#)
         }
         for _ in 0..<eventCount {
-            millis = min(millis + 1 + random.below(2 * meanGap - 1), seconds * 1000)
-            let roll = random.below(100)
+            millis = min(millis + 1 + Int(random.next(below: UInt64(2 * meanGap - 1))), seconds * 1000)
+            let roll = Int(random.next(below: UInt64(100)))
             let others = (0..<appCount).filter { $0 != foreground }
             let suspended = others.filter { states[$0] == .suspended }
             let launchable = others.filter { states[$0] == .notRunning && !exitsOnSuspend.contains($0) }
@@ -63,21 +63,21 @@ struct ScenarioBenchmark: Benchmark {
             } else if let current = foreground, roll < 30 {
                 event("home"); leave(current); foreground = nil
             } else if let current = foreground, roll < 55 {
-                let target = others[random.below(others.count)]
+                let target = others[Int(random.next(below: UInt64(others.count)))]
                 event("switchTo", target); leave(current); states[target] = .foreground; foreground = target
             } else if foreground != nil, roll < 65 {
                 event("beginInterruption"); interrupted = true
             } else if roll < 70, !suspended.isEmpty {
-                let app = suspended[random.below(suspended.count)]
+                let app = suspended[Int(random.next(below: UInt64(suspended.count)))]
                 event("purge", app); states[app] = .notRunning
             } else if roll < 73 {
-                let app = others[random.below(others.count)]
+                let app = others[Int(random.next(below: UInt64(others.count)))]
                 event("killFromAppSwitcher", app); states[app] = .notRunning
             } else if roll < 83, !launchable.isEmpty {
-                let app = launchable[random.below(launchable.count)]
+                let app = launchable[Int(random.next(below: UInt64(launchable.count)))]
                 event("launchInBackground", app, #", "reason": "backgroundFetch""#); states[app] = .suspended
             } else {
-                let app = random.below(appCount)
+                let app = Int(random.next(below: UInt64(appCount)))
                 event("open", app)
                 if let current = foreground, current != app { leave(current) }
                 states[app] = .foreground; foreground = app
@@ -95,21 +95,6 @@ struct ScenarioBenchmark: Benchmark {
              ],
              "end": \(seconds)}
             """
-    }
-
-    /// SplitMix64, so the generated scenario is the same on every platform and Swift version.
-    struct Generator {
-        var state: UInt64
-        init(seed: UInt64) { state = seed }
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-        /// A value in `0 ..< bound` (modulo bias is irrelevant here).
-        mutating func below(_ bound: Int) -> Int { Int(next() % UInt64(bound)) }
     }
 }
 

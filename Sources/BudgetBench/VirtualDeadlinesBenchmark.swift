@@ -59,11 +59,11 @@ struct VirtualDeadlinesBenchmark: Benchmark {
 
     private func measureHeap(count: Int, seed: UInt64) -> Rates {
         let clock = VirtualClock()
-        var random = BenchRandom(seed: seed)
+        var random = SplitMix64(seed: seed)
         let work: @Sendable () -> Void = {}
         let scheduleStart = nowNanoseconds()
         for _ in 0..<count {
-            clock.schedule(at: BudgetInstant(nanoseconds: 1 + random.next(below: Self.hour)), work)
+            clock.schedule(at: BudgetInstant(nanoseconds: 1 + Int64(random.next(below: UInt64(Self.hour)))), work)
         }
         let fireStart = nowNanoseconds()
         let cpuStart = threadCPUNanoseconds()
@@ -83,11 +83,11 @@ struct VirtualDeadlinesBenchmark: Benchmark {
 
     private func measureBaseline(count: Int, seed: UInt64) -> Rates {
         let clock = SortedArrayClock()
-        var random = BenchRandom(seed: seed)
+        var random = SplitMix64(seed: seed)
         let work: @Sendable () -> Void = {}
         let scheduleStart = nowNanoseconds()
         for _ in 0..<count {
-            clock.schedule(at: 1 + random.next(below: Self.hour), work)
+            clock.schedule(at: 1 + Int64(random.next(below: UInt64(Self.hour))), work)
         }
         let fireStart = nowNanoseconds()
         var fired = 0
