@@ -17,7 +17,6 @@
 /// ```
 public struct SplitMix64: RandomNumberGenerator, Sendable, Hashable {
     /// The generator's entire state; a copy replays the same stream.
-    /// The generator's state; equal states produce equal streams.
     public private(set) var state: UInt64
 
     /// Creates a generator that produces the stream for a seed.
