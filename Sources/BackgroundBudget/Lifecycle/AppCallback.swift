@@ -20,6 +20,8 @@ public enum AppCallback: String, Sendable, Hashable, CaseIterable, CustomStringC
     case willEnterForeground
     /// `applicationWillTerminate(_:)`.
     case willTerminate
+    /// `applicationDidReceiveMemoryWarning(_:)`: the device is short of memory; release what you can.
+    case didReceiveMemoryWarning
 
     /// The Objective-C selector, e.g. `"applicationDidEnterBackground:"`.
     public var selector: String {
@@ -31,6 +33,7 @@ public enum AppCallback: String, Sendable, Hashable, CaseIterable, CustomStringC
         case .didEnterBackground: "applicationDidEnterBackground:"
         case .willEnterForeground: "applicationWillEnterForeground:"
         case .willTerminate: "applicationWillTerminate:"
+        case .didReceiveMemoryWarning: "applicationDidReceiveMemoryWarning:"
         }
     }
 

@@ -6,6 +6,9 @@ public enum LifecycleStep: Sendable, Hashable, CustomStringConvertible {
     case callback(AppCallback)
     /// The app's process exits, for the given reason; always followed by `.enter(.notRunning)`.
     case exit(TerminationReason)
+    /// A notification queued while the app was suspended is delivered. The transition function never
+    /// produces this step: the runtime inserts it right after a suspended app resumes.
+    case notification(SystemNotification)
 
     /// A short name for the step, e.g. `"enter(background)"` or `"applicationDidEnterBackground"`.
     public var description: String {
@@ -13,6 +16,7 @@ public enum LifecycleStep: Sendable, Hashable, CustomStringConvertible {
         case .enter(let state): "enter(\(state))"
         case .callback(let callback): callback.eventName
         case .exit(let reason): "exit(\(reason.rawValue))"
+        case .notification(let notification): "notification(\(notification))"
         }
     }
 }

@@ -133,10 +133,19 @@ public final class Application: Sendable {
                 guard queue.epoch == epoch else { return }
                 system?.callbackReturned(callback, app: id)
                 for block in blocks { block(callback) }
+            case .notification(let notification):
+                let delegate = side.withLock { $0.delegate }
+                delegate?.application(self, didReceive: notification)
             case .exit:
                 break
             }
         }
+    }
+
+    /// Hands a notification to the delegate, on the app's queue.
+    func receive(_ notification: SystemNotification) {
+        let delegate = side.withLock { $0.delegate }
+        delegate?.application(self, didReceive: notification)
     }
 }
 

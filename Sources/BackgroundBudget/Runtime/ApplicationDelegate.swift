@@ -49,6 +49,13 @@ public protocol ApplicationDelegate: AnyObject, Sendable {
     /// a finished Newsstand download. It runs in the window the system grants; begin a background task
     /// to take longer.
     func application(_ application: Application, didReceive event: BackgroundEvent)
+    /// The device is short of memory (`applicationDidReceiveMemoryWarning(_:)`): lower
+    /// ``Application/memoryFootprint`` now, or be terminated if suspended apps were not enough.
+    func applicationDidReceiveMemoryWarning(_ application: Application)
+    /// A system notification arrived (`UIDevice.orientationDidChangeNotification`,
+    /// `NSLocale.currentLocaleDidChangeNotification`, …). While the app is suspended they are
+    /// coalesced to the latest per kind and delivered first when it runs again.
+    func application(_ application: Application, didReceive notification: SystemNotification)
 }
 
 extension ApplicationDelegate {
@@ -68,6 +75,10 @@ extension ApplicationDelegate {
     public func applicationWillTerminate(_ application: Application) {}
     /// Does nothing.
     public func application(_ application: Application, didReceive event: BackgroundEvent) {}
+    /// Does nothing.
+    public func applicationDidReceiveMemoryWarning(_ application: Application) {}
+    /// Does nothing.
+    public func application(_ application: Application, didReceive notification: SystemNotification) {}
 }
 
 extension ApplicationDelegate {
@@ -81,6 +92,7 @@ extension ApplicationDelegate {
         case .didEnterBackground: applicationDidEnterBackground(application)
         case .willEnterForeground: applicationWillEnterForeground(application)
         case .willTerminate: applicationWillTerminate(application)
+        case .didReceiveMemoryWarning: applicationDidReceiveMemoryWarning(application)
         }
     }
 }

@@ -280,6 +280,20 @@ public final class BackgroundSystem: Sendable {
                     decide { core, now in core.eventHandled(event, app: id, incarnation: incarnation, at: now) }
                 }
                 note(app)
+            case .memoryWarning(let id, let incarnation):
+                guard let app = state.handles[id] else { continue }
+                app.queue.enqueue { [self] in
+                    app.perform([.callback(.didReceiveMemoryWarning)], options: LaunchOptions(), incarnation: incarnation, suspensionToken: 0)
+                    decide { core, now in core.memoryWarningHandled(app: id, incarnation: incarnation, at: now) }
+                }
+                note(app)
+            case .deliverNotification(let id, let incarnation, let notification):
+                guard let app = state.handles[id] else { continue }
+                app.queue.enqueue { [self] in
+                    app.receive(notification)
+                    settle(id, incarnation: incarnation)
+                }
+                note(app)
             case .keepAliveHandler(let id, let incarnation, let handler):
                 guard let app = state.handles[id] else { continue }
                 app.queue.enqueue { [self] in

@@ -28,6 +28,10 @@ enum Effect: Sendable {
     case resumeQueue(AppID)
     /// The app stopped running: drop its pending work and record how much was dropped.
     case dropQueue(AppID)
+    /// Deliver a memory warning on the app's queue; then `memoryWarningHandled`.
+    case memoryWarning(AppID, incarnation: UInt64)
+    /// Deliver a notification to a running app on its queue; then `settle`.
+    case deliverNotification(AppID, incarnation: UInt64, SystemNotification)
     /// Deliver a background event on the app's queue; then `eventHandled`.
     case deliverEvent(AppID, incarnation: UInt64, BackgroundEvent)
     /// Run the VoIP keep-alive handler on the app's queue; then `settle`.
@@ -115,6 +119,14 @@ struct DeviceCore: Sendable {
         var callReported = false
         /// The last suspension, for explanations.
         var lastSuspension: (time: BudgetInstant, reason: SuspensionReason)?
+        /// The app's memory footprint in bytes while it is in memory.
+        var footprint = 0
+        /// When the app last entered or left the foreground (least recently used apps go first).
+        var lastUsed = BudgetInstant.zero
+        /// Whether a memory warning is being handled on the app's queue.
+        var memoryWarningInFlight = false
+        /// Notifications queued while suspended, one per kind, in the order the kinds first arrived.
+        var queuedNotifications: [SystemNotification] = []
     }
 
     /// The allowance and overrun timers an app has armed.
@@ -133,6 +145,12 @@ struct DeviceCore: Sendable {
 
     /// How much of the trace to keep.
     let retention: TraceRetention
+    /// The memory the apps in memory may use together, in bytes; `nil` for no limit.
+    var memoryCapacity: Int?
+    /// Memory warnings delivered and not yet handled in the current episode of pressure.
+    var pendingMemoryWarnings = 0
+    /// Whether the current episode of pressure has sent its memory warnings.
+    var warnedThisEpisode = false
 
     init(policy: BudgetPolicy, retention: TraceRetention = .all) {
         self.policy = policy
@@ -220,6 +238,12 @@ struct DeviceCore: Sendable {
         let wasSuspended = state(of: app) == .suspended
         if wasSuspended, steps.contains(where: { if case .enter = $0 { true } else { false } }) {
             effects.append(.resumeQueue(app))
+            // Notifications queued while suspended come first, right after the app resumes (IOS-FACTS §9).
+            let queued = records[slot(app)].queuedNotifications
+            if steps.first == .enter(.background), !queued.isEmpty {
+                records[slot(app)].queuedNotifications.removeAll()
+                steps.insert(contentsOf: queued.map(LifecycleStep.notification), at: 1)
+            }
         }
         var state = self.state(of: app)
         for step in steps {
@@ -232,18 +256,27 @@ struct DeviceCore: Sendable {
                 record(.callback(callback), app, now)
             case .exit(let reason):
                 effects += exit(app, reason: reason, at: now)
+            case .notification(let notification):
+                record(.notificationDelivered(notification), app, now)
             }
         }
         let s = slot(app)
         records[s].pendingExit = deferredExit
-        let hasCallbacks = steps.contains { if case .callback = $0 { true } else { false } }
+        let hasCallbacks = steps.contains {
+            switch $0 {
+            case .callback, .notification: true
+            case .enter, .exit: false
+            }
+        }
         guard !steps.isEmpty else { return effects }
         if hasCallbacks { records[s].inFlight += 1 }
         if cause == .launch || cause == .enterForeground { records[s].killedByUser = false }
         // The queue is resumed (or dropped, on exit) before the steps are queued on it.
         let queueEffects = effects.filter(\.isQueueControl)
         let delivery = Effect.deliver(Delivery(app: app, incarnation: records[s].incarnation, event: cause, steps: steps, settles: hasCallbacks))
+        let launched = transition.from == .notRunning && records[s].state != .notRunning
         return queueEffects + [delivery] + effects.filter { !$0.isQueueControl } + deliverQueuedEvents(app, at: now)
+            + (launched ? relieveMemoryPressure(at: now) : [])
     }
 
     /// Bookkeeping for entering a state: foreground, allowance period, timers.
@@ -254,7 +287,9 @@ struct DeviceCore: Sendable {
         if previous == .notRunning {
             record.incarnation += 1
             record.spentBefore = .zero
+            record.footprint = record.manifest.memoryFootprint
         }
+        if next.isForeground != previous.isForeground { record.lastUsed = now }
         record.state = next
         if next.isForeground {
             foreground = app
@@ -301,6 +336,11 @@ struct DeviceCore: Sendable {
         records[s].keepAlive = nil
         records[s].voipPushesInFlight = 0
         records[s].callReported = false
+        records[s].queuedNotifications.removeAll()
+        if records[s].memoryWarningInFlight {
+            records[s].memoryWarningInFlight = false
+            pendingMemoryWarnings -= 1
+        }
         if reason == .userKill { records[s].killedByUser = true }
         return AppTimer.allCases.map { .disarm(app, $0) } + [.dropQueue(app)]
     }

@@ -50,6 +50,10 @@ public struct TraceEvent: Sendable, Hashable, CustomStringConvertible {
         case voipCallReported
         /// The legacy VoIP keep-alive handler was called.
         case keepAliveHandlerCalled
+        /// A system notification was delivered to the app.
+        case notificationDelivered(SystemNotification)
+        /// A system notification was queued (coalesced by kind) for a suspended app.
+        case notificationQueued(SystemNotification)
     }
 
     /// When it happened.
@@ -91,6 +95,8 @@ public struct TraceEvent: Sendable, Hashable, CustomStringConvertible {
         case .eventWindowStarted: "eventWindowStarted"
         case .voipCallReported: "voipCallReported"
         case .keepAliveHandlerCalled: "keepAliveHandler"
+        case .notificationDelivered: "notificationDelivered"
+        case .notificationQueued: "notificationQueued"
         }
     }
 
@@ -111,7 +117,8 @@ public struct TraceEvent: Sendable, Hashable, CustomStringConvertible {
         case .eventDropped(_, let reason): reason.rawValue
         case .callback, .workDropped, .backgroundTaskBegan, .backgroundTaskEnded, .allowanceStarted,
              .expirationHandlerCalled, .backgroundTaskOpenTooLong, .activityStarted, .activityStopped,
-             .eventDelivered, .eventQueued, .eventWindowStarted, .voipCallReported, .keepAliveHandlerCalled: nil
+             .eventDelivered, .eventQueued, .eventWindowStarted, .voipCallReported, .keepAliveHandlerCalled,
+             .notificationDelivered, .notificationQueued: nil
         }
     }
 
@@ -138,6 +145,7 @@ public struct TraceEvent: Sendable, Hashable, CustomStringConvertible {
         case .activityStarted(let activity), .activityStopped(let activity), .activityDenied(let activity, _):
             activity.rawValue
         case .eventDelivered(let event), .eventQueued(let event), .eventDropped(let event, _): event.description
+        case .notificationDelivered(let notification), .notificationQueued(let notification): notification.description
         default: nil
         }
     }

@@ -30,10 +30,11 @@ enum TimelineMark: Sendable, Hashable {
         case .backgroundTaskBegan, .backgroundTaskEnded: self = .task
         case .expirationHandlerCalled: self = .expiration
         case .allowanceStarted: self = .allowance
-        case .activityStarted, .activityStopped, .eventDelivered, .keepAliveHandlerCalled, .voipCallReported: self = .task
+        case .activityStarted, .activityStopped, .eventDelivered, .keepAliveHandlerCalled, .voipCallReported,
+             .notificationDelivered: self = .task
         case .eventWindowStarted: self = .allowance
         case .workDropped, .backgroundTaskDenied, .backgroundTaskEndIgnored, .backgroundTaskOpenTooLong,
-             .activityDenied, .eventQueued, .eventDropped:
+             .activityDenied, .eventQueued, .eventDropped, .notificationQueued:
             self = .other
         }
     }

@@ -1,0 +1,118 @@
+/// Memory pressure and jetsam, and notifications coalesced while suspended.
+///
+/// Rules (IOS-FACTS §8, Part 1): when the apps in memory need more than the device has, suspended apps
+/// are purged first, silently, largest footprint first, least recently used first among equals [S71];
+/// if that is not enough, running apps get a memory warning and a chance to shrink; then running
+/// background apps are killed from the lowest jetsam band up [S72], the foreground app last.
+/// Notifications for a suspended app are coalesced to one per kind and delivered first when it runs [S73].
+extension DeviceCore {
+    /// The bytes the apps in memory use together.
+    var memoryInUse: Int {
+        records.reduce(0) { $0 + ($1.state == .notRunning ? 0 : $1.footprint) }
+    }
+
+    /// The jetsam band an app is in now.
+    func jetsamBand(of record: AppRecord) -> JetsamBand {
+        switch record.state {
+        case .suspended, .notRunning: .idle
+        case .inactive, .active: .foreground
+        case .background:
+            record.activities.contains(.audioPlayback) ? .audioAndAccessory : .background
+        }
+    }
+
+    mutating func setFootprint(_ bytes: Int, app: AppID, at now: BudgetInstant) -> [Effect] {
+        let s = slot(app)
+        guard records[s].state != .notRunning else { return [] }
+        records[s].footprint = max(0, bytes)
+        return relieveMemoryPressure(at: now)
+    }
+
+    mutating func setMemoryCapacity(_ bytes: Int?, at now: BudgetInstant) -> [Effect] {
+        memoryCapacity = bytes.map { max(0, $0) }
+        return relieveMemoryPressure(at: now)
+    }
+
+    /// Frees memory until the apps fit: purges, then warnings, then kills.
+    mutating func relieveMemoryPressure(at now: BudgetInstant) -> [Effect] {
+        guard let capacity = memoryCapacity, memoryInUse > capacity else {
+            warnedThisEpisode = false
+            return []
+        }
+        var effects: [Effect] = []
+        // 1. Suspended apps, silently: largest first, least recently used among equals.
+        let suspended = records.indices.filter { records[$0].state == .suspended }
+            .sorted { (records[$1].footprint, records[$0].lastUsed.nanoseconds) < (records[$0].footprint, records[$1].lastUsed.nanoseconds) }
+        for s in suspended where memoryInUse > capacity {
+            effects += (try? apply(.purge, to: records[s].manifest.id, at: now)) ?? []
+        }
+        guard memoryInUse > capacity else { return effects }
+        // 2. A memory warning to every running app, once per episode; wait for them to handle it.
+        if !warnedThisEpisode {
+            warnedThisEpisode = true
+            for s in records.indices where records[s].state.isExecuting && records[s].pendingExit == nil {
+                let app = records[s].manifest.id
+                records[s].memoryWarningInFlight = true
+                records[s].inFlight += 1
+                pendingMemoryWarnings += 1
+                record(.callback(.didReceiveMemoryWarning), app, now)
+                effects.append(.memoryWarning(app, incarnation: records[s].incarnation))
+            }
+            if pendingMemoryWarnings > 0 { return effects }
+        }
+        guard pendingMemoryWarnings == 0 else { return effects }
+        // 3. Kill running apps from the lowest band up, the foreground app last.
+        let running = records.indices.filter { records[$0].state.isExecuting }.sorted { a, b in
+            let keyA = (records[a].state.isForeground ? 1 : 0, jetsamBand(of: records[a]).rawValue, -records[a].footprint,
+                        records[a].lastUsed.nanoseconds)
+            let keyB = (records[b].state.isForeground ? 1 : 0, jetsamBand(of: records[b]).rawValue, -records[b].footprint,
+                        records[b].lastUsed.nanoseconds)
+            return keyA < keyB
+        }
+        for s in running where memoryInUse > capacity {
+            effects += (try? apply(.kill(.memoryPressure), to: records[s].manifest.id, at: now)) ?? []
+        }
+        if memoryInUse <= capacity { warnedThisEpisode = false }
+        return effects
+    }
+
+    /// Called once an app has handled its memory warning: when every warned app has, pressure is
+    /// evaluated again and apps are killed if the warnings were not enough.
+    mutating func memoryWarningHandled(app: AppID, incarnation: UInt64, at now: BudgetInstant) -> [Effect] {
+        let s = slot(app)
+        guard records[s].incarnation == incarnation, records[s].memoryWarningInFlight else { return [] }
+        records[s].memoryWarningInFlight = false
+        pendingMemoryWarnings -= 1
+        var effects = settle(app, incarnation: incarnation, at: now)
+        if pendingMemoryWarnings == 0 { effects += relieveMemoryPressure(at: now) }
+        return effects
+    }
+
+    // MARK: Notifications
+
+    /// Posts a notification to every app in memory: delivered now to running apps, coalesced for
+    /// suspended ones.
+    mutating func post(_ notification: SystemNotification, at now: BudgetInstant) -> [Effect] {
+        var effects: [Effect] = []
+        for s in records.indices {
+            let app = records[s].manifest.id
+            switch records[s].state {
+            case .notRunning:
+                continue
+            case .suspended:
+                if let index = records[s].queuedNotifications.firstIndex(where: { $0.kind == notification.kind }) {
+                    records[s].queuedNotifications[index] = notification
+                } else {
+                    records[s].queuedNotifications.append(notification)
+                }
+                record(.notificationQueued(notification), app, now)
+            case .inactive, .active, .background:
+                guard records[s].pendingExit == nil else { continue }
+                records[s].inFlight += 1
+                record(.notificationDelivered(notification), app, now)
+                effects.append(.deliverNotification(app, incarnation: records[s].incarnation, notification))
+            }
+        }
+        return effects
+    }
+}

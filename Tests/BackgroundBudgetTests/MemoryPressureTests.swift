@@ -1,0 +1,155 @@
+import Synchronization
+import Testing
+@testable import BackgroundBudget
+
+/// A delegate that shrinks on request and records notifications.
+final class MemoryDelegate: ApplicationDelegate {
+    let backgroundFootprint: Int?
+    let warningFootprint: Int?
+    let notifications = TestLog<(SystemNotification, ApplicationState)>()
+    let order = TestLog<String>()
+    init(backgroundFootprint: Int? = nil, warningFootprint: Int? = nil) {
+        self.backgroundFootprint = backgroundFootprint
+        self.warningFootprint = warningFootprint
+    }
+    func applicationDidEnterBackground(_ application: Application) {
+        if let backgroundFootprint { application.setMemoryFootprint(backgroundFootprint) }
+    }
+    func applicationDidReceiveMemoryWarning(_ application: Application) {
+        if let warningFootprint { application.setMemoryFootprint(warningFootprint) }
+    }
+    func applicationWillEnterForeground(_ application: Application) { order.append("willEnterForeground") }
+    func application(_ application: Application, didReceive notification: SystemNotification) {
+        notifications.append((notification, application.applicationState))
+        order.append("notification \(notification)")
+    }
+}
+
+/// Memory pressure and jetsam, and notifications coalesced while suspended (IOS-FACTS §8–9).
+@Suite struct MemoryPressureTests {
+    let clock = VirtualClock()
+    let system: BackgroundSystem
+    static let mb = 1_000_000
+
+    init() {
+        system = BackgroundSystem(clock: clock)
+    }
+
+    private func install(_ id: AppID, footprint: Int, delegate: MemoryDelegate = MemoryDelegate(), modes: BackgroundModes = []) throws -> Application {
+        var manifest = AppManifest(id: id, backgroundModes: modes)
+        manifest.memoryFootprint = footprint
+        return try system.install(manifest, delegate: delegate)
+    }
+
+    private func exits() -> [String] {
+        system.trace.events.filter { $0.eventName == "exit" }.map { "\($0.app) \($0.reason ?? "")" }
+    }
+
+    @Test func suspendedAppsArePurgedFirstLargestThenLeastRecentlyUsed() throws {
+        let a = try install("a", footprint: 100 * Self.mb)
+        let b = try install("b", footprint: 300 * Self.mb)
+        let c = try install("c", footprint: 100 * Self.mb)
+        let d = try install("d", footprint: 200 * Self.mb)
+        for app in [a, b, c, d] {
+            try system.open(app)
+            clock.advance(by: .seconds(10))
+        }
+        try system.pressHome()                                 // all four suspended: 700 MB
+        system.setMemoryCapacity(450 * Self.mb)
+        #expect(exits() == ["b memoryPressure"])                // the largest, 300 MB
+        system.setMemoryCapacity(150 * Self.mb)
+        // d (200 MB) next; then a and c tie at 100 MB and a was used longer ago.
+        #expect(exits() == ["b memoryPressure", "d memoryPressure", "a memoryPressure"])
+        #expect(c.applicationState == .suspended)
+        #expect(system.memoryInUse == 100 * Self.mb)
+        #expect(!system.trace.events.contains { $0.callback == .didReceiveMemoryWarning })
+    }
+
+    @Test func anAppThatShrinksInTheBackgroundIsPurgedLater() throws {
+        let lean = try install("lean", footprint: 400 * Self.mb, delegate: MemoryDelegate(backgroundFootprint: 20 * Self.mb))
+        let fat = try install("fat", footprint: 100 * Self.mb)
+        try system.open(lean)
+        try system.open(fat)
+        try system.pressHome()
+        #expect(lean.memoryFootprint == 20 * Self.mb)
+        system.setMemoryCapacity(100 * Self.mb)
+        #expect(exits() == ["fat memoryPressure"])
+    }
+
+    @Test func runningAppsAreWarnedThenBackgroundAppsKilledByBandTheForegroundLast() throws {
+        let music = try install("music", footprint: 300 * Self.mb, modes: [.audio])
+        let maps = try install("maps", footprint: 200 * Self.mb, modes: [.location])
+        let game = try install("game", footprint: 400 * Self.mb, delegate: MemoryDelegate(warningFootprint: 350 * Self.mb))
+        try system.open(music)
+        try music.startPlayingAudio()
+        try system.open(maps)
+        try maps.startUpdatingLocation()
+        try system.open(game)
+        #expect(system.jetsamBand(of: music) == .audioAndAccessory)
+        #expect(system.jetsamBand(of: maps) == .background)
+        #expect(system.jetsamBand(of: game) == .foreground)
+        system.setMemoryCapacity(600 * Self.mb)
+        // Nothing suspended to purge: everyone is warned; the game shrinks to 350 MB (850 in use);
+        // maps (background band) is killed first, then music (audio band) — the game, in front, survives.
+        #expect(system.trace.events.filter { $0.callback == .didReceiveMemoryWarning }.map(\.app) == ["music", "maps", "game"])
+        #expect(exits() == ["maps memoryPressure", "music memoryPressure"])
+        #expect(game.applicationState == .active)
+        #expect(system.memoryInUse == 350 * Self.mb)
+    }
+
+    @Test func warningsThatFreeEnoughSaveEveryone() throws {
+        let app = try install("app", footprint: 500 * Self.mb, delegate: MemoryDelegate(warningFootprint: 100 * Self.mb))
+        try system.open(app)
+        system.setMemoryCapacity(200 * Self.mb)
+        #expect(exits() == [])
+        #expect(app.memoryFootprint == 100 * Self.mb)
+        // A new episode warns again.
+        app.setMemoryFootprint(300 * Self.mb)
+        #expect(system.trace.events.filter { $0.callback == .didReceiveMemoryWarning }.count == 2)
+    }
+
+    @Test func launchingIntoAFullDevicePurgesOthers() throws {
+        let old = try install("old", footprint: 300 * Self.mb)
+        try system.open(old)
+        try system.pressHome()
+        system.setMemoryCapacity(400 * Self.mb)
+        let new = try install("new", footprint: 200 * Self.mb)
+        try system.open(new)
+        #expect(exits() == ["old memoryPressure"])
+        #expect(new.applicationState == .active)
+    }
+
+    @Test func notificationsForASuspendedAppAreCoalescedAndDeliveredFirst() throws {
+        let delegate = MemoryDelegate()
+        let app = try install("app", footprint: Self.mb, delegate: delegate)
+        try system.open(app)
+        system.post(.orientation("portrait"))
+        try system.pressHome()
+        system.post(.orientation("landscapeLeft"))
+        system.post(.batteryLevel(0.5))
+        system.post(.orientation("landscapeRight"))
+        system.post(.locale("fr_FR"))
+        system.post(.batteryLevel(0.4))
+        #expect(delegate.notifications.entries.map(\.0) == [.orientation("portrait")])
+        try system.open(app)
+        // One per kind, latest value, in the order the kinds first arrived, before willEnterForeground.
+        #expect(delegate.order.entries == [
+            "notification orientation(portrait)",
+            "notification orientation(landscapeRight)", "notification batteryLevel(0.4)", "notification locale(fr_FR)",
+            "willEnterForeground",
+        ])
+        #expect(delegate.notifications.entries.dropFirst().allSatisfy { $0.1 == .background })
+        #expect(system.trace.events.filter { $0.eventName == "notificationQueued" }.count == 5)
+    }
+
+    @Test func notificationsQueuedForAnAppThatIsPurgedAreDropped() throws {
+        let delegate = MemoryDelegate()
+        let app = try install("app", footprint: Self.mb, delegate: delegate)
+        try system.open(app)
+        try system.pressHome()
+        system.post(.significantTimeChange)
+        try system.purge(app)
+        try system.open(app)
+        #expect(delegate.notifications.entries.isEmpty)
+    }
+}
