@@ -153,3 +153,25 @@ final class MemoryDelegate: ApplicationDelegate {
         #expect(delegate.notifications.entries.isEmpty)
     }
 }
+
+@Suite struct AppSwitcherTests {
+    @Test func theSwitcherListsOpenedAppsMostRecentFirstUntilSwipedAway() throws {
+        let clock = VirtualClock()
+        let system = BackgroundSystem(clock: clock)
+        let mail = try system.install(AppManifest(id: "mail"))
+        let maps = try system.install(AppManifest(id: "maps"))
+        let news = try system.install(AppManifest(id: "news", backgroundModes: [.remoteNotification]))
+        for app in [mail, maps, news] {
+            try system.open(app)
+            clock.advance(by: .seconds(5))
+        }
+        try system.open(mail)                        // switching sends news to the background
+        #expect(news.applicationState == .suspended)
+        #expect(system.appSwitcher.map(\.id) == ["mail", "news", "maps"])
+        try system.purge(news)                       // purged apps stay in the switcher
+        #expect(system.appSwitcher.map(\.id) == ["mail", "news", "maps"])
+        try system.killFromAppSwitcher(news)         // swiping a purged app removes it and blocks relaunch
+        #expect(system.appSwitcher.map(\.id) == ["mail", "maps"])
+        #expect(system.deliver(.silentPush, to: news) == .dropped(.killedByUser))
+    }
+}

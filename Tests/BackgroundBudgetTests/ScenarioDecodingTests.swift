@@ -60,7 +60,8 @@ import Testing
             var keys = verb.keys.contains("app") ? #", "app": "com.example.news""# : ""
             // Verbs with required keys besides the app.
             keys += ["startActivity": #", "activity": "audioPlayback""#, "stopActivity": #", "activity": "audioPlayback""#,
-                     "deliver": #", "event": "silentPush""#][verb.name] ?? ""
+                     "deliver": #", "event": "silentPush""#, "setMemoryCapacity": #", "mb": 512"#, "setFootprint": #", "mb": 40"#,
+                     "post": #", "notification": "significantTimeChange""#][verb.name] ?? ""
             let text = scenario(events: #"{"at": 1, "do": "\#(verb.name)"\#(keys)}"#)
             let decoded = try Scenario(json: text)
             #expect(decoded.events[1].action.name == verb.name)
@@ -92,6 +93,22 @@ import Testing
             .contains(#"missing required key "region""#))
         #expect(failure(scenario(events: #"{"at": 1, "do": "startActivity", "app": "com.example.news", "activity": "music"}"#))
             .contains(#"unknown value "music"; accepted: "audioPlayback""#))
+    }
+
+    @Test func memoryAndNotificationVocabularyDecodes() throws {
+        let decoded = try Scenario(json: scenario(events: """
+            {"at": 1, "do": "setMemoryCapacity", "mb": 512},
+                {"at": 2, "do": "post", "notification": "batteryLevel", "value": 0.25},
+                {"at": 3, "do": "post", "notification": "locale", "value": "fr_FR"}
+            """))
+        #expect(decoded.events.dropFirst().map(\.action) == [
+            .setMemoryCapacity(bytes: 512_000_000), .post(.batteryLevel(0.25)), .post(.locale("fr_FR")),
+        ])
+        #expect(failure(scenario(events: #"{"at": 1, "do": "post", "notification": "userDefaults", "value": 1}"#))
+            .contains(#"$.events[1].value: unknown key "value"; accepted: "notification""#))
+        #expect(failure(scenario(events: #"{"at": 1, "do": "post", "notification": "orientation"}"#))
+            .contains(#"missing required key "value""#))
+        #expect(failure(scenario(events: #"{"at": 1, "do": "setMemoryCapacity", "mb": -5}"#)).contains("$.events[1].mb"))
     }
 
     @Test func optionalReasonsDefaultToSystem() throws {

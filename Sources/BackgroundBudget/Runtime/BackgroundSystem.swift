@@ -100,6 +100,16 @@ public final class BackgroundSystem: Sendable {
         state.withLock { state in state.installOrder.compactMap { state.handles[$0] } }
     }
 
+    /// The apps in the app switcher, most recently used first: every app the user opened and has not
+    /// swiped away, whether it runs, is suspended, or was purged meanwhile.
+    public var appSwitcher: [Application] {
+        state.withLock { state in
+            state.core.records.filter(\.inAppSwitcher)
+                .sorted { $0.lastUsed > $1.lastUsed }
+                .compactMap { state.handles[$0.manifest.id] }
+        }
+    }
+
     /// The app in the foreground (active or inactive), if any.
     public var foregroundApplication: Application? {
         state.withLock { state in state.core.foreground.flatMap { state.handles[$0] } }

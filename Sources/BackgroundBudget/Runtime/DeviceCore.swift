@@ -127,6 +127,8 @@ struct DeviceCore: Sendable {
         var memoryWarningInFlight = false
         /// Notifications queued while suspended, one per kind, in the order the kinds first arrived.
         var queuedNotifications: [SystemNotification] = []
+        /// Whether the app shows in the app switcher: the user opened it and has not swiped it away.
+        var inAppSwitcher = false
     }
 
     /// The allowance and overrun timers an app has armed.
@@ -268,9 +270,17 @@ struct DeviceCore: Sendable {
             case .enter, .exit: false
             }
         }
+        if cause == .launch || cause == .enterForeground {
+            records[s].killedByUser = false
+            records[s].inAppSwitcher = true
+        }
+        if cause == .killFromAppSwitcher {
+            // Even an app that is no longer running is removed and marked (IOS-FACTS §1).
+            records[s].inAppSwitcher = false
+            records[s].killedByUser = true
+        }
         guard !steps.isEmpty else { return effects }
         if hasCallbacks { records[s].inFlight += 1 }
-        if cause == .launch || cause == .enterForeground { records[s].killedByUser = false }
         // The queue is resumed (or dropped, on exit) before the steps are queued on it.
         let queueEffects = effects.filter(\.isQueueControl)
         let delivery = Effect.deliver(Delivery(app: app, incarnation: records[s].incarnation, event: cause, steps: steps, settles: hasCallbacks))

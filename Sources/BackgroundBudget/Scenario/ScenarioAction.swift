@@ -43,15 +43,21 @@ public enum ScenarioAction: Sendable, Hashable {
     /// `deliver`: a system event for the app (a location event, a push, a Bluetooth or accessory
     /// event, a finished download); the system launches, wakes, queues or drops as the rules say.
     case deliver(AppID, BackgroundEvent)
+    /// `setMemoryCapacity`: the device's memory for apps becomes this many bytes (`mb`).
+    case setMemoryCapacity(bytes: Int)
+    /// `setFootprint`: an app's memory footprint becomes this many bytes (`mb`).
+    case setFootprint(AppID, bytes: Int)
+    /// `post`: a system notification for every app in memory.
+    case post(SystemNotification)
 
     /// The app the action names, if it names one.
     public var app: AppID? {
         switch self {
         case .launch(let app), .open(let app), .switchTo(let app), .killFromAppSwitcher(let app),
              .launchInBackground(let app, _), .purge(let app), .terminate(let app, _), .beginTask(let app, _),
-             .startActivity(let app, _), .stopActivity(let app, _), .deliver(let app, _):
+             .startActivity(let app, _), .stopActivity(let app, _), .deliver(let app, _), .setFootprint(let app, _):
             app
-        case .home, .beginInterruption, .dismissInterruption, .answerInterruption:
+        case .home, .beginInterruption, .dismissInterruption, .answerInterruption, .setMemoryCapacity, .post:
             nil
         }
     }
@@ -74,6 +80,9 @@ public enum ScenarioAction: Sendable, Hashable {
         case .startActivity: "startActivity"
         case .stopActivity: "stopActivity"
         case .deliver: "deliver"
+        case .setMemoryCapacity: "setMemoryCapacity"
+        case .setFootprint: "setFootprint"
+        case .post: "post"
         }
     }
 
@@ -143,6 +152,16 @@ public enum ScenarioAction: Sendable, Hashable {
             let region = try event.optional("region")?.string()
             return .deliver(try event.app(), try kind.event(region: region, path: event))
         },
+        Verb("setMemoryCapacity", keys: ["mb"], "the device's memory for apps becomes \"mb\" megabytes (pressure if they no longer fit)") { event throws(ScenarioError) in
+            .setMemoryCapacity(bytes: try event.required("mb").megabytes())
+        },
+        Verb("setFootprint", keys: ["app", "mb"], "the app's memory footprint becomes \"mb\" megabytes") { event throws(ScenarioError) in
+            .setFootprint(try event.app(), bytes: try event.required("mb").megabytes())
+        },
+        Verb("post", keys: ["notification", "value"],
+             "a system notification for every app in memory (notification: a kind; value: its new value, if it has one)") { event throws(ScenarioError) in
+            .post(try SystemNotificationKind.decode(event))
+        },
     ]
 
     /// The table entry for a `"do"` value, or `nil`.
@@ -178,6 +197,9 @@ public enum ScenarioAction: Sendable, Hashable {
         case .startActivity(let id, let activity): try? stage.app(id).startActivity(activity)
         case .stopActivity(let id, let activity): stage.app(id).stopActivity(activity)
         case .deliver(let id, let event): stage.system.deliver(event, to: stage.app(id))
+        case .setMemoryCapacity(let bytes): stage.system.setMemoryCapacity(bytes)
+        case .setFootprint(let id, let bytes): stage.app(id).setMemoryFootprint(bytes)
+        case .post(let notification): stage.system.post(notification)
         }
     }
 }
@@ -218,6 +240,37 @@ enum BackgroundEventKind: String, CaseIterable {
         case .accessory: return .accessory
         case .newsstandDownload: return .newsstandDownload
         case .regionBoundary: return .regionBoundary(region ?? "")
+        }
+    }
+}
+
+/// The names of system notifications in scenario files, and the value each takes.
+enum SystemNotificationKind: String, CaseIterable {
+    case orientation, locale, userDefaults, screenMode, screenConnection, accessoryConnection, ubiquityIdentity,
+         significantTimeChange, batteryLevel, batteryState, proximity, protectedData
+
+    /// Reads `notification` and, for kinds with a value, `value`.
+    static func decode(_ event: ObjectReader) throws(ScenarioError) -> SystemNotification {
+        let kind = try event.required("notification").oneOf(SystemNotificationKind.self)
+        let value = event.optional("value")
+        switch kind {
+        case .orientation: return .orientation(try event.required("value").string())
+        case .locale: return .locale(try event.required("value").string())
+        case .batteryState: return .batteryState(try event.required("value").string())
+        case .batteryLevel: return .batteryLevel(try event.required("value").number())
+        case .screenConnection: return .screenConnection(try event.required("value").bool())
+        case .accessoryConnection: return .accessoryConnection(try event.required("value").bool())
+        case .proximity: return .proximity(try event.required("value").bool())
+        case .protectedData: return .protectedData(try event.required("value").bool())
+        case .userDefaults, .screenMode, .ubiquityIdentity, .significantTimeChange:
+            // These carry no value.
+            if let value { throw value.error(.unknownKey("value", accepted: ["notification"])) }
+            switch kind {
+            case .userDefaults: return .userDefaults
+            case .screenMode: return .screenMode
+            case .ubiquityIdentity: return .ubiquityIdentity
+            default: return .significantTimeChange
+            }
         }
     }
 }

@@ -25,6 +25,8 @@ public enum ScenarioStep: Sendable, Hashable {
     case reportCall
     /// `setKeepAlive`: the app installs the legacy VoIP keep-alive handler, whose run takes `work`.
     case setKeepAlive(interval: Duration, work: Duration)
+    /// `setFootprint`: the app's memory footprint becomes this many bytes (`mb` in scenario files).
+    case setFootprint(bytes: Int)
 
     /// One word of the behaviour vocabulary.
     public struct Verb: Sendable {
@@ -65,6 +67,9 @@ public enum ScenarioStep: Sendable, Hashable {
              summary: "install the VoIP keep-alive handler every \"interval\" seconds; each run takes \"work\" seconds") { step throws(ScenarioError) in
             .setKeepAlive(interval: try step.required("interval").seconds(), work: try step.optional("work")?.seconds() ?? .zero)
         },
+        Verb(name: "setFootprint", keys: ["mb"], summary: "the app's memory footprint becomes \"mb\" megabytes") { step throws(ScenarioError) in
+            .setFootprint(bytes: try step.required("mb").megabytes())
+        },
     ]
 
     /// The table entry for a `"do"` value, or `nil`.
@@ -82,6 +87,7 @@ public enum ScenarioStep: Sendable, Hashable {
         case .monitorSignificantChanges: application.startMonitoringSignificantLocationChanges()
         case .monitorRegion(let region): application.startMonitoring(region: region)
         case .reportCall: application.reportNewIncomingCall()
+        case .setFootprint(let bytes): application.setMemoryFootprint(bytes)
         case .setKeepAlive(let interval, let work):
             application.setKeepAliveTimeout(interval) { [weak application] in application?.simulateWork(for: work) }
         }

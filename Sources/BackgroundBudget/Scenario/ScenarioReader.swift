@@ -53,6 +53,13 @@ struct ScenarioReader {
     }
 
     /// The value as a number of seconds from 0 to ``Scenario/maxSeconds``, kept to the nanosecond.
+    /// A whole number of bytes from megabytes (1 MB = 1,000,000 bytes), from 0 to 10⁹ MB.
+    func megabytes() throws(ScenarioError) -> Int {
+        let value = try number()
+        guard value >= 0, value <= 1e9 else { throw error(.outOfRange(value, accepted: "0 to 1000000000 megabytes")) }
+        return Int((value * 1_000_000).rounded())
+    }
+
     func seconds() throws(ScenarioError) -> Duration {
         let value = try number()
         guard value >= 0, value <= Scenario.maxSeconds else {
