@@ -175,3 +175,34 @@ final class MemoryDelegate: ApplicationDelegate {
         #expect(system.deliver(.silentPush, to: news) == .dropped(.killedByUser))
     }
 }
+
+@Suite struct MemoryAccountingTests {
+    @Test func memoryInUseMatchesTheAppsInMemoryOverRandomSequences() throws {
+        var random = SplitMix64(seed: 0x3E3)
+        let clock = VirtualClock()
+        let system = BackgroundSystem(clock: clock)
+        let apps = try (0..<5).map { index in
+            var manifest = AppManifest(id: AppID(rawValue: "app\(index)"), backgroundModes: index == 0 ? [.audio] : [])
+            manifest.memoryFootprint = Int(1 + random.next(below: 300)) * 1_000_000
+            return try system.install(manifest)
+        }
+        for step in 0..<3_000 {
+            let app = apps[Int(random.next(below: 5))]
+            switch random.next(below: 8) {
+            case 0, 1: try? system.open(app)
+            case 2: try? system.pressHome()
+            case 3: try? system.purge(app)
+            case 4: try? system.killFromAppSwitcher(app)
+            case 5: app.setMemoryFootprint(Int(random.next(below: 400)) * 1_000_000)
+            case 6: system.setMemoryCapacity(random.next(below: 4) == 0 ? nil : Int(200 + random.next(below: 1_000)) * 1_000_000)
+            default: try? app.startPlayingAudio()
+            }
+            clock.advance(by: .seconds(1))
+            let (kept, recomputed) = system.state.withLock { ($0.core.memoryInUse, $0.core.memoryInUseRecomputed) }
+            #expect(kept == recomputed, "step \(step)")
+            if let capacity = system.memoryCapacity, system.state.withLock({ $0.core.pendingMemoryWarnings == 0 }) {
+                #expect(system.memoryInUse <= capacity, "step \(step): over capacity after pressure was relieved")
+            }
+        }
+    }
+}

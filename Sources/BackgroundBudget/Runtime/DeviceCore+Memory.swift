@@ -6,8 +6,9 @@
 /// background apps are killed from the lowest jetsam band up [S72], the foreground app last.
 /// Notifications for a suspended app are coalesced to one per kind and delivered first when it runs [S73].
 extension DeviceCore {
-    /// The bytes the apps in memory use together.
-    var memoryInUse: Int {
+    /// The bytes the apps in memory use together, recomputed from scratch (for checks; the core keeps
+    /// ``memoryInUse`` up to date as apps launch, exit and change their footprints).
+    var memoryInUseRecomputed: Int {
         records.reduce(0) { $0 + ($1.state == .notRunning ? 0 : $1.footprint) }
     }
 
@@ -24,6 +25,7 @@ extension DeviceCore {
     mutating func setFootprint(_ bytes: Int, app: AppID, at now: BudgetInstant) -> [Effect] {
         let s = slot(app)
         guard records[s].state != .notRunning else { return [] }
+        memoryInUse += max(0, bytes) - records[s].footprint
         records[s].footprint = max(0, bytes)
         return relieveMemoryPressure(at: now)
     }

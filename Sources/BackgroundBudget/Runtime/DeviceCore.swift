@@ -153,6 +153,8 @@ struct DeviceCore: Sendable {
     var pendingMemoryWarnings = 0
     /// Whether the current episode of pressure has sent its memory warnings.
     var warnedThisEpisode = false
+    /// The bytes the apps in memory use together (kept up to date; see `memoryInUseRecomputed`).
+    var memoryInUse = 0
 
     init(policy: BudgetPolicy, retention: TraceRetention = .all) {
         self.policy = policy
@@ -298,7 +300,9 @@ struct DeviceCore: Sendable {
             record.incarnation += 1
             record.spentBefore = .zero
             record.footprint = record.manifest.memoryFootprint
+            memoryInUse += record.footprint
         }
+        if next == .notRunning, previous != .notRunning { memoryInUse -= record.footprint }
         if next.isForeground != previous.isForeground { record.lastUsed = now }
         record.state = next
         if next.isForeground {
