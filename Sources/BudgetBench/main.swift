@@ -12,6 +12,7 @@ let benchmarks: [any Benchmark] = [
     BeginEndBenchmark(),
     LiveTaskMemoryBenchmark(),
     ScenarioBenchmark(),
+    ScaleBenchmark(),
 ]
 
 let filters = CommandLine.arguments.dropFirst()

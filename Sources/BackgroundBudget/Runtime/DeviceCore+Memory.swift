@@ -42,11 +42,12 @@ extension DeviceCore {
             return []
         }
         var effects: [Effect] = []
-        // 1. Suspended apps, silently: largest first, least recently used among equals.
-        let suspended = records.indices.filter { records[$0].state == .suspended }
-            .sorted { (records[$1].footprint, records[$0].lastUsed.nanoseconds) < (records[$0].footprint, records[$1].lastUsed.nanoseconds) }
-        for s in suspended where memoryInUse > capacity {
-            effects += (try? apply(.purge, to: records[s].manifest.id, at: now)) ?? []
+        // 1. Suspended apps, silently: largest first, least recently used among equals. Usually one or
+        // two purges suffice, so each victim is found by a linear scan rather than a sort.
+        while memoryInUse > capacity, let victim = records.indices.filter({ records[$0].state == .suspended }).min(by: { a, b in
+            (-records[a].footprint, records[a].lastUsed.nanoseconds) < (-records[b].footprint, records[b].lastUsed.nanoseconds)
+        }) {
+            effects += (try? apply(.purge, to: records[victim].manifest.id, at: now)) ?? []
         }
         guard memoryInUse > capacity else { return effects }
         // 2. A memory warning to every running app, once per episode; wait for them to handle it.
@@ -64,15 +65,12 @@ extension DeviceCore {
         }
         guard pendingMemoryWarnings == 0 else { return effects }
         // 3. Kill running apps from the lowest band up, the foreground app last.
-        let running = records.indices.filter { records[$0].state.isExecuting }.sorted { a, b in
-            let keyA = (records[a].state.isForeground ? 1 : 0, jetsamBand(of: records[a]).rawValue, -records[a].footprint,
-                        records[a].lastUsed.nanoseconds)
-            let keyB = (records[b].state.isForeground ? 1 : 0, jetsamBand(of: records[b]).rawValue, -records[b].footprint,
-                        records[b].lastUsed.nanoseconds)
-            return keyA < keyB
+        func killOrder(_ s: Int) -> (Int, Int, Int, Int64) {
+            (records[s].state.isForeground ? 1 : 0, jetsamBand(of: records[s]).rawValue, -records[s].footprint, records[s].lastUsed.nanoseconds)
         }
-        for s in running where memoryInUse > capacity {
-            effects += (try? apply(.kill(.memoryPressure), to: records[s].manifest.id, at: now)) ?? []
+        while memoryInUse > capacity,
+              let victim = records.indices.filter({ records[$0].state.isExecuting }).min(by: { killOrder($0) < killOrder($1) }) {
+            effects += (try? apply(.kill(.memoryPressure), to: records[victim].manifest.id, at: now)) ?? []
         }
         if memoryInUse <= capacity { warnedThisEpisode = false }
         return effects
