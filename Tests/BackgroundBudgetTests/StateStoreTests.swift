@@ -138,6 +138,19 @@ func fileNames(in folder: URL) throws -> [String] {
         }
     }
 
+    @Test func theReadmeExampleRestoresTheDraftSavedInTheBackground() throws {
+        struct Draft: Codable, Sendable, Equatable { var text = "" }
+        try withStateFolder { folder in
+            let draft = Draft(text: "Friday?")
+            let store = try StateStore<Draft>(directory: folder, name: "draft")
+            try store.save(draft)                                   // in applicationDidEnterBackground
+            let loaded = try store.load()                           // at launch
+            #expect(loaded.issues.isEmpty)
+            let restored = loaded.value ?? Draft()
+            #expect(restored == draft)
+        }
+    }
+
     @Test func errorsNameTheFileAndWhatWasWrong() {
         let checksum = StateStoreError(.checksumMismatch(stored: 0x1C29_1CA3, computed: 0xAB), path: "/data/note.state")
         #expect("\(checksum)" == "/data/note.state: checksum mismatch: the header says 0x1C291CA3, the payload's is 0x000000AB")
