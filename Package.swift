@@ -35,7 +35,9 @@ let package = Package(
         ),
         .executableTarget(name: "BudgetBench", dependencies: ["BackgroundBudget"]),
         .executableTarget(name: "bgbudget", dependencies: ["BackgroundBudget"]),
-        .testTarget(name: "BackgroundBudgetTests", dependencies: ["BackgroundBudget"]),
+        // The child process the crash test kills while it saves; the tests find it next to their bundle.
+        .executableTarget(name: "StateStoreTorture", dependencies: ["BackgroundBudget"]),
+        .testTarget(name: "BackgroundBudgetTests", dependencies: ["BackgroundBudget", "StateStoreTorture"]),
     ],
     swiftLanguageModes: [.v6]
 )

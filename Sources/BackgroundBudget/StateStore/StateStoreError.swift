@@ -1,0 +1,140 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#elseif canImport(Musl)
+import Musl
+#endif
+
+/// Why a ``StateStore`` could not save, or could not use a saved file, and which file.
+///
+/// ``description`` names the file first, the way compilers do, then says what was wrong:
+///
+/// ```text
+/// /…/Application Support/draft.state: checksum mismatch: the header says 0x1C291CA3, the payload's is 0x8A9B3C1D
+/// /…/Application Support/draft.state.tmp: open failed: Permission denied (errno 13)
+/// /…/Application Support/draft.state: cannot decode the saved JSON at $.items[2].title: expected String, found a number
+/// ```
+///
+/// ``StateStore/load()`` reports a damaged file through ``StateStoreIssue`` and carries on with the
+/// previous good copy; it throws a ``Problem/noGoodCopy(_:)`` error only when no copy can be used.
+///
+/// ```swift
+/// do {
+///     try store.save(draft)
+/// } catch {
+///     logger.error("\(error)")         // the state on disk is still the one saved before
+/// }
+/// ```
+public struct StateStoreError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// What exactly was wrong.
+    public enum Problem: Sendable, Hashable {
+        /// The file does not start with the state file signature; `found` holds its first bytes (at
+        /// most eight).
+        case badMagic(found: [UInt8])
+        /// The file was written in a format version this library does not read.
+        case unsupportedVersion(found: UInt32, supported: UInt32)
+        /// The file ends early: a write that never finished, or a file cut short.
+        case truncated(expectedBytes: UInt64, foundBytes: UInt64)
+        /// The file is longer than its header says.
+        case lengthMismatch(expectedBytes: UInt64, foundBytes: UInt64)
+        /// The header's own checksum does not match its bytes: the header is damaged.
+        case headerChecksumMismatch(stored: UInt32, computed: UInt32)
+        /// The payload's checksum does not match the one in the header: the payload is damaged.
+        case checksumMismatch(stored: UInt32, computed: UInt32)
+        /// The payload is intact but does not decode as the store's value type; `codingPath` is a
+        /// JSONPath such as `$.items[2].title` (`$` is the whole value).
+        case decodingFailed(codingPath: String, reason: String)
+        /// The value could not be encoded as JSON (a non-finite `Double`, an `encode(to:)` that throws).
+        case encodingFailed(codingPath: String, reason: String)
+        /// A system call failed; `operation` names it (`open`, `write`, `fsync`, `rename`, …) and
+        /// `errno` is its error number.
+        case io(operation: String, errno: Int32)
+        /// The file does not exist although an older copy does: a save was interrupted after it had
+        /// kept the previous copy and before it installed the new one.
+        case missing
+        /// The store's name cannot be used as a file name; the string says why.
+        case invalidName(String)
+        /// No saved copy could be used; each issue says what was wrong with one file and where that
+        /// file is now.
+        case noGoodCopy([StateStoreIssue])
+    }
+
+    /// What was wrong.
+    public var problem: Problem
+    /// The file (or folder) concerned.
+    public var path: String
+
+    /// Creates an error.
+    /// - Parameters:
+    ///   - problem: What was wrong.
+    ///   - path: The file or folder concerned.
+    public init(_ problem: Problem, path: String) {
+        self.problem = problem
+        self.path = path
+    }
+
+    /// Whether the error means the file is damaged, so it is set aside rather than read again: a
+    /// framing, checksum or decoding problem, as opposed to a failed system call.
+    public var isDamage: Bool {
+        switch problem {
+        case .badMagic, .unsupportedVersion, .truncated, .lengthMismatch, .headerChecksumMismatch,
+             .checksumMismatch, .decodingFailed:
+            return true
+        case .encodingFailed, .io, .missing, .invalidName, .noGoodCopy:
+            return false
+        }
+    }
+
+    /// What was wrong, without the path: `checksum mismatch: …`.
+    public var message: String {
+        switch problem {
+        case .badMagic(let found):
+            let bytes = found.isEmpty ? "nothing" : byteList(found)
+            return "not a state file: it starts with \(bytes), not the signature \(byteList(StateFrame.magic))"
+        case .unsupportedVersion(let found, let supported):
+            return "format version \(found) is not supported; this library reads version \(supported)"
+        case .truncated(let expected, let found):
+            return "truncated: expected \(expected) bytes, found \(found)"
+        case .lengthMismatch(let expected, let found):
+            return "length mismatch: the header says \(expected) bytes in all, the file has \(found)"
+        case .headerChecksumMismatch(let stored, let computed):
+            return "header checksum mismatch: stored \(hex(stored, digits: 8)), computed \(hex(computed, digits: 8))"
+        case .checksumMismatch(let stored, let computed):
+            return "checksum mismatch: the header says \(hex(stored, digits: 8)), the payload's is \(hex(computed, digits: 8))"
+        case .decodingFailed(let codingPath, let reason):
+            return "cannot decode the saved JSON at \(codingPath): \(reason)"
+        case .encodingFailed(let codingPath, let reason):
+            return "cannot encode the value at \(codingPath): \(reason)"
+        case .io(let operation, let code):
+            return "\(operation) failed: \(String(cString: strerror(code))) (errno \(code))"
+        case .missing:
+            return "missing: a save was interrupted before it installed the new state"
+        case .invalidName(let why):
+            return "not a usable store name: \(why)"
+        case .noGoodCopy(let issues):
+            let details = issues.map { "\n  \($0)" }.joined()
+            return "no saved copy can be used" + (issues.isEmpty ? "" : ":" + details)
+        }
+    }
+
+    /// `path: message`.
+    public var description: String {
+        "\(path): \(message)"
+    }
+}
+
+/// `0x1C291CA3`: a number as fixed-width upper-case hexadecimal.
+private func hex(_ value: UInt32, digits: Int) -> String {
+    "0x" + paddedHex(value, digits: digits)
+}
+
+/// `89 42 42 53`: bytes as a hex dump.
+private func byteList(_ bytes: [UInt8]) -> String {
+    bytes.map { paddedHex($0, digits: 2) }.joined(separator: " ")
+}
+
+private func paddedHex<Number: BinaryInteger>(_ value: Number, digits: Int) -> String {
+    let text = String(value, radix: 16, uppercase: true)
+    return String(repeating: "0", count: max(0, digits - text.count)) + text
+}

@@ -1,0 +1,118 @@
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#elseif canImport(Musl)
+import Musl
+#endif
+
+/// A child process started with `posix_spawn`, whose standard output the test reads line by line with
+/// bounded waits, and which the test can kill with `SIGKILL` at any moment.
+///
+/// ```swift
+/// let child = try ChildProcess(executable: path, arguments: [folder])
+/// let line = child.nextLine(timeout: .seconds(5))    // nil: no line in time, or the child exited
+/// child.kill()
+/// let rest = child.remainingLines()                  // what it wrote before it died
+/// ```
+final class ChildProcess {
+    struct SpawnError: Error, CustomStringConvertible {
+        var description: String
+    }
+
+    let pid: pid_t
+    private let output: Int32
+    private var pending: [UInt8] = []
+    private var reachedEnd = false
+    private var reaped = false
+
+    /// Starts `executable` with `arguments`, its standard output on a pipe, standard error inherited.
+    init(executable: String, arguments: [String]) throws {
+        var ends: [Int32] = [0, 0]
+        guard pipe(&ends) == 0 else { throw SpawnError(description: "pipe: \(String(cString: strerror(errno)))") }
+        // Close-on-exec on both ends, so children spawned by other tests never inherit them (the
+        // `dup2` below gives the child its own copy of the write end as descriptor 1).
+        for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
+        defer { close(ends[1]) }
+
+        #if canImport(Darwin)
+        var actions: posix_spawn_file_actions_t?
+        #else
+        var actions = posix_spawn_file_actions_t()
+        #endif
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_adddup2(&actions, ends[1], 1)
+
+        let argv = ([executable] + arguments).map { strdup($0) } + [nil]
+        defer { argv.forEach { free($0) } }
+        var pid: pid_t = 0
+        let status = posix_spawn(&pid, executable, &actions, nil, argv, environ)
+        guard status == 0 else {
+            close(ends[0])
+            throw SpawnError(description: "posix_spawn \(executable): \(String(cString: strerror(status)))")
+        }
+        self.pid = pid
+        output = ends[0]
+    }
+
+    deinit {
+        kill()
+        close(output)
+    }
+
+    /// The next line the child wrote, without its newline; `nil` when none arrives within `timeout`
+    /// or the child closed its output.
+    func nextLine(timeout: Duration) -> String? {
+        let deadline = DispatchTime.now().uptimeNanoseconds + UInt64(timeout.components.seconds) * 1_000_000_000
+            + UInt64(timeout.components.attoseconds / 1_000_000_000)
+        while true {
+            if let newline = pending.firstIndex(of: UInt8(ascii: "\n")) {
+                let line = String(decoding: pending[..<newline], as: UTF8.self)
+                pending.removeSubrange(...newline)
+                return line
+            }
+            let now = DispatchTime.now().uptimeNanoseconds
+            guard !reachedEnd, now < deadline else { return nil }
+            var descriptor = pollfd(fd: output, events: Int16(POLLIN), revents: 0)
+            let ready = poll(&descriptor, 1, Int32(min((deadline - now) / 1_000_000 + 1, 1_000)))
+            if ready < 0, errno != EINTR { return nil }
+            if ready > 0 { readAvailable() }
+        }
+    }
+
+    /// Sends `SIGKILL` (if the child has not been reaped yet) and waits for it to exit, which is
+    /// prompt: `SIGKILL` cannot be caught.
+    func kill() {
+        guard !reaped else { return }
+        sendKill(pid)
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0, errno == EINTR {}
+        reaped = true
+    }
+
+    /// Every line the child wrote that has not been read yet, up to the end of its output. Call after
+    /// ``kill()``, so the end is near.
+    func remainingLines() -> [String] {
+        var lines: [String] = []
+        while let line = nextLine(timeout: .seconds(5)) { lines.append(line) }
+        return lines
+    }
+
+    private func readAvailable() {
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        let count = buffer.withUnsafeMutableBytes { read(output, $0.baseAddress, $0.count) }
+        if count > 0 {
+            pending += buffer[..<count]
+        } else if count == 0 || errno != EINTR {
+            reachedEnd = true
+        }
+    }
+}
+
+/// `kill(pid, SIGKILL)`, under a name that `ChildProcess.kill()` does not shadow.
+private func sendKill(_ pid: pid_t) {
+    _ = kill(pid, SIGKILL)
+}

@@ -1,0 +1,143 @@
+import Foundation
+import Testing
+@testable import BackgroundBudget
+@testable import StateStoreTorture
+
+/// Kills a process that saves state in a loop, at random moments, and checks after every kill that the
+/// store loads a complete state that was once written, and nothing older than the last save that had
+/// returned.
+@Suite struct StateStoreCrashTests {
+    @Test(.tags(.crash), .timeLimit(.minutes(3)))   // a backstop: every wait inside is bounded
+    func aKillAtAnyMomentLeavesACompleteStateNoOlderThanTheLastFinishedSave() async throws {
+        let executable = try #require(Self.tortureExecutable(), """
+            StateStoreTorture was not found next to the test bundle (looked in \(Self.searchedFolders.joined(separator: ", "))). \
+            Build it with `swift build --build-tests`, or set STATESTORE_TORTURE to its path.
+            """)
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("torture-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        // The run blocks in `poll` and `waitpid` for seconds: give it its own thread rather than one
+        // of the few that run every other test.
+        let run = await onDedicatedThread { KillRun(executable: executable, folder: folder, kills: 240, seed: 0x5EED_C0DE).perform() }
+        for failure in run.failures { Issue.record(Comment(rawValue: failure)) }
+        #expect(run.rounds == 240)
+        #expect(run.killedMidSave >= run.rounds / 4, "only \(run.killedMidSave) of \(run.rounds) kills landed during a save")
+        print("StateStoreCrashTests: \(run.rounds) kills, \(run.killedMidSave) during a save, \(run.temporaryFilesLeft) left "
+              + "a temporary file, \(run.loadsFromPrevious) loads used the previous copy; last state \(run.lastSaved)")
+    }
+
+    /// The folders searched for the `StateStoreTorture` executable: the test bundle's folder (the
+    /// build folder) and, on Apple platforms, the folder of any loaded `.xctest` bundle.
+    static var searchedFolders: [String] {
+        var folders = [URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()]
+        if let main = Bundle.main.executableURL { folders.append(main.deletingLastPathComponent()) }
+        for bundle in Bundle.allBundles where bundle.bundleURL.pathExtension == "xctest" {
+            folders.append(bundle.bundleURL.deletingLastPathComponent())
+        }
+        var seen = Set<String>()
+        return folders.map(\.standardizedFileURL.path).filter { seen.insert($0).inserted }
+    }
+
+    /// The `StateStoreTorture` executable: `$STATESTORE_TORTURE`, or the one in the build folder.
+    static func tortureExecutable() -> String? {
+        if let path = ProcessInfo.processInfo.environment["STATESTORE_TORTURE"] { return path }
+        return searchedFolders.map { $0 + "/StateStoreTorture" }.first { FileManager.default.isExecutableFile(atPath: $0) }
+    }
+}
+
+/// One run of the crash test: start the child, let it save for a random while, kill it, load, check;
+/// `kills` times. Failures are collected as text, since the run happens off the test's task.
+struct KillRun: Sendable {
+    var executable: String
+    var folder: URL
+    var kills: Int
+    var seed: UInt64
+
+    var failures: [String] = []
+    var rounds = 0
+    var lastWriting = 0
+    var lastSaved = 0
+    var killedMidSave = 0
+    var loadsFromPrevious = 0
+    var temporaryFilesLeft = 0
+
+    init(executable: String, folder: URL, kills: Int, seed: UInt64) {
+        self.executable = executable
+        self.folder = folder
+        self.kills = kills
+        self.seed = seed
+    }
+
+    consuming func perform() -> KillRun {
+        do {
+            try performRounds()
+        } catch {
+            failures.append("round \(rounds): \(error)")
+        }
+        return self
+    }
+
+    private mutating func performRounds() throws {
+        let store = try StateStore<TortureState>(directory: folder, name: "torture")
+        var random = SplitMix64(seed: seed)
+        let pause = DispatchSemaphore(value: 0)                 // never signalled: a bounded wait
+        while rounds < kills, failures.isEmpty {
+            rounds += 1
+            let child = try ChildProcess(executable: executable, arguments: [folder.path])
+            guard let ready = child.nextLine(timeout: .seconds(10)) else {
+                return failures.append("round \(rounds): the child did not say ready within 10 s")
+            }
+            if ready != "ready \(lastSaved)" { failures.append("round \(rounds): the child loaded something else: \(ready)") }
+            // Let it finish 0 to 2 saves, then kill it up to 12 ms later: anywhere in a save.
+            var savesToWaitFor = random.next(below: 3)
+            while savesToWaitFor > 0 {
+                guard let line = child.nextLine(timeout: .seconds(5)) else {
+                    return failures.append("round \(rounds): the child stopped reporting saves")
+                }
+                record(line)
+                if line.hasPrefix("saved ") { savesToWaitFor -= 1 }
+            }
+            _ = pause.wait(timeout: .now() + .microseconds(Int(random.next(below: 12_000))))
+            child.kill()
+            for line in child.remainingLines() { record(line) }
+            if lastWriting > lastSaved { killedMidSave += 1 }
+            if FileManager.default.fileExists(atPath: store.fileURL.path + ".tmp") { temporaryFilesLeft += 1 }
+            try check(store.load())
+        }
+        let setAside = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.contains("corrupt") }
+        if !setAside.isEmpty { failures.append("damaged files were set aside: \(setAside)") }
+    }
+
+    /// Checks a load after a kill: complete, written once, and at least the last finished save.
+    private mutating func check(_ loaded: StateStore<TortureState>.LoadResult) {
+        if !loaded.issues.allSatisfy({ $0.error.problem == .missing }) {
+            failures.append("round \(rounds): \(loaded.issues)")
+        }
+        if loaded.isRecovered { loadsFromPrevious += 1 }
+        let sequence = loaded.value?.sequence ?? 0
+        if loaded.value?.isSelfConsistent == false {
+            failures.append("round \(rounds): state \(sequence) is not self-consistent")
+        }
+        if sequence < lastSaved { failures.append("round \(rounds): loaded \(sequence), but \(lastSaved) had been saved") }
+        if sequence > lastWriting { failures.append("round \(rounds): loaded \(sequence), but only \(lastWriting) was ever written") }
+        // The next child continues from what it loads, so the numbers keep rising across kills.
+        lastWriting = sequence
+        lastSaved = sequence
+    }
+
+    /// Notes a `writing N` or `saved N` line.
+    private mutating func record(_ line: String) {
+        let parts = line.split(separator: " ", maxSplits: 1)
+        switch (parts.first, parts.count == 2 ? Int(parts[1]) : nil) {
+        case ("writing", let number?): lastWriting = number
+        case ("saved", let number?): lastSaved = number
+        default: failures.append("round \(rounds): unexpected line from the child: \(line)")
+        }
+    }
+}
+
+/// Runs blocking work on a new thread and returns its result, leaving the concurrency pool free.
+func onDedicatedThread<Result: Sendable>(_ work: @escaping @Sendable () -> Result) async -> Result {
+    await withCheckedContinuation { continuation in
+        Thread { continuation.resume(returning: work()) }.start()
+    }
+}
