@@ -3,11 +3,6 @@ import Synchronization
 import Testing
 @testable import BackgroundBudget
 
-extension Tag {
-    /// Tests that wait on real time: few, lenient, and each well under a second.
-    @Tag static var realTime: Self
-}
-
 /// The real-time clock against the wall: lenient about lateness, strict about order and about
 /// never running early. Each test waits on a semaphore with a timeout.
 @Suite(.tags(.realTime), .serialized)
