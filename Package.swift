@@ -10,6 +10,7 @@ let package = Package(
         .executable(name: "StateLab", targets: ["StateLab"]),
         .executable(name: "AudioPlayer", targets: ["AudioPlayer"]),
         .executable(name: "LocationTracker", targets: ["LocationTracker"]),
+        .executable(name: "MemoryPressure", targets: ["MemoryPressure"]),
         .executable(name: "BudgetBench", targets: ["BudgetBench"]),
         .executable(name: "bgbudget", targets: ["bgbudget"]),
     ],
@@ -31,6 +32,12 @@ let package = Package(
             name: "LocationTracker",
             dependencies: ["BackgroundBudget"],
             path: "Examples/LocationTracker",
+            exclude: ["README.md"]
+        ),
+        .executableTarget(
+            name: "MemoryPressure",
+            dependencies: ["BackgroundBudget"],
+            path: "Examples/MemoryPressure",
             exclude: ["README.md"]
         ),
         .executableTarget(name: "BudgetBench", dependencies: ["BackgroundBudget"]),

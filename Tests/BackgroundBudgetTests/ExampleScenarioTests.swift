@@ -31,9 +31,9 @@ import Testing
         #expect(files == [
             "allowance-is-shared.json", "answer-call-during-upload.json", "background-launch.json",
             "dormant-foreground-task.json", "exits-on-suspend.json", "foreground-return-resets-allowance.json",
-            "handler-ends-the-task.json", "ios7-allowance.json", "never-ended-task-is-killed.json",
-            "slow-did-enter-background.json", "state-lab.json", "switching-apps.json", "too-many-assertions.json",
-            "upload-finishes-in-time.json",
+            "handler-ends-the-task.json", "ios7-allowance.json", "memory-pressure.json", "never-ended-task-is-killed.json",
+            "notifications-while-suspended.json", "slow-did-enter-background.json", "state-lab.json", "switching-apps.json",
+            "too-many-assertions.json", "upload-finishes-in-time.json",
         ])
         for file in files {
             let scenario = try Self.load(file)
@@ -283,5 +283,28 @@ import Testing
             "10.000 leaky beginBackgroundTaskDenied (tooManyTasks)", "10.000 leaky exit (tooManyBackgroundTasks)",
             "10.000 leaky → notRunning (tooManyBackgroundTasks)",
         ])
+    }
+
+    // MARK: Memory and notifications
+
+    @Test func suspendedAppsArePurgedLargestFirstUnderPressure() throws {
+        let run = try Self.load("memory-pressure.json").run()
+        let exits = run.trace.events.filter { $0.eventName == "exit" }.map { "\(formatSeconds($0.time.nanoseconds)) \($0.app) \($0.reason ?? "")" }
+        #expect(exits == ["40.000 com.example.maps memoryPressure", "60.000 com.example.photos memoryPressure"])
+        // Maps is suspended before it is purged: purges are silent, with no callback.
+        let maps = run.trace.events(for: "com.example.maps").filter { $0.time == .seconds(40) }.map(\.eventName)
+        #expect(maps.suffix(3) == ["stateChange", "exit", "stateChange"])
+        #expect(run.trace.states(for: "com.example.mail").last == .suspended)
+    }
+
+    @Test func notificationsAreCoalescedAndDeliveredBeforeTheForegroundCallbacks() throws {
+        #expect(try Self.afterLaunch("notifications-while-suspended.json").filter { $0.hasPrefix("60.000") } == [
+            "60.000 reader → background (enterForeground)",
+            "60.000 reader notificationDelivered", "60.000 reader notificationDelivered",
+            "60.000 reader applicationWillEnterForeground", "60.000 reader → inactive (enterForeground)",
+            "60.000 reader → active (enterForeground)", "60.000 reader applicationDidBecomeActive",
+        ])
+        let run = try Self.load("notifications-while-suspended.json").run()
+        #expect(run.trace.events.filter { $0.eventName == "notificationDelivered" }.map(\.name) == ["orientation(landscapeRight)", "batteryLevel(0.75)"])
     }
 }
