@@ -19,7 +19,7 @@ final class MemoryDelegate: ApplicationDelegate {
         if let warningFootprint { application.setMemoryFootprint(warningFootprint) }
     }
     func applicationWillEnterForeground(_ application: Application) { order.append("willEnterForeground") }
-    func application(_ application: Application, didReceive notification: SystemNotification) {
+    func application(_ application: Application, didObserve notification: SystemNotification) {
         notifications.append((notification, application.applicationState))
         order.append("notification \(notification)")
     }

@@ -135,7 +135,7 @@ public final class Application: Sendable {
                 for block in blocks { block(callback) }
             case .notification(let notification):
                 let delegate = side.withLock { $0.delegate }
-                delegate?.application(self, didReceive: notification)
+                delegate?.application(self, didObserve: notification)
             case .exit:
                 break
             }
@@ -145,7 +145,7 @@ public final class Application: Sendable {
     /// Hands a notification to the delegate, on the app's queue.
     func receive(_ notification: SystemNotification) {
         let delegate = side.withLock { $0.delegate }
-        delegate?.application(self, didReceive: notification)
+        delegate?.application(self, didObserve: notification)
     }
 }
 

@@ -55,7 +55,7 @@ public protocol ApplicationDelegate: AnyObject, Sendable {
     /// A system notification arrived (`UIDevice.orientationDidChangeNotification`,
     /// `NSLocale.currentLocaleDidChangeNotification`, …). While the app is suspended they are
     /// coalesced to the latest per kind and delivered first when it runs again.
-    func application(_ application: Application, didReceive notification: SystemNotification)
+    func application(_ application: Application, didObserve notification: SystemNotification)
 }
 
 extension ApplicationDelegate {
@@ -78,7 +78,7 @@ extension ApplicationDelegate {
     /// Does nothing.
     public func applicationDidReceiveMemoryWarning(_ application: Application) {}
     /// Does nothing.
-    public func application(_ application: Application, didReceive notification: SystemNotification) {}
+    public func application(_ application: Application, didObserve notification: SystemNotification) {}
 }
 
 extension ApplicationDelegate {
