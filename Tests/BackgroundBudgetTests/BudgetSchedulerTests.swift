@@ -93,7 +93,7 @@ import Testing
         let scheduler = self.scheduler
         let stops = TestLog<Budget>()
         for index in 0..<5_000 {
-            try scheduler.requestBudget(named: "job", allowance: .milliseconds(Int64(1_000 + index % 97)),
+            _ = try scheduler.requestBudget(named: "job", allowance: .milliseconds(Int64(1_000 + index % 97)),
                                         onStop: { budget, _ in stops.append(budget) })
         }
         #expect(clock.pendingCount == 1)
