@@ -4,20 +4,20 @@
 import Synchronization
 
 /// An app's own serial queue: every callback, expiration handler and piece of app work runs here, one
-/// at a time, and nothing runs while the app is suspended.
+/// at a time, and nothing new starts while the app is suspended.
 ///
 /// On a ``VirtualClock`` the queue runs inline (deterministic, on the thread that drives the clock);
 /// on a real clock it is a serial `DispatchQueue` that is really suspended with
 /// `DispatchQueue.suspend()` while the app is suspended.
 ///
 /// Every method is non-blocking and runs no user code except ``drain()``, so the system calls them
-/// while it holds its lock, which keeps the order of decisions and the order of work identical.
-///
-/// - When the app terminates, ``terminate()`` drops everything not yet started and says how much
-///   that was: work is tagged with the epoch it was queued in and skipped if the epoch has moved on.
-/// - Suspension is decided by the system and carried out by the queue itself when it reaches the
-///   suspension step, so work queued before the decision still runs. A resume decided after the
-///   suspension decision but before the queue reached it cancels it (``suspend(unlessResumedAfter:)``).
+/// while it holds its lock, in the order it takes its decisions:
+/// - ``suspend()`` takes effect at once: work queued but not started waits (the item running now, if
+///   any, finishes), as a process that the system suspends stops between instructions.
+/// - ``resume()`` lets it run again. Both are idempotent, and the dispatch queue's own counted
+///   `suspend()`/`resume()` calls are made under this executor's lock, so they always balance.
+/// - ``terminate()`` drops everything not yet started and says how much that was: work is tagged with
+///   the epoch it was queued in and skipped if the epoch has moved on.
 final class AppExecutor: Sendable {
     enum Backend: Sendable {
         case inline(InlineSerialExecutor)
@@ -29,7 +29,6 @@ final class AppExecutor: Sendable {
     private struct State {
         var epoch: UInt64 = 0
         var queued = 0
-        var resumes: UInt64 = 0
         var suspended = false
     }
 
@@ -40,11 +39,22 @@ final class AppExecutor: Sendable {
         self.backend = backend
     }
 
+    deinit {
+        // A dispatch queue released while suspended crashes; let stale work drain and skip instead.
+        state.withLock { state in
+            state.epoch &+= 1
+            if state.suspended {
+                state.suspended = false
+                resumeBackend()
+            }
+        }
+    }
+
     /// Increases each time the app terminates; work from an earlier epoch is skipped.
     var epoch: UInt64 { state.withLock { $0.epoch } }
 
-    /// The number of resumes so far; a suspension decided now passes it to ``suspend(unlessResumedAfter:)``.
-    var resumeCount: UInt64 { state.withLock { $0.resumes } }
+    /// Whether the queue is suspended.
+    var isSuspended: Bool { state.withLock { $0.suspended } }
 
     /// Queues work; it runs after everything queued before it, unless the app terminates first.
     func enqueue(_ work: @escaping @Sendable () -> Void) {
@@ -68,32 +78,30 @@ final class AppExecutor: Sendable {
         }
     }
 
-    /// Suspends the queue after the current item, unless it was resumed after `resumes` was read.
-    /// Called by the queue itself, at the suspension step.
-    func suspend(unlessResumedAfter resumes: UInt64) {
-        let suspend = state.withLock { state -> Bool in
-            guard state.resumes == resumes, !state.suspended else { return false }
+    /// Stops starting queued work until ``resume()``. Idempotent.
+    func suspend() {
+        state.withLock { state in
+            guard !state.suspended else { return }
             state.suspended = true
-            return true
-        }
-        guard suspend else { return }
-        switch backend {
-        case .inline(let executor): executor.suspend()
-        #if canImport(Dispatch)
-        case .dispatch(let queue): queue.suspend()
-        #endif
+            switch backend {
+            case .inline(let executor): executor.suspend()
+            #if canImport(Dispatch)
+            case .dispatch(let queue): queue.suspend()
+            #endif
+            }
         }
     }
 
-    /// Lets held work run again; cancels a suspension decided before this call but not yet reached.
+    /// Lets held work run again. Idempotent.
     func resume() {
-        let resume = state.withLock { state -> Bool in
-            state.resumes += 1
-            guard state.suspended else { return false }
+        state.withLock { state in
+            guard state.suspended else { return }
             state.suspended = false
-            return true
+            resumeBackend()
         }
-        guard resume else { return }
+    }
+
+    private func resumeBackend() {
         switch backend {
         case .inline(let executor): executor.resume()
         #if canImport(Dispatch)
@@ -102,13 +110,13 @@ final class AppExecutor: Sendable {
         }
     }
 
-    /// Drops all work not yet started, resumes the queue if suspended, and returns how many items were
-    /// dropped. Work queued afterwards runs normally (the app may be launched again).
+    /// Drops all work not yet started, resumes the queue if suspended (so stale work drains and is
+    /// skipped), and returns how many items were dropped. Work queued afterwards runs normally.
     func terminate() -> Int {
         let dropped = state.withLock { state -> Int in
             let dropped = state.queued
             state.queued = 0
-            state.epoch += 1
+            state.epoch &+= 1
             return dropped
         }
         resume()

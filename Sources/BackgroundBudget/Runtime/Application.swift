@@ -106,6 +106,12 @@ public final class Application: Sendable {
         system?.clock.simulateWork(for: duration)
     }
 
+    /// Sets the state the app reports without going through its queue: for suspension, which the app
+    /// does not see happen (its queue is suspended at once).
+    func setVisibleState(_ state: ApplicationState) {
+        side.withLock { $0.state = state }
+    }
+
     /// Hands a system event to the delegate, on the app's queue.
     func receive(_ event: BackgroundEvent) {
         let delegate = side.withLock { $0.delegate }
@@ -115,14 +121,13 @@ public final class Application: Sendable {
     /// Performs steps in order on the app's queue: updates the visible state, calls the delegate (with
     /// the watchdog armed for callbacks that have a time limit), then observers. Stops if the app is
     /// terminated meanwhile. No lock is held while user code runs.
-    func perform(_ steps: [LifecycleStep], options: LaunchOptions, incarnation: UInt64, suspensionToken: UInt64) {
+    func perform(_ steps: [LifecycleStep], options: LaunchOptions, incarnation: UInt64) {
         let epoch = queue.epoch
         for step in steps {
             guard queue.epoch == epoch else { return }
             switch step {
             case .enter(let state):
                 side.withLock { $0.state = state }
-                if state == .suspended { queue.suspend(unlessResumedAfter: suspensionToken) }
             case .callback(let callback):
                 let (delegate, blocks) = side.withLock { side in
                     (side.delegate, side.observers.sorted { $0.key < $1.key }

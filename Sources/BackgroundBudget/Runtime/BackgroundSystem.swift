@@ -260,9 +260,15 @@ public final class BackgroundSystem: Sendable {
                 } else {
                     LaunchOptions()
                 }
-                let token = app.queue.resumeCount
+                if delivery.steps == [.enter(.suspended)] {
+                    // Suspension is immediate: the queue stops starting work now, and the app, which
+                    // runs no code, sees its state change without a delivery.
+                    app.setVisibleState(.suspended)
+                    app.queue.suspend()
+                    continue
+                }
                 app.queue.enqueue { [self] in
-                    app.perform(delivery.steps, options: options, incarnation: delivery.incarnation, suspensionToken: token)
+                    app.perform(delivery.steps, options: options, incarnation: delivery.incarnation)
                     if delivery.settles { settle(app.id, incarnation: delivery.incarnation) }
                 }
                 note(app)
@@ -293,7 +299,7 @@ public final class BackgroundSystem: Sendable {
             case .memoryWarning(let id, let incarnation):
                 guard let app = state.handles[id] else { continue }
                 app.queue.enqueue { [self] in
-                    app.perform([.callback(.didReceiveMemoryWarning)], options: LaunchOptions(), incarnation: incarnation, suspensionToken: 0)
+                    app.perform([.callback(.didReceiveMemoryWarning)], options: LaunchOptions(), incarnation: incarnation)
                     decide { core, now in core.memoryWarningHandled(app: id, incarnation: incarnation, at: now) }
                 }
                 note(app)
