@@ -108,20 +108,20 @@ public struct ScenarioError: Error, Sendable, Hashable, CustomStringConvertible 
     private func quoted(_ values: [String]) -> String {
         values.isEmpty ? "(none)" : values.map { "\"\($0)\"" }.joined(separator: ", ")
     }
+}
 
-    /// ` (did you mean "home"?)` when one accepted value is close to what was written.
-    private func suggestion(for written: String, among accepted: [String]) -> String {
-        let lowered = written.lowercased()
-        if let match = accepted.first(where: { $0.lowercased() == lowered }) { return " (did you mean \"\(match)\"?)" }
-        guard written.count <= 64 else { return "" }
-        // "didEnterBackground" for "applicationDidEnterBackground": a distinctive part of a name.
-        if lowered.count >= 4, let match = accepted.first(where: { $0.lowercased().contains(lowered) }) {
-            return " (did you mean \"\(match)\"?)"
-        }
-        let scored = accepted.map { ($0, editDistance(lowered, $0.lowercased())) }
-        guard let best = scored.min(by: { $0.1 < $1.1 }), best.1 <= max(1, min(3, best.0.count / 3)) else { return "" }
-        return " (did you mean \"\(best.0)\"?)"
+/// ` (did you mean "home"?)` when one accepted value is close to what was written.
+func suggestion(for written: String, among accepted: [String]) -> String {
+    let lowered = written.lowercased()
+    if let match = accepted.first(where: { $0.lowercased() == lowered }) { return " (did you mean \"\(match)\"?)" }
+    guard written.count <= 64 else { return "" }
+    // "didEnterBackground" for "applicationDidEnterBackground": a distinctive part of a name.
+    if lowered.count >= 4, let match = accepted.first(where: { $0.lowercased().contains(lowered) }) {
+        return " (did you mean \"\(match)\"?)"
     }
+    let scored = accepted.map { ($0, editDistance(lowered, $0.lowercased())) }
+    guard let best = scored.min(by: { $0.1 < $1.1 }), best.1 <= max(1, min(3, best.0.count / 3)) else { return "" }
+    return " (did you mean \"\(best.0)\"?)"
 }
 
 /// The Levenshtein distance between two strings, over their characters.
