@@ -184,6 +184,9 @@ import Testing
         #expect(throws: InfoPlistError(.unreadable("it is a directory"), file: Self.directory.path)) {
             try AppManifest(contentsOfInfoPlist: Self.directory)
         }
+        #expect(throws: InfoPlistError(.unreadable("it is not a regular file"), file: "/dev/zero")) {
+            try AppManifest(contentsOfInfoPlist: URL(fileURLWithPath: "/dev/zero"))
+        }
         let url = try #require(URL(string: "https://example.com/Info.plist"))
         #expect(throws: InfoPlistError(.unreadable("not a file URL"), file: "https://example.com/Info.plist")) {
             try AppManifest(contentsOfInfoPlist: url)

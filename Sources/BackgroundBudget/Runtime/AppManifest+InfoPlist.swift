@@ -72,7 +72,7 @@ extension AppManifest {
     /// ```
     /// - Parameter url: The file's URL.
     /// - Throws: ``InfoPlistError`` with ``InfoPlistError/Problem/unreadable(_:)`` when the file does not
-    ///   exist, is a directory or cannot be read, and otherwise as ``init(plistData:file:)``; every
+    ///   exist, is a directory or another kind of file that is not a regular one, or cannot be read, and otherwise as ``init(plistData:file:)``; every
     ///   error names the file's path.
     public init(contentsOfInfoPlist url: URL) throws(InfoPlistError) {
         let path = url.isFileURL ? url.path : url.absoluteString
@@ -81,6 +81,9 @@ extension AppManifest {
             throw InfoPlistError(.unreadable(url.isFileURL ? "no such file" : "not a file URL"), file: path)
         }
         if isDirectory.boolValue { throw InfoPlistError(.unreadable("it is a directory"), file: path) }
+        // A device or a pipe could block or never end.
+        let type = try? FileManager.default.attributesOfItem(atPath: path)[.type] as? FileAttributeType
+        guard type == .typeRegular else { throw InfoPlistError(.unreadable("it is not a regular file"), file: path) }
         let data: Data
         do {
             data = try Data(contentsOf: url)
