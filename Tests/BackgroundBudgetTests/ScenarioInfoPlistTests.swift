@@ -130,6 +130,19 @@ import Testing
             .hasSuffix("$.apps[0].permittedTaskIdentifiers[0]: expected a string, found a number"))
     }
 
+    @Test func theScenarioFormatArticlesInfoPlistExampleDecodesAndRuns() throws {
+        let article = try String(contentsOf: InfoPlistTests.directory.deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Sources/BackgroundBudget/BackgroundBudget.docc/ScenarioFormat.md"), encoding: .utf8)
+        let section = try #require(article.range(of: "### Apps from an Info.plist"))
+        let open = try #require(article.range(of: "```json\n", range: section.upperBound..<article.endIndex))
+        let close = try #require(article.range(of: "```", range: open.upperBound..<article.endIndex))
+        // Saved in Examples/scenarios, as the article says.
+        let scenario = try Scenario(jsonBytes: Array(article[open.upperBound..<close.lowerBound].utf8), file: Self.scenarioFile)
+        #expect(scenario.apps.map(\.manifest.displayName) == ["Audio Player", "News", "Maps"])
+        #expect(scenario.apps[1].manifest.backgroundModes == [.fetch, .remoteNotification, .processing])
+        #expect(try scenario.run().trace.events.count > 20)
+    }
+
     /// `to` relative to the folder `from`, both absolute: `../../Examples/InfoPlists/NewsReader.plist`.
     static func relativePath(from folder: String, to target: String) -> String {
         let base = URL(fileURLWithPath: folder).standardizedFileURL.pathComponents
