@@ -5,9 +5,9 @@
 /// message:
 ///
 /// ```text
-/// Examples/InfoPlists/Broken.plist: UIBackgroundModes[2]: unknown mode "gps"; accepted: "audio", … (did you mean "fetch"?)
-/// Examples/InfoPlists/Broken.plist: UIBackgroundModes: expected an array of strings, found a string
-/// Info.plist: not a valid binary property list: Corrupt top-level info
+/// App/Info.plist: UIBackgroundModes[2]: unknown mode "remote-notifications"; accepted: "audio", … (did you mean "remote-notification"?)
+/// App/Info.plist: UIBackgroundModes: expected an array of strings, found a string
+/// App/Info.plist: not a valid binary property list (truncated or corrupt): Corrupt top-level info
 /// ```
 ///
 /// Nothing is half-applied: a plist either gives a whole manifest or this error.
