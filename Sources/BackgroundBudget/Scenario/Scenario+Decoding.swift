@@ -57,15 +57,16 @@ extension Scenario {
         let description = try top.optional("description")?.string() ?? ""
         let policy = try top.optional("policy").map { reader throws(ScenarioError) in try decodePolicy(reader) } ?? .iOS13
         if let device = top.optional("device") { _ = try device.object(accepting: []) }
-        let decodedApps = try top.required("apps").array().map { reader throws(ScenarioError) in try decodeApp(reader, file: file) }
+        let appReaders = try top.required("apps").array()
+        let apps = try appReaders.map { reader throws(ScenarioError) in try decodeApp(reader, file: file) }
         let eventReaders = try top.required("events").array()
         var events = try eventReaders.map { reader throws(ScenarioError) in try decodeEvent(reader) }
         // Where each event starts, for errors at run time; one pass over the text for all of them.
         let positions = SourcePosition.positions(ofSortedOffsets: eventReaders.map(\.node.offset), in: reader.source)
         for index in events.indices { events[index].position = positions[index] }
         let end = try top.optional("end").map { reader throws(ScenarioError) in BudgetInstant.zero + (try reader.seconds()) }
-        return (Scenario(description: description, policy: policy, apps: decodedApps.map(\.app), events: events, end: end),
-                decodedApps.map(\.idPath))
+        return (Scenario(description: description, policy: policy, apps: apps, events: events, end: end),
+                appReaders.map(ScenarioApp.identifierPath(of:)))
     }
 
     private static func decodePolicy(_ reader: ScenarioReader) throws(ScenarioError) -> BudgetPolicy {
@@ -103,17 +104,17 @@ extension Scenario {
         return policy
     }
 
-    private static func decodeApp(_ reader: ScenarioReader, file: String?) throws(ScenarioError) -> (app: ScenarioApp, idPath: String) {
+    private static func decodeApp(_ reader: ScenarioReader, file: String?) throws(ScenarioError) -> ScenarioApp {
         let object = try reader.object(accepting: appKeys)
-        let (manifest, idPath) = try ScenarioApp.manifest(from: object, scenarioFile: file)
-        guard let behaviourReader = object.optional("behaviour") else { return (ScenarioApp(manifest), idPath) }
+        let manifest = try ScenarioApp.manifest(from: object, scenarioFile: file)
+        guard let behaviourReader = object.optional("behaviour") else { return ScenarioApp(manifest) }
         let callbacks = try behaviourReader.object(accepting: AppCallback.allCases.map(\.eventName))
         var behaviour = ScenarioBehaviour()
         for member in callbacks.members {
             guard let callback = AppCallback(eventName: member.key), let steps = callbacks.optional(member.key) else { continue }
             behaviour.steps[callback] = try steps.array().map { reader throws(ScenarioError) in try decodeStep(reader) }
         }
-        return (ScenarioApp(manifest, behaviour: behaviour), idPath)
+        return ScenarioApp(manifest, behaviour: behaviour)
     }
 
     private static func decodeStep(_ reader: ScenarioReader) throws(ScenarioError) -> ScenarioStep {

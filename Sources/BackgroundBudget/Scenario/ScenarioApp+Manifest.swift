@@ -15,22 +15,19 @@ extension ScenarioApp {
     ///   - object: The app object.
     ///   - scenarioFile: The scenario file's path; a relative `infoPlist` path resolves against its
     ///     folder, or against the current directory when it is `nil` or has no folder.
-    /// - Returns: The manifest, and the path errors about its identifier name: `$.apps[1].id`, or
-    ///   `$.apps[1].infoPlist` when the identifier comes from the plist alone.
-    static func manifest(from object: ObjectReader, scenarioFile: String?) throws(ScenarioError) -> (AppManifest, idPath: String) {
+    static func manifest(from object: ObjectReader, scenarioFile: String?) throws(ScenarioError) -> AppManifest {
         let idReader = object.optional("id")
         let id = try idReader.map { reader throws(ScenarioError) in AppID(rawValue: try reader.string()) }
         let displayName = try object.optional("displayName")?.string()
         guard let plistReader = object.optional("infoPlist") else {
-            guard let id, let idReader else { throw object.reader.error(.missingOneOfKeys(["id", "infoPlist"])) }
-            let manifest = AppManifest(
+            guard let id else { throw object.reader.error(.missingOneOfKeys(["id", "infoPlist"])) }
+            return AppManifest(
                 id: id, displayName: displayName,
                 exitsOnSuspend: try object.optional("exitsOnSuspend")?.bool() ?? false,
                 backgroundModes: try object.optional("backgroundModes").map { reader throws(ScenarioError) in try modes(reader) } ?? [],
                 permittedTaskIdentifiers: try object.optional("permittedTaskIdentifiers")?.array()
                     .map { reader throws(ScenarioError) in try reader.string() } ?? []
             )
-            return (manifest, idReader.path.description)
         }
         let path = try plistReader.string()
         // Refused before the file is read, so the message does not depend on the file.
@@ -47,7 +44,15 @@ extension ScenarioApp {
             throw idReader.error(.idDiffersFromInfoPlist(id, bundleIdentifier: manifest.id))
         }
         if let displayName { manifest.displayName = displayName }
-        return (manifest, (idReader ?? plistReader).path.description)
+        return manifest
+    }
+
+    /// The path that errors about a decoded app's identifier name: `$.apps[1].id`, or
+    /// `$.apps[1].infoPlist` when the identifier comes from the plist alone.
+    static func identifierPath(of app: ScenarioReader) -> String {
+        guard case .object(let members) = app.node.value, !members.contains(where: { $0.key == "id" }),
+              members.contains(where: { $0.key == "infoPlist" }) else { return app.path.appending(key: "id").description }
+        return app.path.appending(key: "infoPlist").description
     }
 
     /// `backgroundModes`: an array of `UIBackgroundModes` strings.
