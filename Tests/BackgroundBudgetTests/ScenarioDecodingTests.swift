@@ -129,7 +129,7 @@ import Testing
             == #"6:29 $.events[1].app: unknown key "app"; accepted: "at", "do""#)
         #expect(failure(scenario(events: "", apps: #"{"id": "com.example.news", "behavior": {}}"#)
             .replacingOccurrences(of: ",\n    \n", with: "\n"))
-            == #"3:39 $.apps[0].behavior: unknown key "behavior"; accepted: "id", "displayName", "exitsOnSuspend", "behaviour" (did you mean "behaviour"?)"#)
+            == #"3:39 $.apps[0].behavior: unknown key "behavior"; accepted: "id", "infoPlist", "displayName", "exitsOnSuspend", "backgroundModes", "permittedTaskIdentifiers", "behaviour" (did you mean "behaviour"?)"#)
         #expect(failure(scenario(events: "", extra: #" "device": {"lowPowerMode": true},"#)
             .replacingOccurrences(of: ",\n    \n", with: "\n"))
             == #"2:37 $.device.lowPowerMode: unknown key "lowPowerMode"; this object takes no keys yet"#)

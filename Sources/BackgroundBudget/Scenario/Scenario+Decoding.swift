@@ -2,7 +2,7 @@ extension Scenario {
     /// The keys of a scenario file's top-level object.
     static let topLevelKeys = ["description", "policy", "device", "apps", "events", "end"]
     /// The keys of an app object.
-    static let appKeys = ["id", "displayName", "exitsOnSuspend", "behaviour"]
+    static let appKeys = ["id", "infoPlist", "displayName", "exitsOnSuspend", "backgroundModes", "permittedTaskIdentifiers", "behaviour"]
     /// The keys of the policy object.
     static let policyKeys = ["preset", "overrides"]
 
@@ -17,8 +17,11 @@ extension Scenario {
     /// Reads a scenario from the UTF-8 bytes of a JSON file and checks it (``validate()``).
     /// - Parameters:
     ///   - jsonBytes: The file's bytes.
-    ///   - file: The file name that errors print before the line and column.
-    /// - Throws: ``ScenarioError``, as ``init(json:)``.
+    ///   - file: The file's path, which errors print before the line and column. An app's relative
+    ///     `infoPlist` path resolves against its folder; with no file, or a bare file name, against
+    ///     the current directory.
+    /// - Throws: ``ScenarioError``, as ``init(json:)``; an app's Info.plist problem is reported at its
+    ///   `infoPlist` key with the plist's own key (``ScenarioError/Problem/infoPlist(_:)``).
     public init(jsonBytes: [UInt8], file: String? = nil) throws(ScenarioError) {
         do throws(ScenarioError) {
             let root: JSONNode
@@ -28,8 +31,11 @@ extension Scenario {
                 throw ScenarioError(.malformedJSON(error.message), path: error.path.description,
                                     position: SourcePosition(offset: error.offset, in: jsonBytes))
             }
-            self = try Self.decode(ScenarioReader(node: root, path: .root, source: jsonBytes))
+            let idPaths: [String]
+            (self, idPaths) = try Self.decode(ScenarioReader(node: root, path: .root, source: jsonBytes), file: file)
             do {
+                // Identifiers from Info.plists are reported at their `infoPlist` keys, not at an `id`.
+                _ = try Self.checkIdentifiers(of: apps, at: idPaths)
                 try validate()
             } catch {
                 // Point at the value the path names, which is more precise than the event.
@@ -46,19 +52,21 @@ extension Scenario {
         }
     }
 
-    private static func decode(_ reader: ScenarioReader) throws(ScenarioError) -> Scenario {
+    private static func decode(_ reader: ScenarioReader, file: String?) throws(ScenarioError) -> (Scenario, idPaths: [String]) {
         let top = try reader.object(accepting: topLevelKeys)
         let description = try top.optional("description")?.string() ?? ""
         let policy = try top.optional("policy").map { reader throws(ScenarioError) in try decodePolicy(reader) } ?? .iOS13
         if let device = top.optional("device") { _ = try device.object(accepting: []) }
-        let apps = try top.required("apps").array().map { reader throws(ScenarioError) in try decodeApp(reader) }
+        let appReaders = try top.required("apps").array()
+        let apps = try appReaders.map { reader throws(ScenarioError) in try decodeApp(reader, file: file) }
         let eventReaders = try top.required("events").array()
         var events = try eventReaders.map { reader throws(ScenarioError) in try decodeEvent(reader) }
         // Where each event starts, for errors at run time; one pass over the text for all of them.
         let positions = SourcePosition.positions(ofSortedOffsets: eventReaders.map(\.node.offset), in: reader.source)
         for index in events.indices { events[index].position = positions[index] }
         let end = try top.optional("end").map { reader throws(ScenarioError) in BudgetInstant.zero + (try reader.seconds()) }
-        return Scenario(description: description, policy: policy, apps: apps, events: events, end: end)
+        return (Scenario(description: description, policy: policy, apps: apps, events: events, end: end),
+                appReaders.map(ScenarioApp.identifierPath(of:)))
     }
 
     private static func decodePolicy(_ reader: ScenarioReader) throws(ScenarioError) -> BudgetPolicy {
@@ -96,14 +104,9 @@ extension Scenario {
         return policy
     }
 
-    private static func decodeApp(_ reader: ScenarioReader) throws(ScenarioError) -> ScenarioApp {
+    private static func decodeApp(_ reader: ScenarioReader, file: String?) throws(ScenarioError) -> ScenarioApp {
         let object = try reader.object(accepting: appKeys)
-        let id = AppID(rawValue: try object.required("id").string())
-        let manifest = AppManifest(
-            id: id,
-            displayName: try object.optional("displayName")?.string(),
-            exitsOnSuspend: try object.optional("exitsOnSuspend")?.bool() ?? false
-        )
+        let manifest = try ScenarioApp.manifest(from: object, scenarioFile: file)
         guard let behaviourReader = object.optional("behaviour") else { return ScenarioApp(manifest) }
         let callbacks = try behaviourReader.object(accepting: AppCallback.allCases.map(\.eventName) + [ScenarioBehaviour.onEventKey])
         var behaviour = ScenarioBehaviour()

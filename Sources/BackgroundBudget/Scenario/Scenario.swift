@@ -69,13 +69,7 @@ public struct Scenario: Sendable, Hashable {
         } catch {
             throw ScenarioError(.invalidPolicy(error), path: "$.policy")
         }
-        var firstPath: [AppID: String] = [:]
-        for (index, app) in apps.enumerated() {
-            let path = "$.apps[\(index)].id"
-            if let why = app.manifest.id.validationProblem { throw ScenarioError(.invalidBundleIdentifier(why), path: path) }
-            if let first = firstPath[app.manifest.id] { throw ScenarioError(.duplicateApp(app.manifest.id, firstPath: first), path: path) }
-            firstPath[app.manifest.id] = path
-        }
+        let declared = try Self.checkIdentifiers(of: apps, at: apps.indices.map { "$.apps[\($0)].id" })
         let limit = BudgetInstant(nanoseconds: Int64(Self.maxSeconds * 1e9))
         if let end, end < .zero || end > limit {
             throw ScenarioError(.outOfRange(end.seconds, accepted: "seconds from 0 to \(plainNumber(Self.maxSeconds))"), path: "$.end")
@@ -94,11 +88,24 @@ public struct Scenario: Sendable, Hashable {
             if let end, event.at > end {
                 throw ScenarioError(.afterEnd(seconds: event.at.seconds, end: end.seconds), path: path + ".at", position: event.position)
             }
-            if let app = event.action.app, firstPath[app] == nil {
+            if let app = event.action.app, !declared.contains(app) {
                 throw ScenarioError(.unknownApp(app, declared: apps.map(\.manifest.id)), path: path + ".app", position: event.position)
             }
             previous = event.at
         }
+    }
+
+    /// Checks that every app's identifier is valid and unique, reporting each at its own path (an
+    /// app read from an Info.plist is reported at its `infoPlist` key).
+    /// - Returns: The identifiers.
+    static func checkIdentifiers(of apps: [ScenarioApp], at paths: [String]) throws(ScenarioError) -> Set<AppID> {
+        var firstPath: [AppID: String] = [:]
+        for (app, path) in zip(apps, paths) {
+            if let why = app.manifest.id.validationProblem { throw ScenarioError(.invalidBundleIdentifier(why), path: path) }
+            if let first = firstPath[app.manifest.id] { throw ScenarioError(.duplicateApp(app.manifest.id, firstPath: first), path: path) }
+            firstPath[app.manifest.id] = path
+        }
+        return Set(firstPath.keys)
     }
 }
 

@@ -19,6 +19,9 @@ public struct ScenarioError: Error, Sendable, Hashable, CustomStringConvertible 
         case wrongType(expected: String, found: String)
         /// A required key is missing from the object at ``ScenarioError/path``.
         case missingKey(String)
+        /// The object at ``ScenarioError/path`` needs one of these keys and has none (an app needs
+        /// `id` or `infoPlist`).
+        case missingOneOfKeys([String])
         /// The object has a key the format does not know; `accepted` lists the keys it does.
         case unknownKey(String, accepted: [String])
         /// The string is not one of the accepted values (an event name, a preset, a reason).
@@ -27,6 +30,12 @@ public struct ScenarioError: Error, Sendable, Hashable, CustomStringConvertible 
         case outOfRange(Double, accepted: String)
         /// The app identifier is not a valid bundle identifier; the string says why.
         case invalidBundleIdentifier(String)
+        /// The app's Info.plist cannot be read or is wrong; the error names the file and the plist key.
+        case infoPlist(InfoPlistError)
+        /// The app's `id` is not the `CFBundleIdentifier` of its `infoPlist`.
+        case idDiffersFromInfoPlist(AppID, bundleIdentifier: AppID)
+        /// The app sets a key that its `infoPlist` already sets (`plistKey`); the plist is the one source.
+        case conflictsWithInfoPlist(String, plistKey: String)
         /// Two apps share an identifier; `firstPath` is the first one's path.
         case duplicateApp(AppID, firstPath: String)
         /// An event names an app the scenario does not declare.
@@ -72,6 +81,8 @@ public struct ScenarioError: Error, Sendable, Hashable, CustomStringConvertible 
             return "expected \(expected), found \(found)"
         case .missingKey(let key):
             return "missing required key \"\(key)\""
+        case .missingOneOfKeys(let keys):
+            return "missing required key: one of \(quoted(keys))"
         case .unknownKey(let key, let accepted):
             let list = accepted.isEmpty ? "this object takes no keys yet" : "accepted: \(quoted(accepted))"
             return "unknown key \"\(key)\"; \(list)\(suggestion(for: key, among: accepted))"
@@ -81,6 +92,14 @@ public struct ScenarioError: Error, Sendable, Hashable, CustomStringConvertible 
             return "\(plainNumber(value)) is out of range; accepted: \(accepted)"
         case .invalidBundleIdentifier(let why):
             return "not a valid bundle identifier: it \(why)"
+        case .infoPlist(let error):
+            return error.description
+        case .idDiffersFromInfoPlist(let id, let bundleIdentifier):
+            return "id \"\(id)\" differs from the Info.plist's CFBundleIdentifier \"\(bundleIdentifier)\"; "
+                + "leave \"id\" out or make them equal"
+        case .conflictsWithInfoPlist(let key, let plistKey):
+            return "\"\(key)\" cannot be combined with \"infoPlist\": the Info.plist's \(plistKey) applies; "
+                + "change it there, or describe the app without \"infoPlist\""
         case .duplicateApp(let id, let firstPath):
             return "an app with id \"\(id)\" is already declared at \(firstPath)"
         case .unknownApp(let id, let declared):
@@ -108,20 +127,20 @@ public struct ScenarioError: Error, Sendable, Hashable, CustomStringConvertible 
     private func quoted(_ values: [String]) -> String {
         values.isEmpty ? "(none)" : values.map { "\"\($0)\"" }.joined(separator: ", ")
     }
+}
 
-    /// ` (did you mean "home"?)` when one accepted value is close to what was written.
-    private func suggestion(for written: String, among accepted: [String]) -> String {
-        let lowered = written.lowercased()
-        if let match = accepted.first(where: { $0.lowercased() == lowered }) { return " (did you mean \"\(match)\"?)" }
-        guard written.count <= 64 else { return "" }
-        // "didEnterBackground" for "applicationDidEnterBackground": a distinctive part of a name.
-        if lowered.count >= 4, let match = accepted.first(where: { $0.lowercased().contains(lowered) }) {
-            return " (did you mean \"\(match)\"?)"
-        }
-        let scored = accepted.map { ($0, editDistance(lowered, $0.lowercased())) }
-        guard let best = scored.min(by: { $0.1 < $1.1 }), best.1 <= max(1, min(3, best.0.count / 3)) else { return "" }
-        return " (did you mean \"\(best.0)\"?)"
+/// ` (did you mean "home"?)` when one accepted value is close to what was written.
+func suggestion(for written: String, among accepted: [String]) -> String {
+    let lowered = written.lowercased()
+    if let match = accepted.first(where: { $0.lowercased() == lowered }) { return " (did you mean \"\(match)\"?)" }
+    guard written.count <= 64 else { return "" }
+    // "didEnterBackground" for "applicationDidEnterBackground": a distinctive part of a name.
+    if lowered.count >= 4, let match = accepted.first(where: { $0.lowercased().contains(lowered) }) {
+        return " (did you mean \"\(match)\"?)"
     }
+    let scored = accepted.map { ($0, editDistance(lowered, $0.lowercased())) }
+    guard let best = scored.min(by: { $0.1 < $1.1 }), best.1 <= max(1, min(3, best.0.count / 3)) else { return "" }
+    return " (did you mean \"\(best.0)\"?)"
 }
 
 /// The Levenshtein distance between two strings, over their characters.

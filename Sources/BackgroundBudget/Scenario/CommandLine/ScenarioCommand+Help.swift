@@ -29,6 +29,9 @@ extension ScenarioCommand {
         SCENARIO FILES
           JSON: {"description", "policy", "device", "apps", "events", "end"}; see the
           Scenario format article in the documentation, and Examples/scenarios/.
+          An app has "id" or "infoPlist" (the path of its Info.plist, XML or binary,
+          relative to the scenario file), and may have "displayName", "exitsOnSuspend",
+          "backgroundModes", "permittedTaskIdentifiers" and "behaviour".
 
         EVENTS ("do" in $.events[n], each with "at" in seconds)
 

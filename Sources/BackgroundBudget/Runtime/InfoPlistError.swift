@@ -1,0 +1,85 @@
+/// Why an Info.plist could not be read into an ``AppManifest``, and where.
+///
+/// Every error names the file (``file``, when the plist came from one) and the key concerned
+/// (``key``, with an index for an array element), and ``description`` prints them before the
+/// message:
+///
+/// ```text
+/// App/Info.plist: UIBackgroundModes[2]: unknown mode "remote-notifications"; accepted: "audio", … (did you mean "remote-notification"?)
+/// App/Info.plist: UIBackgroundModes: expected an array of strings, found a string
+/// App/Info.plist: not a valid binary property list (truncated or corrupt): Corrupt top-level info
+/// ```
+///
+/// Nothing is half-applied: a plist either gives a whole manifest or this error.
+public struct InfoPlistError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// What exactly was wrong.
+    public enum Problem: Sendable, Hashable {
+        /// The file cannot be read; the string says why (no such file, a directory, no permission).
+        case unreadable(String)
+        /// The bytes are not an XML or binary property list; the string is the parser's own message.
+        case malformed(String)
+        /// The root of the property list is not a dictionary; `found` says what it is (`"an array"`).
+        case rootNotDictionary(found: String)
+        /// A required key is missing; ``InfoPlistError/key`` names it.
+        case missingKey
+        /// The value at ``InfoPlistError/key`` has the wrong type.
+        case wrongType(expected: String, found: String)
+        /// A `UIBackgroundModes` string names no mode; the error has the string and its index.
+        case unknownBackgroundMode(UnknownBackgroundModeError)
+        /// `CFBundleIdentifier` is not a valid bundle identifier; `why` says what is wrong with `value`.
+        case invalidBundleIdentifier(String, why: String)
+    }
+
+    /// What was wrong.
+    public var problem: Problem
+    /// The key concerned, with the index of an array element: `UIBackgroundModes[2]`. `nil` when the
+    /// problem is the whole file.
+    public var key: String?
+    /// The path of the file, when the plist was read from one.
+    public var file: String?
+
+    /// Creates an error.
+    /// - Parameters:
+    ///   - problem: What was wrong.
+    ///   - key: The key concerned, if any: `UIBackgroundModes[2]`.
+    ///   - file: The file's path, if known.
+    public init(_ problem: Problem, key: String? = nil, file: String? = nil) {
+        self.problem = problem
+        self.key = key
+        self.file = file
+    }
+
+    /// What was wrong, without the file and key: `expected an array of strings, found a string`.
+    public var message: String {
+        switch problem {
+        case .unreadable(let why):
+            return "cannot read the file: \(why)"
+        case .malformed(let what):
+            return what
+        case .rootNotDictionary(let found):
+            return "expected a dictionary at the root, found \(found)"
+        case .missingKey:
+            return "missing required key"
+        case .wrongType(let expected, let found):
+            return "expected \(expected), found \(found)"
+        case .unknownBackgroundMode(let error):
+            let accepted = BackgroundModes.all.map(\.plistValue)
+            return "unknown mode \"\(error.value)\"; accepted: " + accepted.map { "\"\($0)\"" }.joined(separator: ", ")
+                + suggestion(for: error.value, among: accepted)
+        case .invalidBundleIdentifier(let value, let why):
+            // An Info.plist from an Xcode project, before the build expanded its settings.
+            let hint = value.contains("$(") || value.contains("${")
+                ? "; it looks like a build setting that Xcode expands when it builds the app: use the built app's Info.plist"
+                : ""
+            return "\"\(value)\" is not a valid bundle identifier: it \(why)\(hint)"
+        }
+    }
+
+    /// `file: key: message`, leaving out the parts that are not known.
+    public var description: String {
+        var text = ""
+        if let file { text += file + ": " }
+        if let key { text += key + ": " }
+        return text + message
+    }
+}

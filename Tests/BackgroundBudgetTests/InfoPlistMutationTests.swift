@@ -1,0 +1,109 @@
+import Foundation
+import Testing
+@testable import BackgroundBudget
+
+/// Feeds 24,000 mutated Info.plists, half XML and half binary, to the loader: nothing may crash, every
+/// failure is an ``InfoPlistError`` with a message, and every manifest that loads is a valid one.
+@Suite struct InfoPlistMutationTests {
+    static let filesPerShard = 6_000
+    static let shards = 0..<4
+
+    /// The samples in both formats, so that every shard mutates XML and binary files alike.
+    static let seeds: [[UInt8]] = {
+        let names = ["AudioPlayer.plist", "LegacyApp.plist", "LocationTracker.plist", "NewsReader.plist", "VoiceCall.plist"]
+        var seeds: [[UInt8]] = []
+        for name in names {
+            guard let bytes = try? Data(contentsOf: InfoPlistTests.directory.appendingPathComponent(name)),
+                  let root = try? PropertyListSerialization.propertyList(from: bytes, options: [], format: nil) else { continue }
+            for format in InfoPlistTests.formats {
+                if let data = try? PropertyListSerialization.data(fromPropertyList: root, format: format, options: 0) { seeds.append(Array(data)) }
+            }
+        }
+        return seeds
+    }()
+
+    /// Text that means something to the loader, spliced between XML tags.
+    static let texts = ["", "audio", "gps", "remote-notifications", "$(PRODUCT_BUNDLE_IDENTIFIER)", "my app", "é", "&amp;", "&bogus;",
+                        "<", "]]>", String(repeating: "x", count: 300), "com.example.a", "fetch", "\u{0}"]
+    /// Tag names to swap in, so values change type.
+    static let tags = ["string", "integer", "real", "true/", "false/", "array", "dict", "data", "date", "key", "plist", "strin"]
+    /// Bytes that mean something to either format: binary markers, XML syntax, broken UTF-8.
+    static let bytes: [UInt8] = [0x00, 0x08, 0x09, 0x10, 0x13, 0x22, 0x33, 0x44, 0x5F, 0x6F, 0xA1, 0xD3, 0xFF, 0x3C, 0x3E, 0x2F, 0xC3, 0x80]
+
+    @Test(arguments: shards) func mutatedInfoPlistsNeverCrashAndEveryFailureIsAnInfoPlistError(shard: Int) {
+        var random = SplitMix64(seed: 0x1F0_9115 &+ UInt64(shard))
+        var loaded = 0, refused = 0
+        var problems: Set<String> = []
+        for _ in 0..<Self.filesPerShard {
+            var plist = Self.seeds[Int(random.next(below: UInt64(Self.seeds.count)))]
+            for _ in 0...random.next(below: 3) { Self.mutate(&plist, &random) }
+            do {
+                let manifest = try AppManifest(plistData: Data(plist), file: "fuzz.plist")
+                loaded += 1
+                #expect(manifest.id.validationProblem == nil, "\(manifest.id)")
+            } catch {
+                // The type is the compiler's promise; the contents are checked here.
+                refused += 1
+                #expect(error.file == "fuzz.plist")
+                #expect(!error.message.isEmpty)
+                if let key = error.key {
+                    #expect(["CFBundleIdentifier", "CFBundleDisplayName", "CFBundleName", "UIBackgroundModes",
+                             "UIApplicationExitsOnSuspend", "BGTaskSchedulerPermittedIdentifiers"]
+                        .contains(String(key.prefix { $0 != "[" })), "\(error)")
+                }
+                problems.insert(Self.name(of: error.problem))
+            }
+        }
+        // Both sides are exercised, and the mutations reach past the parser to the keys.
+        #expect(loaded > Self.filesPerShard / 20)
+        #expect(refused > Self.filesPerShard / 2)
+        #expect(problems.isSuperset(of: ["malformed", "wrongType", "missingKey", "unknownBackgroundMode", "invalidBundleIdentifier"]),
+                "\(problems.sorted())")
+    }
+
+    static func name(of problem: InfoPlistError.Problem) -> String {
+        switch problem {
+        case .unreadable: "unreadable"
+        case .malformed: "malformed"
+        case .rootNotDictionary: "rootNotDictionary"
+        case .missingKey: "missingKey"
+        case .wrongType: "wrongType"
+        case .unknownBackgroundMode: "unknownBackgroundMode"
+        case .invalidBundleIdentifier: "invalidBundleIdentifier"
+        }
+    }
+
+    static func mutate(_ plist: inout [UInt8], _ random: inout SplitMix64) {
+        func index(_ bound: Int) -> Int { bound <= 0 ? 0 : Int(random.next(below: UInt64(bound))) }
+        let at = index(plist.count + 1)
+        switch random.next(below: 8) {
+        case 0: // flip a bit
+            if !plist.isEmpty { plist[min(at, plist.count - 1)] ^= 1 << UInt8(index(8)) }
+        case 1: // overwrite a byte with one that means something
+            if !plist.isEmpty { plist[min(at, plist.count - 1)] = bytes[index(bytes.count)] }
+        case 2: // delete a few bytes
+            plist.removeSubrange(at..<min(plist.count, at + 1 + index(8)))
+        case 3: // truncate
+            plist.removeSubrange(at...)
+        case 4: // duplicate a chunk
+            let start = index(plist.count + 1), end = min(plist.count, start + index(24))
+            plist.insert(contentsOf: plist[start..<end], at: at)
+        case 5: // replace the text between two tags
+            let closes = ScenarioMutationTests.offsets(in: plist) { $0 == UInt8(ascii: ">") }
+            guard let close = closes.isEmpty ? nil : closes[index(closes.count)],
+                  let open = plist[(close + 1)...].firstIndex(of: UInt8(ascii: "<")) else { return }
+            plist.replaceSubrange((close + 1)..<open, with: Array(texts[index(texts.count)].utf8))
+        case 6: // rename a tag, so a value changes type or the document breaks
+            let opens = ScenarioMutationTests.offsets(in: plist) { $0 == UInt8(ascii: "<") }
+            guard let open = opens.isEmpty ? nil : opens[index(opens.count)] else { return }
+            var start = open + 1
+            if start < plist.count, plist[start] == UInt8(ascii: "/") { start += 1 }
+            guard let end = plist[start...].firstIndex(where: { $0 == UInt8(ascii: ">") || $0 == UInt8(ascii: " ") }) else { return }
+            plist.replaceSubrange(start..<end, with: Array(tags[index(tags.count)].utf8))
+        default: // point a binary object reference, offset or marker elsewhere: a run of small bytes
+            guard plist.starts(with: Array("bplist".utf8)), plist.count > 8 else { return }
+            let position = 8 + index(plist.count - 8)
+            plist[position] = UInt8(truncatingIfNeeded: random.next(below: 48))
+        }
+    }
+}
