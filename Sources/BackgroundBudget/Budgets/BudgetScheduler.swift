@@ -48,6 +48,9 @@ public final class BudgetScheduler: Sendable {
         var liveCount = 0
         var deadlines = DeadlineHeap<UInt32>()
         var timer: ScheduledWork?
+        /// Handlers of removed budgets, kept until the lock is released: dropping one may run a
+        /// `deinit` of the caller's, which must not run under the lock.
+        var released = ReleasedHandlers()
         /// The instant the clock timer is armed for. It may be earlier than the earliest deadline (it
         /// is not moved later when budgets end); when it fires early it is simply armed again.
         var timerAt: Int64?
@@ -61,6 +64,12 @@ public final class BudgetScheduler: Sendable {
         func budget(at slot: Int) -> Budget {
             Budget(id: UInt64(records[slot].generation) << 32 | UInt64(slot + 1))
         }
+    }
+
+    /// Handlers let go of under the lock, to drop after it.
+    private struct ReleasedHandlers: Sendable {
+        var warnings: [BudgetWarningHandler] = []
+        var stops: [BudgetStopHandler] = []
     }
 
     /// The clock deadlines run on.
@@ -155,13 +164,15 @@ public final class BudgetScheduler: Sendable {
     ///   happens then).
     @discardableResult
     public func end(_ budget: Budget) -> Bool {
-        let (wasLive, stopped) = state.withLock { state -> (Bool, [(Budget, BudgetStopReason, BudgetStopHandler?)]) in
-            guard let slot = state.slot(of: budget) else { return (false, []) }
+        let (wasLive, stopped, released) = state.withLock { state -> (Bool, [(Budget, BudgetStopReason, BudgetStopHandler?)], ReleasedHandlers) in
+            guard let slot = state.slot(of: budget) else { return (false, [], ReleasedHandlers()) }
             var stopped: [(Budget, BudgetStopReason, BudgetStopHandler?)] = []
             stopChildren(of: slot, reason: .parentEnded, in: &state, into: &stopped)
             remove(slot, in: &state)
-            return (true, stopped)
+            defer { state.released = ReleasedHandlers() }
+            return (true, stopped, state.released)
         }
+        withExtendedLifetime(released) {}   // dropped here, outside the lock
         for (child, reason, handler) in stopped { handler?(child, reason) }
         return wasLive
     }
@@ -186,7 +197,7 @@ public final class BudgetScheduler: Sendable {
         let now = clock.now.nanoseconds
         var warnings: [(Budget, BudgetWarningHandler?)] = []
         var stopped: [(Budget, BudgetStopReason, BudgetStopHandler?)] = []
-        state.withLock { state in
+        let released = state.withLock { state -> ReleasedHandlers in
             state.timer = nil
             state.timerAt = nil
             while let (_, payload) = state.deadlines.popFirst(ifDueBy: now) {
@@ -206,7 +217,10 @@ public final class BudgetScheduler: Sendable {
                 remove(slot, in: &state)
             }
             armIfEarlier(&state)
+            defer { state.released = ReleasedHandlers() }
+            return state.released
         }
+        withExtendedLifetime(released) {}   // dropped here, outside the lock
         for (budget, handler) in warnings { handler?(budget) }
         for (budget, reason, handler) in stopped { handler?(budget, reason) }
     }
@@ -226,6 +240,8 @@ public final class BudgetScheduler: Sendable {
     private func remove(_ slot: Int, in state: inout State) {
         let record = state.records[slot]
         if let entry = record.entry { state.deadlines.remove(entry) }
+        if let handler = record.onWarning { state.released.warnings.append(handler) }
+        if let handler = record.onStop { state.released.stops.append(handler) }
         if record.previousSibling != 0 {
             state.records[Int(record.previousSibling - 1)].nextSibling = record.nextSibling
         } else if record.parent != 0 {

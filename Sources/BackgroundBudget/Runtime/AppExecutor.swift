@@ -62,7 +62,10 @@ final class AppExecutor: Sendable {
             state.queued += 1
             return state.epoch
         }
-        let guarded: @Sendable () -> Void = { [self] in
+        // Weak, so that work held by a suspended queue does not keep the executor (and the queue) alive
+        // after the app is gone: the executor's deinit then resumes the queue and the work is skipped.
+        let guarded: @Sendable () -> Void = { [weak self] in
+            guard let self else { return }
             let current = state.withLock { state -> Bool in
                 guard state.epoch == epoch else { return false }
                 state.queued -= 1

@@ -223,24 +223,26 @@ public final class BackgroundSystem: Sendable {
         _ app: Application?,
         _ body: (inout DeviceCore, BudgetInstant) throws(LifecycleError) -> [Effect]
     ) throws(LifecycleError) {
-        let touched = try state.withLock { (state) throws(LifecycleError) -> [Application] in
+        let (touched, released) = try state.withLock { (state) throws(LifecycleError) -> ([Application], [@Sendable () -> Void]) in
             // Read under the lock, so that decisions on a real clock are stamped in the order taken.
             let now = clock.now
             if let app {
                 precondition(state.handles[app.id] === app, "\(app.id) was not installed on this BackgroundSystem")
             }
             let effects = try body(&state.core, now)
-            return perform(effects, in: &state, at: now)
+            return (perform(effects, in: &state, at: now), state.core.takeReleasedClosures())
         }
+        withExtendedLifetime(released) {}   // dropped here, outside the lock
         for app in touched { app.queue.drain() }
     }
 
     /// Like ``run(_:_:)`` for decisions that cannot fail.
     func decide(_ body: (inout DeviceCore, BudgetInstant) -> [Effect]) {
-        let touched = state.withLock { state in
+        let (touched, released) = state.withLock { state in
             let now = clock.now
-            return perform(body(&state.core, now), in: &state, at: now)
+            return (perform(body(&state.core, now), in: &state, at: now), state.core.takeReleasedClosures())
         }
+        withExtendedLifetime(released) {}   // dropped here, outside the lock
         for app in touched { app.queue.drain() }
     }
 
@@ -279,11 +281,11 @@ public final class BackgroundSystem: Sendable {
                     settle(id, incarnation: incarnation)
                 }
                 note(app)
-            case .arm(let id, let timer, let instant, let incarnation):
+            case .arm(let id, let timer, let instant, let token):
                 let key = TimerKey(app: id, timer: timer)
                 if let armed = state.timers.removeValue(forKey: key) { clock.cancel(armed) }
                 state.timers[key] = clock.schedule(at: instant) { [weak self] in
-                    self?.timerFired(timer, app: id, incarnation: incarnation)
+                    self?.timerFired(timer, app: id, token: token)
                 }
             case .disarm(let id, let timer):
                 if let armed = state.timers.removeValue(forKey: TimerKey(app: id, timer: timer)) { clock.cancel(armed) }
@@ -326,9 +328,9 @@ public final class BackgroundSystem: Sendable {
         return touched
     }
 
-    private func timerFired(_ timer: AppTimer, app: AppID, incarnation: UInt64) {
+    private func timerFired(_ timer: AppTimer, app: AppID, token: UInt64) {
         decide { core, now in
-            core.timerFired(timer, app: app, incarnation: incarnation, at: now)
+            core.timerFired(timer, app: app, token: token, at: now)
         }
     }
 

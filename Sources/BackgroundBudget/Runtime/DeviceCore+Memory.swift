@@ -22,11 +22,21 @@ extension DeviceCore {
         }
     }
 
+    /// The largest footprint the model accepts, 2⁴⁰ bytes (about 1.1 TB): larger values are clamped
+    /// so that the sum over thousands of apps cannot overflow.
+    static let maximumFootprint = 1 << 40
+
+    /// A footprint clamped to `0...maximumFootprint`.
+    static func clampedFootprint(_ bytes: Int) -> Int {
+        min(max(0, bytes), maximumFootprint)
+    }
+
     mutating func setFootprint(_ bytes: Int, app: AppID, at now: BudgetInstant) -> [Effect] {
         let s = slot(app)
         guard records[s].state != .notRunning else { return [] }
-        memoryInUse += max(0, bytes) - records[s].footprint
-        records[s].footprint = max(0, bytes)
+        let footprint = Self.clampedFootprint(bytes)
+        memoryInUse += footprint - records[s].footprint
+        records[s].footprint = footprint
         return relieveMemoryPressure(at: now)
     }
 
@@ -38,7 +48,8 @@ extension DeviceCore {
     /// Frees memory until the apps fit: purges, then warnings, then kills.
     mutating func relieveMemoryPressure(at now: BudgetInstant) -> [Effect] {
         guard let capacity = memoryCapacity, memoryInUse > capacity else {
-            warnedThisEpisode = false
+            // The episode ends only when no warning is still being handled.
+            if pendingMemoryWarnings == 0 { warnedThisEpisode = false }
             return []
         }
         var effects: [Effect] = []
@@ -53,7 +64,8 @@ extension DeviceCore {
         // 2. A memory warning to every running app, once per episode; wait for them to handle it.
         if !warnedThisEpisode {
             warnedThisEpisode = true
-            for s in records.indices where records[s].state.isExecuting && records[s].pendingExit == nil {
+            for s in records.indices where records[s].state.isExecuting && records[s].pendingExit == nil
+                && !records[s].memoryWarningInFlight {
                 let app = records[s].manifest.id
                 records[s].memoryWarningInFlight = true
                 records[s].inFlight += 1
@@ -72,7 +84,7 @@ extension DeviceCore {
               let victim = records.indices.filter({ records[$0].state.isExecuting }).min(by: { killOrder($0) < killOrder($1) }) {
             effects += (try? apply(.kill(.memoryPressure), to: records[victim].manifest.id, at: now)) ?? []
         }
-        if memoryInUse <= capacity { warnedThisEpisode = false }
+        if memoryInUse <= capacity, pendingMemoryWarnings == 0 { warnedThisEpisode = false }
         return effects
     }
 

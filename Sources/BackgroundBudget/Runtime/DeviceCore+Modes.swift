@@ -105,7 +105,7 @@ extension DeviceCore {
         guard records[s].windowUntil.map({ $0 < until }) ?? true else { return [] }
         records[s].windowUntil = until
         record(.eventWindowStarted(until: until), app, now)
-        return [.arm(app, .eventWindow, at: until, incarnation: records[s].incarnation)]
+        return [arm(.eventWindow, for: app, at: until)]
     }
 
     private mutating func deliverNow(_ event: BackgroundEvent, to app: AppID, at now: BudgetInstant) -> [Effect] {
@@ -132,17 +132,17 @@ extension DeviceCore {
         guard records[s].incarnation == incarnation, records[s].state != .notRunning else { return [] }
         if event == .voipPush {
             records[s].voipPushesInFlight -= 1
-            let reported = records[s].callReported
-            if records[s].voipPushesInFlight == 0 { records[s].callReported = false }
-            if !reported { return (try? apply(.kill(.voipPushNotReported), to: app, at: now)) ?? [] }
+            guard records[s].callsReported > 0 else { return (try? apply(.kill(.voipPushNotReported), to: app, at: now)) ?? [] }
+            records[s].callsReported -= 1
         }
         return settle(app, incarnation: incarnation, at: now)
     }
 
     mutating func reportCall(app: AppID, at now: BudgetInstant) {
         let s = slot(app)
-        guard records[s].voipPushesInFlight > 0 else { return }
-        records[s].callReported = true
+        // A report counts for a push being handled; reports beyond the pushes in flight count for nothing.
+        guard records[s].callsReported < records[s].voipPushesInFlight else { return }
+        records[s].callsReported += 1
         record(.voipCallReported, app, now)
     }
 
@@ -155,13 +155,16 @@ extension DeviceCore {
         let s = slot(app)
         guard interval >= policy.voipKeepAliveMinimumInterval, records[s].manifest.backgroundModes.contains(.voip),
               records[s].state.isExecuting, !records[s].manifest.exitsOnSuspend else { return (false, []) }
+        release(records[s].keepAlive?.handler)
         records[s].keepAlive = (interval, handler)
-        return (true, [.arm(app, .voipKeepAlive, at: now + interval, incarnation: records[s].incarnation)])
+        return (true, [arm(.voipKeepAlive, for: app, at: now + interval)])
     }
 
     mutating func clearKeepAlive(app: AppID) -> [Effect] {
-        records[slot(app)].keepAlive = nil
-        return [.disarm(app, .voipKeepAlive)]
+        let s = slot(app)
+        release(records[s].keepAlive?.handler)
+        records[s].keepAlive = nil
+        return [disarm(.voipKeepAlive, for: app)]
     }
 
     /// The keep-alive interval elapsed: wake the app if needed, run the handler in a short window, and
@@ -177,7 +180,7 @@ extension DeviceCore {
         records[s].inFlight += 1
         record(.keepAliveHandlerCalled, app, now)
         effects.append(.keepAliveHandler(app, incarnation: records[s].incarnation, keepAlive.handler))
-        effects.append(.arm(app, .voipKeepAlive, at: now + keepAlive.interval, incarnation: records[s].incarnation))
+        effects.append(arm(.voipKeepAlive, for: app, at: now + keepAlive.interval))
         return effects
     }
 }

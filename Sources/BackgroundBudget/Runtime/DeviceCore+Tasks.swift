@@ -68,6 +68,7 @@ extension DeviceCore {
             return []
         }
         if !task.handlerCalled { records[s].unwarnedTasks -= 1 }
+        release(task.expirationHandler)
         self.record(.backgroundTaskEnded(id), app, now)
         if records[s].state == .background { records[s].usedTasksThisPeriod = true }
         return rearmTimers(app, at: now) + suspendIfIdle(app, at: now)
@@ -102,13 +103,13 @@ extension DeviceCore {
         }
         guard wanted != record.armed else { return [] }
         var effects: [Effect] = []
-        func update(_ timer: AppTimer, _ old: BudgetInstant?, _ new: BudgetInstant?) {
-            guard old != new else { return }
-            effects.append(new.map { .arm(app, timer, at: $0, incarnation: record.incarnation) } ?? .disarm(app, timer))
+        let changes: [(AppTimer, BudgetInstant?, BudgetInstant?)] = [
+            (.expirationWarning, record.armed.warning, wanted.warning), (.allowanceExpiry, record.armed.expiry, wanted.expiry),
+            (.foregroundOverrun, record.armed.overrun, wanted.overrun),
+        ]
+        for (timer, old, new) in changes where old != new {
+            effects.append(new.map { arm(timer, for: app, at: $0) } ?? disarm(timer, for: app))
         }
-        update(.expirationWarning, record.armed.warning, wanted.warning)
-        update(.allowanceExpiry, record.armed.expiry, wanted.expiry)
-        update(.foregroundOverrun, record.armed.overrun, wanted.overrun)
         records[s].armed = wanted
         return effects
     }

@@ -50,9 +50,10 @@ struct DeviceCore: Sendable {
         var queuedEvents: [BackgroundEvent] = []
         /// When recent silent pushes were delivered, for throttling.
         var silentPushTimes: [BudgetInstant] = []
-        /// VoIP pushes delivered and not yet handled, and whether the app reported a call for them.
+        /// VoIP pushes delivered and not yet handled, and the calls reported for them: each push
+        /// handled takes one report, or the app is killed.
         var voipPushesInFlight = 0
-        var callReported = false
+        var callsReported = 0
         /// The last suspension, for explanations.
         var lastSuspension: (time: BudgetInstant, reason: SuspensionReason)?
         /// The app's memory footprint in bytes while it is in memory.
@@ -65,6 +66,8 @@ struct DeviceCore: Sendable {
         var queuedNotifications: [SystemNotification] = []
         /// Whether the app shows in the app switcher: the user opened it and has not swiped it away.
         var inAppSwitcher = false
+        /// The token of each armed timer; a firing with another token is stale.
+        var timerTokens: [AppTimer: UInt64] = [:]
     }
 
     /// The allowance and overrun timers an app has armed.
@@ -91,6 +94,25 @@ struct DeviceCore: Sendable {
     var warnedThisEpisode = false
     /// The bytes the apps in memory use together (kept up to date; see `memoryInUseRecomputed`).
     var memoryInUse = 0
+    /// The last timer token handed out.
+    private var lastTimerToken: UInt64 = 0
+    /// Set when an exit ends an episode's last pending memory warning.
+    var memoryRecheckDue = false
+    /// App closures the core let go of (handlers of ended tasks, keep-alive handlers). The shell takes
+    /// them with ``takeReleasedClosures()`` and drops them after unlocking, because releasing one may
+    /// run a `deinit` of the app's, which must never run under the system lock.
+    private(set) var releasedClosures: [@Sendable () -> Void] = []
+
+    /// Hands over the closures the core let go of, for the shell to drop outside its lock.
+    mutating func takeReleasedClosures() -> [@Sendable () -> Void] {
+        defer { releasedClosures = [] }
+        return releasedClosures
+    }
+
+    /// Keeps a closure the core is letting go of until the shell drops it outside the lock.
+    mutating func release(_ closure: (@Sendable () -> Void)?) {
+        if let closure { releasedClosures.append(closure) }
+    }
 
     init(policy: BudgetPolicy, retention: TraceRetention = .all) {
         self.policy = policy
@@ -223,8 +245,10 @@ struct DeviceCore: Sendable {
         let queueEffects = effects.filter(\.isQueueControl)
         let delivery = Effect.deliver(Delivery(app: app, incarnation: records[s].incarnation, event: cause, steps: steps, settles: hasCallbacks))
         let launched = transition.from == .notRunning && records[s].state != .notRunning
+        let recheck = launched || memoryRecheckDue
+        memoryRecheckDue = false
         return queueEffects + [delivery] + effects.filter { !$0.isQueueControl } + deliverQueuedEvents(app, at: now)
-            + (launched ? relieveMemoryPressure(at: now) : [])
+            + (recheck ? relieveMemoryPressure(at: now) : [])
     }
 
     /// Bookkeeping for entering a state: foreground, allowance period, timers.
@@ -235,7 +259,7 @@ struct DeviceCore: Sendable {
         if previous == .notRunning {
             record.incarnation += 1
             record.spentBefore = .zero
-            record.footprint = record.manifest.memoryFootprint
+            record.footprint = Self.clampedFootprint(record.manifest.memoryFootprint)
             memoryInUse += record.footprint
         }
         if next == .notRunning, previous != .notRunning { memoryInUse -= record.footprint }
@@ -276,6 +300,7 @@ struct DeviceCore: Sendable {
         let code = reason == .backgroundTaskExpired ? policy.backgroundTaskExpiryCode : reason.defaultCode
         record(.exit(reason, code: code), app, now)
         let s = slot(app)
+        for task in records[s].tasks.values { release(task.expirationHandler) }
         records[s].tasks.removeAll()
         records[s].unwarnedTasks = 0
         records[s].inFlight = 0
@@ -283,15 +308,19 @@ struct DeviceCore: Sendable {
         records[s].armed = ArmedTimers()
         records[s].activities.removeAll()
         records[s].windowUntil = nil
+        release(records[s].keepAlive?.handler)
         records[s].keepAlive = nil
         records[s].voipPushesInFlight = 0
-        records[s].callReported = false
+        records[s].callsReported = 0
         records[s].queuedNotifications.removeAll()
         if records[s].memoryWarningInFlight {
             records[s].memoryWarningInFlight = false
             pendingMemoryWarnings -= 1
+            // The last warning of an episode was this app's: evaluate pressure again once it is gone.
+            if pendingMemoryWarnings == 0 { memoryRecheckDue = true }
         }
         if reason == .userKill { records[s].killedByUser = true }
+        records[s].timerTokens.removeAll()
         return AppTimer.allCases.map { .disarm(app, $0) } + [.dropQueue(app)]
     }
 
@@ -327,10 +356,25 @@ struct DeviceCore: Sendable {
 
     // MARK: Timers
 
-    /// A timer armed for this app and incarnation fired.
-    mutating func timerFired(_ timer: AppTimer, app: AppID, incarnation: UInt64, at now: BudgetInstant) -> [Effect] {
+    /// Arms a timer for an app, replacing one armed before.
+    mutating func arm(_ timer: AppTimer, for app: AppID, at instant: BudgetInstant) -> Effect {
+        lastTimerToken += 1
+        records[slot(app)].timerTokens[timer] = lastTimerToken
+        return .arm(app, timer, at: instant, token: lastTimerToken)
+    }
+
+    /// Disarms a timer for an app.
+    mutating func disarm(_ timer: AppTimer, for app: AppID) -> Effect {
+        records[slot(app)].timerTokens[timer] = nil
+        return .disarm(app, timer)
+    }
+
+    /// A timer fired. A firing whose token is not the armed one (cancelled too late, or armed for an
+    /// earlier incarnation) is ignored.
+    mutating func timerFired(_ timer: AppTimer, app: AppID, token: UInt64, at now: BudgetInstant) -> [Effect] {
         let s = slot(app)
-        guard records[s].incarnation == incarnation, records[s].state != .notRunning else { return [] }
+        guard records[s].timerTokens[timer] == token, records[s].state != .notRunning else { return [] }
+        records[s].timerTokens[timer] = nil
         switch timer {
         case .watchdog:
             return (try? apply(.kill(.watchdog), to: app, at: now)) ?? []
@@ -358,11 +402,11 @@ struct DeviceCore: Sendable {
         case .willTerminate: limit = policy.willTerminateLimit
         default: return []
         }
-        return [.arm(app, .watchdog, at: now + limit, incarnation: incarnation)]
+        return [arm(.watchdog, for: app, at: now + limit)]
     }
 
     /// Disarms the watchdog when the callback returns.
-    func callbackReturned(_ callback: AppCallback, app: AppID) -> [Effect] {
-        callback == .didEnterBackground || callback == .willTerminate ? [.disarm(app, .watchdog)] : []
+    mutating func callbackReturned(_ callback: AppCallback, app: AppID) -> [Effect] {
+        callback == .didEnterBackground || callback == .willTerminate ? [disarm(.watchdog, for: app)] : []
     }
 }

@@ -20,8 +20,9 @@ enum Effect: Sendable {
     case deliver(Delivery)
     /// Call these tasks' expiration handlers on the app's queue, in order; then `settle`.
     case expirationHandlers(AppID, incarnation: UInt64, [(BackgroundTaskIdentifier, (@Sendable () -> Void)?)])
-    /// Run `timerFired` for this app and timer at the instant (replacing an armed one).
-    case arm(AppID, AppTimer, at: BudgetInstant, incarnation: UInt64)
+    /// Run `timerFired` for this app and timer at the instant (replacing an armed one). The token
+    /// identifies this arming: a firing that carries an older token is stale and ignored.
+    case arm(AppID, AppTimer, at: BudgetInstant, token: UInt64)
     /// Cancel an armed timer, if any.
     case disarm(AppID, AppTimer)
     /// Resume the app's queue (it leaves suspension) before anything else is queued.
