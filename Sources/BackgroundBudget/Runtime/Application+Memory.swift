@@ -41,8 +41,10 @@ extension BackgroundSystem {
     }
 
     /// The jetsam band an app is in now.
+    /// - Precondition: `app` was installed on this system.
     public func jetsamBand(of app: Application) -> JetsamBand {
-        state.withLock { state in state.core.jetsamBand(of: state.core.records[state.core.slot(app.id)]) }
+        requireInstalled(app)
+        return state.withLock { state in state.core.jetsamBand(of: state.core.records[state.core.slot(app.id)]) }
     }
 
     /// Posts a system notification to every app in memory: running apps receive it now; suspended apps

@@ -106,8 +106,10 @@ extension BackgroundSystem {
     ///   - event: The event.
     ///   - app: The app it is for.
     /// - Returns: What happened to it.
+    /// - Precondition: `app` was installed on this system.
     @discardableResult
     public func deliver(_ event: BackgroundEvent, to app: Application) -> EventOutcome {
+        requireInstalled(app)
         var outcome = EventOutcome.dropped(.terminating)
         decide { core, now in
             let (result, effects) = core.deliver(event, to: app.id, at: now)

@@ -117,8 +117,16 @@ public final class BackgroundSystem: Sendable {
 
     /// The system's own view of an app's state: it changes the moment the system decides, while
     /// ``Application/applicationState`` changes as the app receives each step.
+    /// - Precondition: `app` was installed on this system.
     public func state(of app: Application) -> ApplicationState {
-        state.withLock { $0.core.state(of: app.id) }
+        requireInstalled(app)
+        return state.withLock { $0.core.state(of: app.id) }
+    }
+
+    /// Traps when `app` was installed on another system: a programming error, like using an index of
+    /// another collection.
+    func requireInstalled(_ app: Application, file: StaticString = #file, line: UInt = #line) {
+        precondition(app.system === self, "\(app.id) was not installed on this BackgroundSystem", file: file, line: line)
     }
 
     /// A snapshot of everything recorded so far.

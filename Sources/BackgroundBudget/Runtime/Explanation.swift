@@ -132,7 +132,9 @@ extension BackgroundSystem {
     /// Why an app is in its state: what keeps it running, why it was last suspended, and what stands in
     /// the way of a background relaunch.
     /// - Parameter app: The app.
+    /// - Precondition: `app` was installed on this system.
     public func explain(_ app: Application) -> Explanation {
+        requireInstalled(app)
         let now = clock.now
         return state.withLock { $0.core.explain(app.id, at: now) }
     }
