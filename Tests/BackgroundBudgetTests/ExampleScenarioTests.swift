@@ -29,9 +29,10 @@ import Testing
     @Test func everyExampleHasADescriptionAndIsCheckedHere() throws {
         let files = try FileManager.default.contentsOfDirectory(atPath: Self.directory.path).filter { $0.hasSuffix(".json") }.sorted()
         #expect(files == [
-            "allowance-is-shared.json", "answer-call-during-upload.json", "background-launch.json",
+            "allowance-is-shared.json", "answer-call-during-upload.json", "audio-keeps-running.json", "background-launch.json",
             "dormant-foreground-task.json", "exits-on-suspend.json", "foreground-return-resets-allowance.json",
-            "handler-ends-the-task.json", "ios7-allowance.json", "memory-pressure.json", "never-ended-task-is-killed.json",
+            "handler-ends-the-task.json", "ios7-allowance.json", "location-relaunch.json", "memory-pressure.json",
+            "never-ended-task-is-killed.json",
             "notifications-while-suspended.json", "slow-did-enter-background.json", "state-lab.json", "switching-apps.json",
             "too-many-assertions.json", "upload-finishes-in-time.json",
         ])
@@ -306,5 +307,29 @@ import Testing
         ])
         let run = try Self.load("notifications-while-suspended.json").run()
         #expect(run.trace.events.filter { $0.eventName == "notificationDelivered" }.map(\.name) == ["orientation(landscapeRight)", "batteryLevel(0.75)"])
+    }
+
+    // MARK: Background modes
+
+    @Test func audioKeepsAPlayerRunningUntilPauseAndIsRefusedWithoutTheMode() throws {
+        let lines = try Self.afterLaunch("audio-keeps-running.json")
+        #expect(lines.filter { $0.contains("player") }.suffix(3) == [
+            "10.000 player applicationDidEnterBackground", "130.000 player activityStopped",
+            "130.000 player → suspended (activityStopped)",
+        ])
+        #expect(lines.contains("142.000 podcasts activityDenied (modeNotDeclared)"))
+        #expect(lines.last == "150.000 podcasts → suspended (noBackgroundWork)")
+    }
+
+    @Test func aSignificantChangeRelaunchesEvenAfterAUserKill() throws {
+        let lines = try Self.afterLaunch("location-relaunch.json")
+        #expect(lines.filter { $0.hasPrefix("600.000") || $0.hasPrefix("610.000") } == [
+            "600.000 tracker → background (location)", "600.000 tracker application:willFinishLaunchingWithOptions",
+            "600.000 tracker application:didFinishLaunchingWithOptions", "600.000 tracker applicationDidEnterBackground",
+            "600.000 tracker eventWindowStarted", "600.000 tracker eventDelivered",
+            "610.000 tracker → suspended (eventWindowEnded)",
+        ])
+        #expect(lines.contains("800.000 tracker eventDropped (killedByUser)"))
+        #expect(lines.contains("900.000 tracker → background (location)"))
     }
 }
