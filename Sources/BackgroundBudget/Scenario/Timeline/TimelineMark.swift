@@ -11,7 +11,8 @@ enum TimelineMark: Sendable, Hashable {
     case callback
     /// The process ended: a vermilion cross on the band.
     case exit
-    /// A finite background task began or ended: a small blue tick above the band.
+    /// A finite background task began or ended, an activity started or stopped, or an event or
+    /// notification was delivered: a small blue tick above the band.
     case task
     /// A task's expiration handler was called: an amber bar across the band.
     case expiration

@@ -233,7 +233,7 @@ struct TimelineRenderer {
             x += 34 + Double(state.rawValue.count) * 7
         }
         let samples: [(TimelineMark, String)] = [
-            (.callback, "callback"), (.task, "task begin/end"), (.expiration, "expiration handler"),
+            (.callback, "callback"), (.task, "task, activity, event"), (.expiration, "expiration handler"),
             (.allowance, "allowance"), (.exit, "exit"), (.other, "other decision"),
         ]
         // Marks on a second row, under the states.
