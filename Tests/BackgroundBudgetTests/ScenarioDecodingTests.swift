@@ -61,7 +61,8 @@ import Testing
             // Verbs with required keys besides the app.
             keys += ["startActivity": #", "activity": "audioPlayback""#, "stopActivity": #", "activity": "audioPlayback""#,
                      "deliver": #", "event": "silentPush""#, "setMemoryCapacity": #", "mb": 512"#, "setFootprint": #", "mb": 40"#,
-                     "post": #", "notification": "significantTimeChange""#][verb.name] ?? ""
+                     "post": #", "notification": "significantTimeChange""#, "setBackgroundAppRefresh": #", "enabled": false"#,
+                     "setLowPowerMode": #", "enabled": true"#][verb.name] ?? ""
             let text = scenario(events: #"{"at": 1, "do": "\#(verb.name)"\#(keys)}"#)
             let decoded = try Scenario(json: text)
             #expect(decoded.events[1].action.name == verb.name)

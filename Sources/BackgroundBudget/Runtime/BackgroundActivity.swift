@@ -143,6 +143,8 @@ public enum EventDropReason: String, Sendable, Hashable, CaseIterable {
     case notMonitoring
     /// Too many silent pushes this hour (``BudgetPolicy/silentPushesPerHour``).
     case throttled
+    /// Background App Refresh is off for the app (denied or restricted) [S59][S62].
+    case backgroundAppRefreshOff
     /// The app is terminating.
     case terminating
 }

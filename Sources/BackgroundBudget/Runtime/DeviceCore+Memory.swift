@@ -105,26 +105,29 @@ extension DeviceCore {
     /// Posts a notification to every app in memory: delivered now to running apps, coalesced for
     /// suspended ones.
     mutating func post(_ notification: SystemNotification, at now: BudgetInstant) -> [Effect] {
-        var effects: [Effect] = []
-        for s in records.indices {
-            let app = records[s].manifest.id
-            switch records[s].state {
-            case .notRunning:
-                continue
-            case .suspended:
-                if let index = records[s].queuedNotifications.firstIndex(where: { $0.kind == notification.kind }) {
-                    records[s].queuedNotifications[index] = notification
-                } else {
-                    records[s].queuedNotifications.append(notification)
-                }
-                record(.notificationQueued(notification), app, now)
-            case .inactive, .active, .background:
-                guard records[s].pendingExit == nil else { continue }
-                records[s].inFlight += 1
-                record(.notificationDelivered(notification), app, now)
-                effects.append(.deliverNotification(app, incarnation: records[s].incarnation, notification))
+        records.indices.flatMap { post(notification, toSlot: $0, at: now) }
+    }
+
+    /// Posts a notification to one app: delivered now if it runs, coalesced if it is suspended,
+    /// nothing if it is not running.
+    mutating func post(_ notification: SystemNotification, toSlot s: Int, at now: BudgetInstant) -> [Effect] {
+        let app = records[s].manifest.id
+        switch records[s].state {
+        case .notRunning:
+            return []
+        case .suspended:
+            if let index = records[s].queuedNotifications.firstIndex(where: { $0.kind == notification.kind }) {
+                records[s].queuedNotifications[index] = notification
+            } else {
+                records[s].queuedNotifications.append(notification)
             }
+            record(.notificationQueued(notification), app, now)
+            return []
+        case .inactive, .active, .background:
+            guard records[s].pendingExit == nil else { return [] }
+            records[s].inFlight += 1
+            record(.notificationDelivered(notification), app, now)
+            return [.deliverNotification(app, incarnation: records[s].incarnation, notification)]
         }
-        return effects
     }
 }

@@ -78,6 +78,8 @@ extension DeviceCore {
         case .silentPush:
             guard declared else { return drop(.modeNotDeclared) }
             if record.killed { return drop(.killedByUser) }
+            // Background App Refresh gates background pushes [S59].
+            guard backgroundRefreshStatus(of: app) == .available else { return drop(.backgroundAppRefreshOff) }
             let hourAgo = now - .seconds(3600)
             records[s].silentPushTimes.removeAll { $0 <= hourAgo }
             guard records[s].silentPushTimes.count < policy.silentPushesPerHour else { return drop(.throttled) }

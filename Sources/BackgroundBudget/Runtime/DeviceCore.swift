@@ -68,6 +68,8 @@ struct DeviceCore: Sendable {
         var inAppSwitcher = false
         /// The token of each armed timer; a firing with another token is stale.
         var timerTokens: [AppTimer: UInt64] = [:]
+        /// The app's own Background App Refresh switch.
+        var backgroundAppRefresh = true
     }
 
     /// The allowance and overrun timers an app has armed.
@@ -94,6 +96,8 @@ struct DeviceCore: Sendable {
     var warnedThisEpisode = false
     /// The bytes the apps in memory use together (kept up to date; see `memoryInUseRecomputed`).
     var memoryInUse = 0
+    /// Device-wide settings: Background App Refresh, Low Power Mode.
+    var settings = DeviceSettings()
     /// The last timer token handed out.
     private var lastTimerToken: UInt64 = 0
     /// Set when an exit ends an episode's last pending memory warning.

@@ -29,6 +29,8 @@ public enum SystemNotification: Sendable, Hashable, CustomStringConvertible {
     case proximity(Bool)
     /// Protected data became available (`true`) or unavailable (`false`) [S74].
     case protectedData(Bool)
+    /// `UIApplication.backgroundRefreshStatusDidChangeNotification`, with the app's new status [S60].
+    case backgroundRefreshStatus(BackgroundRefreshStatus)
 
     /// The kind, for coalescing: notifications of one kind replace each other.
     public var kind: String {
@@ -45,6 +47,7 @@ public enum SystemNotification: Sendable, Hashable, CustomStringConvertible {
         case .batteryState: "batteryState"
         case .proximity: "proximity"
         case .protectedData: "protectedData"
+        case .backgroundRefreshStatus: "backgroundRefreshStatus"
         }
     }
 
@@ -55,6 +58,7 @@ public enum SystemNotification: Sendable, Hashable, CustomStringConvertible {
         case .screenConnection(let value), .accessoryConnection(let value), .proximity(let value), .protectedData(let value):
             "\(kind)(\(value))"
         case .batteryLevel(let value): "\(kind)(\(value))"
+        case .backgroundRefreshStatus(let status): "\(kind)(\(status))"
         case .userDefaults, .screenMode, .ubiquityIdentity, .significantTimeChange: kind
         }
     }

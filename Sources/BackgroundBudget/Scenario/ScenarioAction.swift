@@ -49,6 +49,10 @@ public enum ScenarioAction: Sendable, Hashable {
     case setFootprint(AppID, bytes: Int)
     /// `post`: a system notification for every app in memory.
     case post(SystemNotification)
+    /// `setBackgroundAppRefresh`: the device's switch, or one app's when `app` is given.
+    case setBackgroundAppRefresh(enabled: Bool, app: AppID?)
+    /// `setLowPowerMode`: Low Power Mode on or off.
+    case setLowPowerMode(Bool)
 
     /// The app the action names, if it names one.
     public var app: AppID? {
@@ -57,7 +61,9 @@ public enum ScenarioAction: Sendable, Hashable {
              .launchInBackground(let app, _), .purge(let app), .terminate(let app, _), .beginTask(let app, _),
              .startActivity(let app, _), .stopActivity(let app, _), .deliver(let app, _), .setFootprint(let app, _):
             app
-        case .home, .beginInterruption, .dismissInterruption, .answerInterruption, .setMemoryCapacity, .post:
+        case .setBackgroundAppRefresh(_, let app):
+            app
+        case .home, .beginInterruption, .dismissInterruption, .answerInterruption, .setMemoryCapacity, .post, .setLowPowerMode:
             nil
         }
     }
@@ -83,6 +89,8 @@ public enum ScenarioAction: Sendable, Hashable {
         case .setMemoryCapacity: "setMemoryCapacity"
         case .setFootprint: "setFootprint"
         case .post: "post"
+        case .setBackgroundAppRefresh: "setBackgroundAppRefresh"
+        case .setLowPowerMode: "setLowPowerMode"
         }
     }
 
@@ -162,6 +170,14 @@ public enum ScenarioAction: Sendable, Hashable {
              "a system notification for every app in memory (notification: a kind; value: its new value, if it has one)") { event throws(ScenarioError) in
             .post(try SystemNotificationKind.decode(event))
         },
+        Verb("setBackgroundAppRefresh", keys: ["enabled", "app"],
+             "Background App Refresh on or off, for the device or (with app) for one app") { event throws(ScenarioError) in
+            .setBackgroundAppRefresh(enabled: try event.required("enabled").bool(),
+                                     app: try event.optional("app").map { _ throws(ScenarioError) in try event.app() })
+        },
+        Verb("setLowPowerMode", keys: ["enabled"], "Low Power Mode on or off (on turns Background App Refresh off)") { event throws(ScenarioError) in
+            .setLowPowerMode(try event.required("enabled").bool())
+        },
     ]
 
     /// The table entry for a `"do"` value, or `nil`.
@@ -200,6 +216,9 @@ public enum ScenarioAction: Sendable, Hashable {
         case .setMemoryCapacity(let bytes): stage.system.setMemoryCapacity(bytes)
         case .setFootprint(let id, let bytes): stage.app(id).setMemoryFootprint(bytes)
         case .post(let notification): stage.system.post(notification)
+        case .setBackgroundAppRefresh(let enabled, let id?): stage.system.setBackgroundAppRefresh(enabled: enabled, for: stage.app(id))
+        case .setBackgroundAppRefresh(let enabled, nil): stage.system.setBackgroundAppRefresh(enabled: enabled)
+        case .setLowPowerMode(let enabled): stage.system.setLowPowerMode(enabled)
         }
     }
 }

@@ -1,0 +1,80 @@
+import Testing
+@testable import BackgroundBudget
+
+/// Background App Refresh: the switches, Low Power Mode, what they gate and what they do not (IOS-FACTS §6, Part 1).
+@Suite struct BackgroundRefreshTests {
+    let clock = VirtualClock()
+    let system: BackgroundSystem
+
+    init() {
+        system = BackgroundSystem(clock: clock)
+    }
+
+    @Test func theStatusFollowsTheSwitchesLowPowerModeAndRestrictions() throws {
+        let news = try system.install(AppManifest(id: "news"))
+        let mail = try system.install(AppManifest(id: "mail"))
+        #expect(news.backgroundRefreshStatus == .available)
+        system.setBackgroundAppRefresh(enabled: false, for: news)
+        #expect(news.backgroundRefreshStatus == .denied)
+        #expect(mail.backgroundRefreshStatus == .available)
+        system.setBackgroundAppRefresh(enabled: true, for: news)
+        system.setLowPowerMode(true)
+        #expect([news.backgroundRefreshStatus, mail.backgroundRefreshStatus] == [.denied, .denied])
+        system.setLowPowerMode(false)
+        system.setBackgroundAppRefresh(enabled: false)
+        #expect(mail.backgroundRefreshStatus == .denied)
+        system.setBackgroundAppRefreshRestricted(true)
+        #expect(mail.backgroundRefreshStatus == .restricted)
+    }
+
+    @Test func appsAreToldWhenTheirStatusChangesAndSuspendedAppsGetTheLatestOnly() throws {
+        let delegate = MemoryDelegate()
+        let running = try system.install(AppManifest(id: "running"), delegate: delegate)
+        let sleeper = MemoryDelegate()
+        let suspended = try system.install(AppManifest(id: "suspended"), delegate: sleeper)
+        try system.open(suspended)
+        try system.open(running)                        // `suspended` is now suspended
+        system.setLowPowerMode(true)
+        system.setLowPowerMode(false)
+        system.setLowPowerMode(true)
+        system.setLowPowerMode(true)                    // no change: nobody is told
+        #expect(delegate.notifications.entries.map(\.0) == [
+            .backgroundRefreshStatus(.denied), .backgroundRefreshStatus(.available), .backgroundRefreshStatus(.denied),
+        ])
+        #expect(sleeper.notifications.entries.isEmpty)
+        try system.open(suspended)
+        #expect(sleeper.notifications.entries.map(\.0) == [.backgroundRefreshStatus(.denied)])
+    }
+
+    @Test func offItStopsSilentPushWakesButNotTasksAudioOrLocation() throws {
+        let news = try system.install(AppManifest(id: "news", backgroundModes: [.remoteNotification, .audio, .location]))
+        try system.open(news)
+        system.setBackgroundAppRefresh(enabled: false)
+        try news.startPlayingAudio()
+        try news.startUpdatingLocation()
+        #expect(news.beginBackgroundTask(withName: "save") != .invalid)
+        try system.pressHome()
+        #expect(news.applicationState == .background)
+        news.stopPlayingAudio()
+        news.stopUpdatingLocation()
+        clock.advance(by: .seconds(60))
+        #expect(system.deliver(.silentPush, to: news) == .dropped(.backgroundAppRefreshOff))
+        system.setBackgroundAppRefresh(enabled: true)
+        #expect(system.deliver(.silentPush, to: news) == .delivered)
+    }
+
+    @Test func scenariosSwitchBackgroundAppRefreshAndLowPowerMode() throws {
+        let run = try Scenario(json: """
+            {"apps": [{"id": "news", "backgroundModes": ["remote-notification"]}],
+             "events": [
+               {"at": 0, "do": "open", "app": "news"}, {"at": 1, "do": "home"},
+               {"at": 2, "do": "setLowPowerMode", "enabled": true},
+               {"at": 3, "do": "deliver", "app": "news", "event": "silentPush"},
+               {"at": 4, "do": "setLowPowerMode", "enabled": false},
+               {"at": 5, "do": "setBackgroundAppRefresh", "enabled": false, "app": "news"},
+               {"at": 6, "do": "deliver", "app": "news", "event": "silentPush"}]}
+            """).run()
+        #expect(run.trace.events.filter { $0.eventName == "eventDropped" }.map(\.time) == [.seconds(3), .seconds(6)])
+        #expect(run.trace.events.filter { $0.eventName == "notificationQueued" }.count == 3)
+    }
+}
