@@ -103,6 +103,8 @@ public enum SuspensionReason: String, Sendable, Hashable, CaseIterable {
     case activityStopped
     /// The short run time granted for a background event ran out.
     case eventWindowEnded
+    /// The app completed its background fetch.
+    case fetchCompleted
 }
 
 /// Why an app stopped running.

@@ -69,6 +69,18 @@ public struct BudgetPolicy: Sendable, Hashable, CustomStringConvertible {
     /// until the user opens the app [S86][S87][S63].
     public var relaunchesLocationAppsAfterUserKill: Bool = true
 
+    /// How long a background fetch (`performFetchWithCompletionHandler`) may run before its completion
+    /// handler must be called, else the app is terminated (`0x2182bad4`): 30 s [S40][S22].
+    public var fetchRuntime: Duration = .seconds(30)
+
+    /// The system's own shortest gap between background fetches, what
+    /// `backgroundFetchIntervalMinimum` stands for. Apple documents none; 15 minutes is the commonly
+    /// observed floor, and the model's assumption [S41][S42].
+    public var minimumFetchInterval: Duration = .seconds(900)
+
+    /// The seed of the fetch model's random jitter, so that a run replays exactly.
+    public var fetchSeed: UInt64 = 0
+
     /// Creates a policy from explicit values; ``iOS13`` and the other presets are the usual start.
     public init(
         name: String,
@@ -157,14 +169,21 @@ public struct BudgetPolicy: Sendable, Hashable, CustomStringConvertible {
         case voipKeepAliveWindow
         /// ``BudgetPolicy/relaunchesLocationAppsAfterUserKill``.
         case relaunchesLocationAppsAfterUserKill
+        /// ``BudgetPolicy/fetchRuntime``.
+        case fetchRuntime
+        /// ``BudgetPolicy/minimumFetchInterval``.
+        case minimumFetchInterval
+        /// ``BudgetPolicy/fetchSeed``.
+        case fetchSeed
 
         /// Whether the field is a duration in seconds.
         public var isDuration: Bool {
             switch self {
             case .didEnterBackgroundLimit, .willTerminateLimit, .backgroundTaskAllowance, .expirationWarningLead,
-                 .eventWindow, .remoteNotificationWindow, .voipKeepAliveMinimumInterval, .voipKeepAliveWindow: true
+                 .eventWindow, .remoteNotificationWindow, .voipKeepAliveMinimumInterval, .voipKeepAliveWindow,
+                 .fetchRuntime, .minimumFetchInterval: true
             case .allowanceResetsOnForeground, .maxOpenBackgroundTasks, .backgroundTaskExpiryCode, .silentPushesPerHour,
-                 .relaunchesLocationAppsAfterUserKill: false
+                 .relaunchesLocationAppsAfterUserKill, .fetchSeed: false
             }
         }
     }
@@ -206,6 +225,9 @@ public struct BudgetPolicy: Sendable, Hashable, CustomStringConvertible {
         case .voipKeepAliveMinimumInterval: copy.voipKeepAliveMinimumInterval = duration
         case .voipKeepAliveWindow: copy.voipKeepAliveWindow = duration
         case .relaunchesLocationAppsAfterUserKill: copy.relaunchesLocationAppsAfterUserKill = try whole(0...1) == 1
+        case .fetchRuntime: copy.fetchRuntime = duration
+        case .minimumFetchInterval: copy.minimumFetchInterval = duration
+        case .fetchSeed: copy.fetchSeed = UInt64(try whole(0...9_007_199_254_740_992))
         }
         return copy
     }
@@ -237,6 +259,8 @@ public struct BudgetPolicy: Sendable, Hashable, CustomStringConvertible {
         }
         try positive(voipKeepAliveMinimumInterval, .voipKeepAliveMinimumInterval)
         try positive(voipKeepAliveWindow, .voipKeepAliveWindow)
+        try positive(fetchRuntime, .fetchRuntime)
+        try positive(minimumFetchInterval, .minimumFetchInterval)
     }
 
     /// `iOS13 (allowance 30.000 s, lead 5.000 s)`.

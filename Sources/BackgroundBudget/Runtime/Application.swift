@@ -147,6 +147,13 @@ public final class Application: Sendable {
         }
     }
 
+    /// Calls the delegate's fetch method, on the app's queue.
+    func performFetch(_ completion: @escaping @Sendable (BackgroundFetchResult) -> Void) {
+        let delegate = side.withLock { $0.delegate }
+        delegate?.application(self, performFetchWithCompletionHandler: completion)
+        if delegate == nil { completion(.noData) }
+    }
+
     /// Hands a notification to the delegate, on the app's queue.
     func receive(_ notification: SystemNotification) {
         let delegate = side.withLock { $0.delegate }

@@ -56,6 +56,11 @@ public protocol ApplicationDelegate: AnyObject, Sendable {
     /// `NSLocale.currentLocaleDidChangeNotification`, …). While the app is suspended they are
     /// coalesced to the latest per kind and delivered first when it runs again.
     func application(_ application: Application, didObserve notification: SystemNotification)
+    /// The system grants a background fetch (`application(_:performFetchWithCompletionHandler:)`):
+    /// fetch, then call `completionHandler` with the result within ``BudgetPolicy/fetchRuntime``
+    /// (30 s), from any thread, or the app is terminated (`0x2182bad4`).
+    func application(_ application: Application,
+                     performFetchWithCompletionHandler completionHandler: @escaping @Sendable (BackgroundFetchResult) -> Void)
 }
 
 extension ApplicationDelegate {
@@ -79,6 +84,12 @@ extension ApplicationDelegate {
     public func applicationDidReceiveMemoryWarning(_ application: Application) {}
     /// Does nothing.
     public func application(_ application: Application, didObserve notification: SystemNotification) {}
+    /// Calls the completion handler with ``BackgroundFetchResult/noData`` at once, as an app with
+    /// nothing to fetch should.
+    public func application(_ application: Application,
+                            performFetchWithCompletionHandler completionHandler: @escaping @Sendable (BackgroundFetchResult) -> Void) {
+        completionHandler(.noData)
+    }
 }
 
 extension ApplicationDelegate {

@@ -320,6 +320,15 @@ public final class BackgroundSystem: Sendable {
                     settle(id, incarnation: incarnation)
                 }
                 note(app)
+            case .performFetch(let id, let incarnation, let fetch):
+                guard let app = state.handles[id] else { continue }
+                app.queue.enqueue { [self] in
+                    app.performFetch { [weak self] result in
+                        self?.decide { core, now in core.fetchCompleted(fetch, result: result, app: id, at: now) }
+                    }
+                    settle(id, incarnation: incarnation)
+                }
+                note(app)
             case .keepAliveHandler(let id, let incarnation, let handler):
                 guard let app = state.handles[id] else { continue }
                 app.queue.enqueue { [self] in

@@ -70,6 +70,16 @@ struct DeviceCore: Sendable {
         var timerTokens: [AppTimer: UInt64] = [:]
         /// The app's own Background App Refresh switch.
         var backgroundAppRefresh = true
+        /// The app's requested fetch interval (the system remembers it across launches).
+        var fetchInterval = BackgroundFetchInterval.never
+        /// The fetch model: when the next fetch may come.
+        var fetchModel = FetchModel(seed: 0)
+        /// The running fetch: its number and when it started.
+        var fetch: (number: UInt64, started: BudgetInstant)?
+        /// When the last fetch ended (or the interval was set).
+        var lastFetchEnd: BudgetInstant?
+        /// What the app last finished in the background, for the reason of the suspension that follows.
+        var finishedWork: SuspensionReason?
     }
 
     /// The allowance and overrun timers an app has armed.
@@ -98,6 +108,8 @@ struct DeviceCore: Sendable {
     var memoryInUse = 0
     /// Device-wide settings: Background App Refresh, Low Power Mode.
     var settings = DeviceSettings()
+    /// The last background fetch number handed out.
+    var lastFetchNumber: UInt64 = 0
     /// The last timer token handed out.
     private var lastTimerToken: UInt64 = 0
     /// Set when an exit ends an episode's last pending memory warning.
@@ -130,7 +142,9 @@ struct DeviceCore: Sendable {
         }
         guard slots[manifest.id] == nil else { throw InstallError(app: manifest.id, problem: .alreadyInstalled) }
         slots[manifest.id] = records.count
-        records.append(AppRecord(manifest: manifest))
+        var record = AppRecord(manifest: manifest)
+        record.fetchModel = FetchModel(seed: policy.fetchSeed &+ UInt64(records.count) &* 0x9E37_79B9_7F4A_7C15)
+        records.append(record)
     }
 
     /// Where an installed app's record is. The system only hands the core apps it installed, so an
@@ -268,6 +282,7 @@ struct DeviceCore: Sendable {
         }
         if next == .notRunning, previous != .notRunning { memoryInUse -= record.footprint }
         if next.isForeground != previous.isForeground { record.lastUsed = now }
+        if next.isForeground || next == .notRunning { record.finishedWork = nil }
         record.state = next
         if next.isForeground {
             foreground = app
@@ -316,6 +331,7 @@ struct DeviceCore: Sendable {
         records[s].keepAlive = nil
         records[s].voipPushesInFlight = 0
         records[s].callsReported = 0
+        records[s].fetch = nil
         records[s].queuedNotifications.removeAll()
         if records[s].memoryWarningInFlight {
             records[s].memoryWarningInFlight = false
@@ -324,8 +340,10 @@ struct DeviceCore: Sendable {
             if pendingMemoryWarnings == 0 { memoryRecheckDue = true }
         }
         if reason == .userKill { records[s].killedByUser = true }
-        records[s].timerTokens.removeAll()
-        return AppTimer.allCases.map { .disarm(app, $0) } + [.dropQueue(app)]
+        // Everything of the process goes; the system's fetch plan for the app stays.
+        let processTimers = AppTimer.allCases.filter { $0 != .fetchOpportunity }
+        for timer in processTimers { records[s].timerTokens[timer] = nil }
+        return processTimers.map { .disarm(app, $0) } + [.dropQueue(app)]
     }
 
     /// Called once the app's queue has run a delivery or handler batch that `settles`: finishes a
@@ -347,13 +365,14 @@ struct DeviceCore: Sendable {
     /// window, nothing running on its queue.
     mutating func suspendIfIdle(_ app: AppID, at now: BudgetInstant, reason: SuspensionReason? = nil) -> [Effect] {
         let s = slot(app)
-        guard records[s].state == .background, records[s].inFlight == 0,
+        guard records[s].state == .background, records[s].inFlight == 0, records[s].fetch == nil,
               records[s].pendingExit == nil, records[s].tasks.isEmpty, records[s].activities.isEmpty else { return [] }
         if let until = records[s].windowUntil {
             guard until <= now else { return [] }
             records[s].windowUntil = nil
         }
-        let reason = reason ?? (records[s].usedTasksThisPeriod ? .backgroundTasksEnded : .noBackgroundWork)
+        let reason = reason ?? records[s].finishedWork ?? (records[s].usedTasksThisPeriod ? .backgroundTasksEnded : .noBackgroundWork)
+        records[s].finishedWork = nil
         records[s].lastSuspension = (now, reason)
         return (try? apply(.suspend(reason), to: app, at: now)) ?? []
     }
@@ -377,7 +396,7 @@ struct DeviceCore: Sendable {
     /// earlier incarnation) is ignored.
     mutating func timerFired(_ timer: AppTimer, app: AppID, token: UInt64, at now: BudgetInstant) -> [Effect] {
         let s = slot(app)
-        guard records[s].timerTokens[timer] == token, records[s].state != .notRunning else { return [] }
+        guard records[s].timerTokens[timer] == token, records[s].state != .notRunning || timer == .fetchOpportunity else { return [] }
         records[s].timerTokens[timer] = nil
         switch timer {
         case .watchdog:
@@ -393,6 +412,10 @@ struct DeviceCore: Sendable {
             return suspendIfIdle(app, at: now, reason: .eventWindowEnded)
         case .voipKeepAlive:
             return keepAliveDue(app, at: now)
+        case .fetchOpportunity:
+            return fetchOpportunity(app, at: now)
+        case .fetchDeadline:
+            return (try? apply(.kill(.backgroundFetchNotCompleted), to: app, at: now)) ?? []
         }
     }
 

@@ -12,6 +12,10 @@ enum AppTimer: Hashable, Sendable, CaseIterable {
     case eventWindow
     /// The legacy VoIP keep-alive handler is due.
     case voipKeepAlive
+    /// A background fetch opportunity.
+    case fetchOpportunity
+    /// A running fetch must have completed.
+    case fetchDeadline
 }
 
 /// What the shell must do after the core decided something. The core never performs effects itself.
@@ -35,6 +39,8 @@ enum Effect: Sendable {
     case deliverNotification(AppID, incarnation: UInt64, SystemNotification)
     /// Deliver a background event on the app's queue; then `eventHandled`.
     case deliverEvent(AppID, incarnation: UInt64, BackgroundEvent)
+    /// Call the delegate's fetch method on the app's queue, with a completion for fetch `fetch`; then `settle`.
+    case performFetch(AppID, incarnation: UInt64, fetch: UInt64)
     /// Run the VoIP keep-alive handler on the app's queue; then `settle`.
     case keepAliveHandler(AppID, incarnation: UInt64, @Sendable () -> Void)
 }

@@ -54,6 +54,14 @@ public struct TraceEvent: Sendable, Hashable, CustomStringConvertible {
         case notificationDelivered(SystemNotification)
         /// A system notification was queued (coalesced by kind) for a suspended app.
         case notificationQueued(SystemNotification)
+        /// A background fetch started (`performFetchWithCompletionHandler` is called).
+        case fetchStarted
+        /// The app called its fetch completion handler with a result.
+        case fetchCompleted(BackgroundFetchResult)
+        /// A fetch completion handler was called again, or after its fetch ended; ignored.
+        case fetchCompletionIgnored(BackgroundFetchResult)
+        /// A fetch opportunity passed without a fetch, for a reason.
+        case fetchSkipped(FetchSkipReason)
     }
 
     /// When it happened.
@@ -97,6 +105,10 @@ public struct TraceEvent: Sendable, Hashable, CustomStringConvertible {
         case .keepAliveHandlerCalled: "keepAliveHandler"
         case .notificationDelivered: "notificationDelivered"
         case .notificationQueued: "notificationQueued"
+        case .fetchStarted: "performFetch"
+        case .fetchCompleted: "fetchCompleted"
+        case .fetchCompletionIgnored: "fetchCompletionIgnored"
+        case .fetchSkipped: "fetchSkipped"
         }
     }
 
@@ -115,10 +127,11 @@ public struct TraceEvent: Sendable, Hashable, CustomStringConvertible {
         case .backgroundTaskEndIgnored(_, let problem): problem.rawValue
         case .activityDenied(_, let denial): denial.rawValue
         case .eventDropped(_, let reason): reason.rawValue
+        case .fetchSkipped(let reason): reason.rawValue
         case .callback, .workDropped, .backgroundTaskBegan, .backgroundTaskEnded, .allowanceStarted,
              .expirationHandlerCalled, .backgroundTaskOpenTooLong, .activityStarted, .activityStopped,
              .eventDelivered, .eventQueued, .eventWindowStarted, .voipCallReported, .keepAliveHandlerCalled,
-             .notificationDelivered, .notificationQueued: nil
+             .notificationDelivered, .notificationQueued, .fetchStarted, .fetchCompleted, .fetchCompletionIgnored: nil
         }
     }
 
@@ -146,6 +159,7 @@ public struct TraceEvent: Sendable, Hashable, CustomStringConvertible {
             activity.rawValue
         case .eventDelivered(let event), .eventQueued(let event), .eventDropped(let event, _): event.description
         case .notificationDelivered(let notification), .notificationQueued(let notification): notification.description
+        case .fetchCompleted(let result), .fetchCompletionIgnored(let result): result.rawValue
         default: nil
         }
     }

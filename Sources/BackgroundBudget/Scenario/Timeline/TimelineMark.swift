@@ -32,10 +32,10 @@ enum TimelineMark: Sendable, Hashable {
         case .expirationHandlerCalled: self = .expiration
         case .allowanceStarted: self = .allowance
         case .activityStarted, .activityStopped, .eventDelivered, .keepAliveHandlerCalled, .voipCallReported,
-             .notificationDelivered: self = .task
+             .notificationDelivered, .fetchStarted, .fetchCompleted: self = .task
         case .eventWindowStarted: self = .allowance
         case .workDropped, .backgroundTaskDenied, .backgroundTaskEndIgnored, .backgroundTaskOpenTooLong,
-             .activityDenied, .eventQueued, .eventDropped, .notificationQueued:
+             .activityDenied, .eventQueued, .eventDropped, .notificationQueued, .fetchCompletionIgnored, .fetchSkipped:
             self = .other
         }
     }

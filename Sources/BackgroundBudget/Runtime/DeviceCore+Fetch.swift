@@ -1,0 +1,83 @@
+/// Legacy background fetch (IOS-FACTS §5): the system, not the app, decides when; the app has
+/// ``BudgetPolicy/fetchRuntime`` (30 s) to call its completion handler or it is terminated
+/// (`0x2182bad4`) [S40][S22]. Apps with `BGTaskSchedulerPermittedIdentifiers` get no legacy fetches
+/// [S44]; Background App Refresh off or a user kill skips them [S62][S86].
+extension DeviceCore {
+    /// Whether the system plans fetches for the app at all.
+    private func fetchesPlanned(_ s: Int) -> Bool {
+        let manifest = records[s].manifest
+        return records[s].fetchInterval != .never && manifest.backgroundModes.contains(.fetch)
+            && manifest.permittedTaskIdentifiers.isEmpty && !manifest.exitsOnSuspend
+    }
+
+    mutating func setFetchInterval(_ interval: BackgroundFetchInterval, app: AppID, at now: BudgetInstant) -> [Effect] {
+        let s = slot(app)
+        records[s].fetchInterval = interval
+        records[s].lastFetchEnd = now
+        return planFetch(app, at: now)
+    }
+
+    /// Arms the next fetch opportunity from the model, or disarms it when no fetch is planned.
+    mutating func planFetch(_ app: AppID, at now: BudgetInstant) -> [Effect] {
+        let s = slot(app)
+        guard fetchesPlanned(s) else { return [disarm(.fetchOpportunity, for: app)] }
+        let requested: Duration? = if case .atLeast(let interval) = records[s].fetchInterval { interval } else { nil }
+        let gap = records[s].fetchModel.nextGap(requested: requested, systemMinimum: policy.minimumFetchInterval)
+        let at = max(now, (records[s].lastFetchEnd ?? now) + gap)
+        return [arm(.fetchOpportunity, for: app, at: at)]
+    }
+
+    /// A fetch opportunity: launch or wake the app and call its fetch method, or skip and plan the next.
+    mutating func fetchOpportunity(_ app: AppID, at now: BudgetInstant) -> [Effect] {
+        let s = slot(app)
+        guard fetchesPlanned(s) else { return [] }
+        let skip: FetchSkipReason? = if backgroundRefreshStatus(of: app) != .available {
+            .backgroundAppRefreshOff
+        } else if records[s].killedByUser {
+            .killedByUser
+        } else if records[s].state.isForeground {
+            .inForeground
+        } else if records[s].fetch != nil {
+            .fetchInProgress
+        } else {
+            nil
+        }
+        if let skip {
+            record(.fetchSkipped(skip), app, now)
+            records[s].lastFetchEnd = now
+            return planFetch(app, at: now)
+        }
+        var effects: [Effect] = []
+        switch records[s].state {
+        case .notRunning: effects += (try? apply(.launchInBackground(.backgroundFetch), to: app, at: now)) ?? []
+        case .suspended: effects += (try? apply(.wake(.backgroundFetch), to: app, at: now)) ?? []
+        case .background, .inactive, .active: break
+        }
+        guard records[s].state == .background else { return effects }
+        lastFetchNumber += 1
+        records[s].fetch = (lastFetchNumber, now)
+        records[s].inFlight += 1
+        record(.fetchStarted, app, now)
+        effects.append(arm(.fetchDeadline, for: app, at: now + policy.fetchRuntime))
+        effects.append(.performFetch(app, incarnation: records[s].incarnation, fetch: lastFetchNumber))
+        return effects
+    }
+
+    /// The app called its fetch completion handler. A second call, or a call for a fetch that already
+    /// ended (the app was killed), is recorded and ignored.
+    mutating func fetchCompleted(_ fetch: UInt64, result: BackgroundFetchResult, app: AppID, at now: BudgetInstant) -> [Effect] {
+        let s = slot(app)
+        guard let running = records[s].fetch, running.number == fetch else {
+            record(.fetchCompletionIgnored(result), app, now)
+            return []
+        }
+        records[s].fetch = nil
+        records[s].lastFetchEnd = now
+        let slow = now - running.started > policy.fetchRuntime / 2
+        records[s].fetchModel.record(result, slow: slow)
+        records[s].finishedWork = .fetchCompleted
+        record(.fetchCompleted(result), app, now)
+        return [disarm(.fetchDeadline, for: app)] + planFetch(app, at: now)
+            + suspendIfIdle(app, at: now, reason: .fetchCompleted)
+    }
+}

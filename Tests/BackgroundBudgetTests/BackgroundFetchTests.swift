@@ -1,0 +1,158 @@
+import Synchronization
+import Testing
+@testable import BackgroundBudget
+
+/// A delegate that answers fetches with a fixed result after some work, or never.
+final class FetchDelegate: ApplicationDelegate {
+    let result: BackgroundFetchResult?
+    let work: Duration
+    let interval: BackgroundFetchInterval
+    let fetches = TestLog<(BudgetInstant, ApplicationState)>()
+    init(result: BackgroundFetchResult?, work: Duration = .seconds(2), interval: BackgroundFetchInterval = .minimum) {
+        self.result = result
+        self.work = work
+        self.interval = interval
+    }
+    func application(_ application: Application, didFinishLaunchingWithOptions options: LaunchOptions) {
+        application.setMinimumBackgroundFetchInterval(interval)
+    }
+    func application(_ application: Application,
+                     performFetchWithCompletionHandler completionHandler: @escaping @Sendable (BackgroundFetchResult) -> Void) {
+        fetches.append((application.system!.clock.now, application.applicationState))
+        application.simulateWork(for: work)
+        if let result { completionHandler(result) }
+    }
+}
+
+/// Legacy background fetch on the virtual clock (IOS-FACTS §5).
+@Suite struct BackgroundFetchTests {
+    let clock = VirtualClock()
+
+    private func fetchStarts(_ system: BackgroundSystem, _ app: AppID = "news") -> [BudgetInstant] {
+        system.trace.events.filter { $0.app == app && $0.eventName == "performFetch" }.map(\.time)
+    }
+
+    @Test func aSuspendedAppIsWokenToFetchAndSuspendedWhenItCompletes() throws {
+        let system = BackgroundSystem(clock: clock)
+        let delegate = FetchDelegate(result: .newData)
+        let news = try system.install(AppManifest(id: "news", backgroundModes: [.fetch]), delegate: delegate)
+        try system.open(news)
+        try system.pressHome()
+        clock.advance(by: .seconds(1_200))
+        let first = try #require(fetchStarts(system).first)
+        #expect(first >= .seconds(900) && first < .seconds(1_126))        // 900 s × (1 + jitter < 0.25)
+        #expect(delegate.fetches.entries.first?.1 == .background)
+        let wake = try #require(system.trace.events.first { $0.time == first && $0.state == .background })
+        #expect(wake.reason == "backgroundFetch")
+        #expect(system.trace.events.contains(TraceEvent(time: first + .seconds(2), app: "news",
+                                                        kind: .stateChange(.suspended, cause: .suspend(.fetchCompleted)))))
+        #expect(news.applicationState == .suspended)
+    }
+
+    @Test func aTerminatedAppIsLaunchedIntoTheBackgroundToFetch() throws {
+        let system = BackgroundSystem(clock: clock)
+        let news = try system.install(AppManifest(id: "news", backgroundModes: [.fetch]), delegate: FetchDelegate(result: .noData))
+        try system.open(news)
+        try system.pressHome()
+        try system.purge(news)
+        clock.advance(by: .seconds(1_200))
+        let launch = try #require(system.trace.events.first { $0.eventName == "stateChange" && $0.reason == "backgroundFetch" })
+        #expect(launch.state == .background)
+        #expect(fetchStarts(system) == [launch.time])
+    }
+
+    @Test func aFetchThatNeverCompletesIsKilledAfterThirtySeconds() throws {
+        let system = BackgroundSystem(clock: clock)
+        let news = try system.install(AppManifest(id: "news", backgroundModes: [.fetch]), delegate: FetchDelegate(result: nil))
+        try system.open(news)
+        try system.pressHome()
+        clock.advance(by: .seconds(1_200))
+        let start = try #require(fetchStarts(system).first)
+        let exit = try #require(system.trace.events.first { $0.eventName == "exit" })
+        #expect(exit == TraceEvent(time: start + .seconds(30), app: "news", kind: .exit(.backgroundFetchNotCompleted, code: 0x2182_bad4)))
+    }
+
+    @Test func noFetchesWithoutTheModeAnIntervalOrWithTaskSchedulerIdentifiers() throws {
+        let system = BackgroundSystem(clock: clock)
+        let apps = try [
+            system.install(AppManifest(id: "never", backgroundModes: [.fetch]), delegate: FetchDelegate(result: .newData, interval: .never)),
+            system.install(AppManifest(id: "nomode"), delegate: FetchDelegate(result: .newData)),
+            system.install(AppManifest(id: "modern", backgroundModes: [.fetch], permittedTaskIdentifiers: ["com.example.refresh"]),
+                           delegate: FetchDelegate(result: .newData)),
+            system.install(AppManifest(id: "legacy", exitsOnSuspend: true, backgroundModes: [.fetch]), delegate: FetchDelegate(result: .newData)),
+        ]
+        for app in apps {
+            try system.open(app)
+            try system.pressHome()
+        }
+        clock.advance(by: .seconds(86_400))
+        #expect(!system.trace.events.contains { $0.eventName == "performFetch" })
+        #expect(clock.pendingCount == 0)
+    }
+
+    @Test func backgroundAppRefreshOffAndAUserKillSkipFetchesUntilLifted() throws {
+        let system = BackgroundSystem(clock: clock)
+        let news = try system.install(AppManifest(id: "news", backgroundModes: [.fetch]), delegate: FetchDelegate(result: .newData))
+        try system.open(news)
+        try system.pressHome()
+        system.setLowPowerMode(true)
+        clock.advance(by: .seconds(3_000))
+        #expect(fetchStarts(system).isEmpty)
+        #expect(system.trace.events.contains { $0.kind == .fetchSkipped(.backgroundAppRefreshOff) })
+        system.setLowPowerMode(false)
+        try system.killFromAppSwitcher(news)
+        clock.advance(by: .seconds(3_000))
+        #expect(fetchStarts(system).isEmpty)
+        #expect(system.trace.events.contains { $0.kind == .fetchSkipped(.killedByUser) })
+        try system.open(news)
+        try system.pressHome()
+        clock.advance(by: .seconds(3_000))
+        #expect(!fetchStarts(system).isEmpty)
+    }
+
+    @Test func theModelIsDeterministicHonoursTheIntervalAndRewardsNewData() throws {
+        func week(result: BackgroundFetchResult, seed: UInt64) throws -> (trace: String, starts: [BudgetInstant]) {
+            let clock = VirtualClock()
+            var policy = BudgetPolicy.iOS13
+            policy.fetchSeed = seed
+            let system = try BackgroundSystem(policy: policy, clock: clock)
+            let news = try system.install(AppManifest(id: "news", backgroundModes: [.fetch]),
+                                          delegate: FetchDelegate(result: result, interval: .atLeast(.seconds(3_600))))
+            try system.open(news)
+            try system.pressHome()
+            clock.advance(by: .seconds(7 * 86_400))
+            return (system.trace.jsonLines(), fetchStarts(system))
+        }
+        let newData = try week(result: .newData, seed: 1)
+        #expect(try week(result: .newData, seed: 1).trace == newData.trace)
+        #expect(try week(result: .newData, seed: 2).trace != newData.trace)
+        let gaps = zip(newData.starts.dropFirst(), newData.starts).map { $0 - $1 }
+        #expect(!gaps.isEmpty && gaps.allSatisfy { $0 >= .seconds(3_600) })
+        let noData = try week(result: .noData, seed: 1)
+        let failed = try week(result: .failed, seed: 1)
+        #expect(newData.starts.count > noData.starts.count)
+        #expect(noData.starts.count > failed.starts.count)
+        #expect(newData.starts.count >= 100)                   // about one an hour, minus the completion time
+    }
+
+    @Test func aSecondCompletionIsIgnored() throws {
+        final class Twice: ApplicationDelegate {
+            func application(_ application: Application, didFinishLaunchingWithOptions options: LaunchOptions) {
+                application.setMinimumBackgroundFetchInterval(.minimum)
+            }
+            func application(_ application: Application,
+                             performFetchWithCompletionHandler completionHandler: @escaping @Sendable (BackgroundFetchResult) -> Void) {
+                completionHandler(.newData)
+                completionHandler(.failed)
+            }
+        }
+        let system = BackgroundSystem(clock: clock)
+        let news = try system.install(AppManifest(id: "news", backgroundModes: [.fetch]), delegate: Twice())
+        try system.open(news)
+        try system.pressHome()
+        clock.advance(by: .seconds(1_200))
+        #expect(system.trace.events.filter { $0.eventName.hasPrefix("fetchComplet") }.map(\.kind) == [
+            .fetchCompleted(.newData), .fetchCompletionIgnored(.failed),
+        ])
+    }
+}
