@@ -29,7 +29,8 @@ import Testing
     @Test func everyExampleHasADescriptionAndIsCheckedHere() throws {
         let files = try FileManager.default.contentsOfDirectory(atPath: Self.directory.path).filter { $0.hasSuffix(".json") }.sorted()
         #expect(files == [
-            "allowance-is-shared.json", "answer-call-during-upload.json", "audio-keeps-running.json", "background-launch.json",
+            "allowance-is-shared.json", "answer-call-during-upload.json", "audio-keeps-running.json", "background-fetch.json",
+            "background-launch.json",
             "dormant-foreground-task.json", "exits-on-suspend.json", "foreground-return-resets-allowance.json",
             "handler-ends-the-task.json", "ios7-allowance.json", "location-relaunch.json", "memory-pressure.json",
             "never-ended-task-is-killed.json",
@@ -331,5 +332,19 @@ import Testing
         ])
         #expect(lines.contains("800.000 tracker eventDropped (killedByUser)"))
         #expect(lines.contains("900.000 tracker → background (location)"))
+    }
+
+    // MARK: Background fetch
+
+    @Test func fetchesComeNoSoonerThanAskedAndStopWhenRefreshIsOffOrTheUserKillsTheApp() throws {
+        let run = try Self.load("background-fetch.json").run()
+        let starts = run.trace.events.filter { $0.eventName == "performFetch" }.map(\.time)
+        #expect(starts.count == 10)
+        #expect(zip(starts.dropFirst(), starts).allSatisfy { $0 - $1 >= .seconds(1_800) })
+        // Nothing between Low Power Mode (3 h) and its end (4 h), nor between the kill (5 h) and the reopening (7 h).
+        #expect(!starts.contains { ($0 > .seconds(10_800) && $0 < .seconds(14_400)) || ($0 > .seconds(18_000) && $0 < .seconds(25_200)) })
+        #expect(run.trace.events.filter { $0.kind == .fetchSkipped(.backgroundAppRefreshOff) }.count == 2)
+        #expect(run.trace.events.filter { $0.kind == .fetchSkipped(.killedByUser) }.count == 4)
+        #expect(run.trace.events.filter { $0.eventName == "fetchCompleted" }.allSatisfy { $0.name == "newData" })
     }
 }

@@ -108,10 +108,19 @@ extension Scenario {
         let object = try reader.object(accepting: appKeys)
         let manifest = try ScenarioApp.manifest(from: object, scenarioFile: file)
         guard let behaviourReader = object.optional("behaviour") else { return ScenarioApp(manifest) }
-        let callbacks = try behaviourReader.object(accepting: AppCallback.allCases.map(\.eventName) + [ScenarioBehaviour.onEventKey])
+        let callbacks = try behaviourReader.object(accepting: AppCallback.allCases.map(\.eventName)
+            + [ScenarioBehaviour.onEventKey, ScenarioBehaviour.fetchKey])
         var behaviour = ScenarioBehaviour()
         for member in callbacks.members {
             guard let steps = callbacks.optional(member.key) else { continue }
+            if member.key == ScenarioBehaviour.fetchKey {
+                let fetch = try steps.object(accepting: ["result", "work"])
+                behaviour.fetch = ScenarioFetch(
+                    result: try fetch.optional("result")?.oneOf(["newData": BackgroundFetchResult?.some(.newData),
+                                                                 "noData": .some(.noData), "failed": .some(.failed), "never": nil]) ?? .newData,
+                    work: try fetch.optional("work")?.seconds() ?? .zero)
+                continue
+            }
             let decoded = try steps.array().map { reader throws(ScenarioError) in try decodeStep(reader) }
             if let callback = AppCallback(eventName: member.key) {
                 behaviour.steps[callback] = decoded

@@ -27,6 +27,8 @@ public enum ScenarioStep: Sendable, Hashable {
     case setKeepAlive(interval: Duration, work: Duration)
     /// `setFootprint`: the app's memory footprint becomes this many bytes (`mb` in scenario files).
     case setFootprint(bytes: Int)
+    /// `setFetchInterval`: the app's minimum background fetch interval.
+    case setFetchInterval(BackgroundFetchInterval)
 
     /// One word of the behaviour vocabulary.
     public struct Verb: Sendable {
@@ -70,6 +72,12 @@ public enum ScenarioStep: Sendable, Hashable {
         Verb(name: "setFootprint", keys: ["mb"], summary: "the app's memory footprint becomes \"mb\" megabytes") { step throws(ScenarioError) in
             .setFootprint(bytes: try step.required("mb").megabytes())
         },
+        Verb(name: "setFetchInterval", keys: ["interval"],
+             summary: "the minimum background fetch interval: \"minimum\", \"never\" or seconds") { step throws(ScenarioError) in
+            let interval = try step.required("interval")
+            if case .number = interval.node.value { return .setFetchInterval(.atLeast(try interval.seconds())) }
+            return .setFetchInterval(try interval.oneOf(["minimum": BackgroundFetchInterval.minimum, "never": .never]))
+        },
     ]
 
     /// The table entry for a `"do"` value, or `nil`.
@@ -88,6 +96,7 @@ public enum ScenarioStep: Sendable, Hashable {
         case .monitorRegion(let region): application.startMonitoring(region: region)
         case .reportCall: application.reportNewIncomingCall()
         case .setFootprint(let bytes): application.setMemoryFootprint(bytes)
+        case .setFetchInterval(let interval): application.setMinimumBackgroundFetchInterval(interval)
         case .setKeepAlive(let interval, let work):
             application.setKeepAliveTimeout(interval) { [weak application] in application?.simulateWork(for: work) }
         }
@@ -104,16 +113,23 @@ public struct ScenarioBehaviour: Sendable, Hashable {
     /// scenario files).
     public var onEvent: [ScenarioStep]
 
+    /// How the app answers background fetches (`application:performFetchWithCompletionHandler`).
+    public var fetch: ScenarioFetch?
+
     /// The behaviour key for ``onEvent``.
     static let onEventKey = "application:didReceive"
+    /// The behaviour key for ``fetch``.
+    static let fetchKey = "application:performFetchWithCompletionHandler"
 
     /// Creates a behaviour.
     /// - Parameters:
     ///   - steps: The steps for each callback; callbacks left out do nothing.
     ///   - onEvent: The steps for each system event.
-    public init(_ steps: [AppCallback: [ScenarioStep]] = [:], onEvent: [ScenarioStep] = []) {
+    ///   - fetch: How the app answers background fetches; `nil` answers `noData` at once.
+    public init(_ steps: [AppCallback: [ScenarioStep]] = [:], onEvent: [ScenarioStep] = [], fetch: ScenarioFetch? = nil) {
         self.steps = steps
         self.onEvent = onEvent
+        self.fetch = fetch
     }
 }
 
@@ -142,5 +158,30 @@ final class ScenarioDelegate: ApplicationDelegate {
     func applicationWillTerminate(_ application: Application) { perform(.willTerminate, application) }
     func application(_ application: Application, didReceive event: BackgroundEvent) {
         for step in behaviour.onEvent { step.perform(in: application) }
+    }
+    func application(_ application: Application,
+                     performFetchWithCompletionHandler completionHandler: @escaping @Sendable (BackgroundFetchResult) -> Void) {
+        guard let fetch = behaviour.fetch else { return completionHandler(.noData) }
+        application.simulateWork(for: fetch.work)
+        if let result = fetch.result { completionHandler(result) }
+    }
+}
+
+/// How a scenario app answers a background fetch: it works for `work`, then completes with `result`
+/// (`never` in scenario files: it never calls the completion handler, and is killed after 30 s).
+///
+/// ```json
+/// "application:performFetchWithCompletionHandler": {"result": "newData", "work": 3}
+/// ```
+public struct ScenarioFetch: Sendable, Hashable {
+    /// The result; `nil` for a completion that is never called.
+    public var result: BackgroundFetchResult?
+    /// How long the fetch takes.
+    public var work: Duration
+
+    /// Creates a fetch behaviour.
+    public init(result: BackgroundFetchResult?, work: Duration = .zero) {
+        self.result = result
+        self.work = work
     }
 }
