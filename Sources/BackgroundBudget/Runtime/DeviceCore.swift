@@ -216,7 +216,9 @@ struct DeviceCore: Sendable {
         }
         var effects: [Effect] = []
         let wasSuspended = state(of: app) == .suspended
-        if wasSuspended, steps.contains(where: { if case .enter = $0 { true } else { false } }) {
+        // A suspended app that dies is not resumed first: its queue is dropped (which bumps the epoch,
+        // then resumes), so held work can never start on a real dispatch queue in between.
+        if wasSuspended, transition.to != .notRunning, steps.contains(where: { if case .enter = $0 { true } else { false } }) {
             effects.append(.resumeQueue(app))
             // Notifications queued while suspended come first, right after the app resumes (IOS-FACTS §9).
             let queued = records[slot(app)].queuedNotifications
