@@ -155,7 +155,8 @@ public enum ScenarioAction: Sendable, Hashable {
             .stopActivity(try event.app(), try event.required("activity").oneOf(BackgroundActivity.self))
         },
         Verb("deliver", keys: ["app", "event", "region"],
-             "a system event for the app (event: a background event name; region: for regionBoundary)") { event throws(ScenarioError) in
+             "a system event for the app (event: " + BackgroundEventKind.allCases.map(\.rawValue).joined(separator: " | ")
+                + "; region: for regionBoundary)") { event throws(ScenarioError) in
             let kind = try event.required("event").oneOf(BackgroundEventKind.self)
             let region = try event.optional("region")?.string()
             return .deliver(try event.app(), try kind.event(region: region, path: event))
