@@ -58,6 +58,25 @@ final class TaskKeeper: ApplicationDelegate {
     }
 }
 
+/// Resubmits its request at the start of every run, as Apple recommends, then works and completes.
+final class ResubmittingDelegate: ApplicationDelegate {
+    let request: TaskRequest
+    let work: Duration
+    let runs = TestLog<BudgetInstant>()
+    init(_ request: TaskRequest, work: Duration) {
+        self.request = request
+        self.work = work
+    }
+    func application(_ application: Application, didFinishLaunchingWithOptions options: LaunchOptions) {
+        application.register(forTaskWithIdentifier: request.identifier) { [request, work, runs] task in
+            runs.append(application.system!.clock.now)
+            try? application.submit(request)
+            application.simulateWork(for: work)
+            task.setTaskCompleted(success: true)
+        }
+    }
+}
+
 /// `BGTaskScheduler`-style requests on the virtual clock (IOS-FACTS §5, Part 1).
 @Suite struct TaskSchedulerTests {
     let clock = VirtualClock()
@@ -343,6 +362,9 @@ final class TaskKeeper: ApplicationDelegate {
         #expect(delegate.runs.entries.map(\.1) == [.zero])
         clock.advance(by: .seconds(50))
         #expect(news.applicationState == .background)                        // the task holds the app
+        #expect(system.explain(news).holds == [.scheduledTask(Self.cleanID)])
+        try news.submit(processing(power: true))
+        #expect(system.explainPendingTaskRequest(Self.cleanID, of: news)?.blockers == [.alreadyRunning])
         system.setExternalPower(false)
         #expect(delegate.expirations.entries.map(\.1) == [.seconds(50)])
         #expect(system.trace.events.contains(TraceEvent(time: .seconds(50), app: "news", kind: .taskExpired(Self.cleanID, .externalPowerLost))))
@@ -424,5 +446,44 @@ final class TaskKeeper: ApplicationDelegate {
             + "The device is not idle. It requires external power and the device is not connected to power. "
             + "The running app registered no launch handler for it, so it will be dropped when it runs.")
         #expect(system.explainPendingTaskRequest("com.example.none", of: news) == nil)
+    }
+
+    // MARK: Resubmission, holds, the foreground
+
+    @Test func aRefreshResubmittedInItsHandlerRunsAgainAfterTheMinimumInterval() throws {
+        let system = BackgroundSystem(clock: clock)
+        let delegate = ResubmittingDelegate(refresh(), work: .seconds(2))
+        let news = try install(system, nil)
+        news.delegate = delegate
+        try openAndLeave(system, news)
+        try news.submit(refresh())
+        clock.advance(by: .seconds(2_800))
+        #expect(delegate.runs.entries == [.seconds(900), .seconds(1_800), .seconds(2_700)])
+        #expect(news.pendingTaskRequests() == [refresh()])
+    }
+
+    @Test func aRefreshDueWhileTheAppIsInTheForegroundRunsThereAndHoldsTheAppAfter() throws {
+        let system = BackgroundSystem(clock: clock)
+        let delegate = TaskDelegate([Self.refreshID: TaskAnswer(success: nil)])
+        let news = try install(system, delegate)
+        try system.open(news)
+        try news.submit(refresh())
+        clock.advance(by: .seconds(900))
+        #expect(delegate.runs.entries.map(\.2) == [.active])
+        clock.advance(by: .seconds(10))
+        try system.pressHome()                                               // t = 910: the task holds the app
+        #expect(news.applicationState == .background)
+        clock.advance(by: .seconds(20))                                      // expiration handler at 925 completes it
+        #expect(system.trace.events.contains(TraceEvent(time: .seconds(925), app: "news", kind: .taskCompleted(Self.refreshID, .failure))))
+        #expect(news.applicationState == .suspended)
+    }
+
+    @Test func deviceConditionsStartConnectedUnpoweredAndBusy() {
+        let system = BackgroundSystem(clock: clock)
+        #expect(system.isNetworkAvailable && !system.isOnExternalPower && !system.isDeviceIdle)
+        system.setExternalPower(true)
+        system.setDeviceIdle(true)
+        system.setNetworkAvailable(false)
+        #expect(!system.isNetworkAvailable && system.isOnExternalPower && system.isDeviceIdle)
     }
 }

@@ -1,6 +1,12 @@
 /// `BGTaskScheduler` (IOS-FACTS §5, Part 1): launch handlers registered during launch, pending requests
 /// (1 refresh + 10 processing), and running tasks that hold the app in the background.
 ///
+/// A request submitted while a task with its identifier runs waits (``TaskRequestBlocker/alreadyRunning``)
+/// and is checked again at the next timer or condition change, not the moment the running task ends.
+///
+/// A request that comes due while its app is in the foreground runs there: its handler is called at
+/// once, and the task holds the app when it leaves the foreground.
+///
 /// Rules of the model:
 /// - a refresh request runs at the first instant ≥ max(earliest begin date, submit time +
 ///   ``BudgetPolicy/minimumFetchInterval``) at which Background App Refresh is available and the user
