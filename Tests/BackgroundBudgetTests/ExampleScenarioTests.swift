@@ -35,7 +35,7 @@ import Testing
             "handler-ends-the-task.json", "ios7-allowance.json", "location-relaunch.json", "memory-pressure.json",
             "never-ended-task-is-killed.json",
             "notifications-while-suspended.json", "slow-did-enter-background.json", "state-lab.json", "switching-apps.json",
-            "too-many-assertions.json", "upload-finishes-in-time.json",
+            "task-scheduler.json", "too-many-assertions.json", "upload-finishes-in-time.json",
         ])
         for file in files {
             let scenario = try Self.load(file)
@@ -346,5 +346,25 @@ import Testing
         #expect(run.trace.events.filter { $0.kind == .fetchSkipped(.backgroundAppRefreshOff) }.count == 2)
         #expect(run.trace.events.filter { $0.kind == .fetchSkipped(.killedByUser) }.count == 4)
         #expect(run.trace.events.filter { $0.eventName == "fetchCompleted" }.allSatisfy { $0.name == "newData" })
+    }
+
+    // MARK: BGTaskScheduler
+
+    @Test func taskRequestsRunWhenTheirConditionsHoldAndTheAppSuspendsAfter() throws {
+        let run = try Self.load("task-scheduler.json").run()
+        let app: AppID = "com.example.photos"
+        #expect(run.trace.events.filter { $0.eventName == "taskRegistered" }.map(\.name)
+            == ["com.example.photos.refresh", "com.example.photos.index"])
+        #expect(run.trace.events.filter { $0.eventName == "taskStarted" } == [
+            TraceEvent(time: .seconds(1_800), app: app, kind: .taskStarted("com.example.photos.refresh")),
+            TraceEvent(time: .seconds(4_000), app: app, kind: .taskStarted("com.example.photos.index")),
+        ])
+        #expect(run.trace.events.filter { $0.eventName == "taskCompleted" } == [
+            TraceEvent(time: .seconds(1_803), app: app, kind: .taskCompleted("com.example.photos.refresh", .success)),
+            TraceEvent(time: .seconds(4_120), app: app, kind: .taskCompleted("com.example.photos.index", .success)),
+        ])
+        #expect(run.trace.events.filter { $0.reason == "backgroundTask" }.map(\.time) == [.seconds(1_800), .seconds(4_000)])
+        #expect(run.trace.events.last { $0.state != nil }
+            == TraceEvent(time: .seconds(4_120), app: app, kind: .stateChange(.suspended, cause: .suspend(.scheduledTaskCompleted))))
     }
 }

@@ -62,7 +62,8 @@ import Testing
             keys += ["startActivity": #", "activity": "audioPlayback""#, "stopActivity": #", "activity": "audioPlayback""#,
                      "deliver": #", "event": "silentPush""#, "setMemoryCapacity": #", "mb": 512"#, "setFootprint": #", "mb": 40"#,
                      "post": #", "notification": "significantTimeChange""#, "setBackgroundAppRefresh": #", "enabled": false"#,
-                     "setLowPowerMode": #", "enabled": true"#][verb.name] ?? ""
+                     "setLowPowerMode": #", "enabled": true"#, "setNetwork": #", "enabled": false"#,
+                     "setExternalPower": #", "enabled": true"#, "setDeviceIdle": #", "enabled": true"#][verb.name] ?? ""
             let text = scenario(events: #"{"at": 1, "do": "\#(verb.name)"\#(keys)}"#)
             let decoded = try Scenario(json: text)
             #expect(decoded.events[1].action.name == verb.name)
@@ -96,6 +97,23 @@ import Testing
             .contains(#"unknown value "music"; accepted: "audioPlayback""#))
     }
 
+    @Test func taskSchedulerVocabularyDecodes() throws {
+        let decoded = try Scenario(json: scenario(
+            events: #"{"at": 1, "do": "setDeviceIdle", "enabled": true}, {"at": 2, "do": "setNetwork", "enabled": false}, {"at": 3, "do": "setExternalPower", "enabled": true}"#,
+            apps: #"{"id": "com.example.news", "behaviour": {"application:didFinishLaunchingWithOptions": [{"do": "registerTask", "identifier": "a", "result": "never", "work": 2}, {"do": "registerTask", "identifier": "b"}, {"do": "submitTask", "identifier": "a", "earliest": 60}, {"do": "submitTask", "identifier": "b", "kind": "processing", "network": true}]}}"#))
+        #expect(decoded.events.dropFirst().map(\.action) == [.setDeviceIdle(true), .setNetwork(false), .setExternalPower(true)])
+        #expect(decoded.apps[0].behaviour.steps[.didFinishLaunching] == [
+            .registerTask(ScenarioTaskHandler(identifier: "a", result: nil, work: .seconds(2))),
+            .registerTask(ScenarioTaskHandler(identifier: "b")),
+            .submitTask(identifier: "a", kind: .appRefresh, earliest: .seconds(60)),
+            .submitTask(identifier: "b", kind: .processing(requiresNetworkConnectivity: true, requiresExternalPower: false), earliest: nil),
+        ])
+        #expect(failure(scenario(events: #"{"at": 1, "do": "home"}"#, apps: #"{"id": "com.example.news", "behaviour": {"applicationDidBecomeActive": [{"do": "submitTask", "identifier": "a", "power": true}]}}"#))
+            .contains(#"unknown key "power""#))
+        #expect(failure(scenario(events: #"{"at": 1, "do": "home"}"#, apps: #"{"id": "com.example.news", "behaviour": {"applicationDidBecomeActive": [{"do": "registerTask", "identifier": "a", "result": "maybe"}]}}"#))
+            .contains(#"unknown value "maybe""#))
+    }
+
     @Test func memoryAndNotificationVocabularyDecodes() throws {
         let decoded = try Scenario(json: scenario(events: """
             {"at": 1, "do": "setMemoryCapacity", "mb": 512},
@@ -121,14 +139,14 @@ import Testing
         #expect(failure(scenario(events: #"{"at": "soon", "do": "home"}"#))
             == #"6:12 $.events[1].at: expected a number, found a string"#)
         #expect(failure("[]") == "1:1 $: expected an object, found an array")
-        #expect(failure(scenario(events: "", apps: #"{"id": 7}"#).replacingOccurrences(of: "},\n    \n", with: "}\n")
+        #expect(failure(scenario(events: #"{"at": 1, "do": "home"}"#, apps: #"{"id": 7}"#).replacingOccurrences(of: "},\n    \n", with: "}\n")
             .replacingOccurrences(of: ",\n    \n", with: "\n")) == "3:19 $.apps[0].id: expected a string, found a number")
     }
 
     @Test func anUnknownKeyListsTheAcceptedKeysAndSuggestsTheClosest() {
         #expect(failure(scenario(events: #"{"at": 1, "do": "home", "app": "com.example.news"}"#))
             == #"6:29 $.events[1].app: unknown key "app"; accepted: "at", "do""#)
-        #expect(failure(scenario(events: "", apps: #"{"id": "com.example.news", "behavior": {}}"#)
+        #expect(failure(scenario(events: #"{"at": 1, "do": "home"}"#, apps: #"{"id": "com.example.news", "behavior": {}}"#)
             .replacingOccurrences(of: ",\n    \n", with: "\n"))
             == #"3:39 $.apps[0].behavior: unknown key "behavior"; accepted: "id", "infoPlist", "displayName", "exitsOnSuspend", "backgroundModes", "permittedTaskIdentifiers", "behaviour" (did you mean "behaviour"?)"#)
         #expect(failure(scenario(events: "", extra: #" "device": {"lowPowerMode": true},"#)
@@ -144,7 +162,7 @@ import Testing
             .hasPrefix(#"6:80 $.events[1].reason: unknown value "gps"; accepted: "backgroundFetch", "remoteNotification""#))
         #expect(failure(scenario(events: "", extra: #" "policy": {"preset": "iOS 13"},"#).replacingOccurrences(of: ",\n    \n", with: "\n"))
             == #"2:47 $.policy.preset: unknown value "iOS 13"; accepted: "iOS13", "iOS7", "iOS4" (did you mean "iOS13"?)"#)
-        #expect(failure(scenario(events: "", apps: #"{"id": "com.example.news", "behaviour": {"didEnterBackground": []}}"#)
+        #expect(failure(scenario(events: #"{"at": 1, "do": "home"}"#, apps: #"{"id": "com.example.news", "behaviour": {"didEnterBackground": []}}"#)
             .replacingOccurrences(of: ",\n    \n", with: "\n")).contains(#"(did you mean "applicationDidEnterBackground"?)"#))
     }
 

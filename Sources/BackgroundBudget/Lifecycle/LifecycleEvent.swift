@@ -105,6 +105,8 @@ public enum SuspensionReason: String, Sendable, Hashable, CaseIterable {
     case eventWindowEnded
     /// The app completed its background fetch.
     case fetchCompleted
+    /// The app's last `BGTaskScheduler` task completed (or was marked completed by the system).
+    case scheduledTaskCompleted
 }
 
 /// Why an app stopped running.
@@ -128,6 +130,9 @@ public enum TerminationReason: String, Sendable, Hashable, CaseIterable {
     case userKill
     /// The app opts out of background execution with `UIApplicationExitsOnSuspend`.
     case exitsOnSuspend
+    /// The app registered a launch handler for the same task identifier twice in one process, which
+    /// `BGTaskScheduler` answers with an exception [S46][S51].
+    case taskRegisteredTwice
     /// Any other orderly termination by the system.
     case system
 
@@ -142,7 +147,7 @@ public enum TerminationReason: String, Sendable, Hashable, CaseIterable {
         case .backgroundFetchNotCompleted: 0x2182_bad4
         case .tooManyBackgroundTasks: 0xbada_5e47
         case .voipPushNotReported: 0xbaad_ca11
-        case .memoryPressure, .userKill, .exitsOnSuspend, .system: nil
+        case .memoryPressure, .userKill, .exitsOnSuspend, .taskRegisteredTwice, .system: nil
         }
     }
 }

@@ -81,6 +81,12 @@ public struct BudgetPolicy: Sendable, Hashable, CustomStringConvertible {
     /// The seed of the fetch model's random jitter, so that a run replays exactly.
     public var fetchSeed: UInt64 = 0
 
+    /// The longest a `BGProcessingTask` runs before the system expires it: 10 minutes. Apple says
+    /// processing tasks get "minutes" and are expired when the user starts using the device or a
+    /// required condition is lost; it documents no cap, so this is the model's assumption
+    /// (IOS-FACTS Part 1 and §5 [S47][S50][S58]).
+    public var processingTaskRuntimeCap: Duration = .seconds(600)
+
     /// Creates a policy from explicit values; ``iOS13`` and the other presets are the usual start.
     public init(
         name: String,
@@ -175,13 +181,15 @@ public struct BudgetPolicy: Sendable, Hashable, CustomStringConvertible {
         case minimumFetchInterval
         /// ``BudgetPolicy/fetchSeed``.
         case fetchSeed
+        /// ``BudgetPolicy/processingTaskRuntimeCap``.
+        case processingTaskRuntimeCap
 
         /// Whether the field is a duration in seconds.
         public var isDuration: Bool {
             switch self {
             case .didEnterBackgroundLimit, .willTerminateLimit, .backgroundTaskAllowance, .expirationWarningLead,
                  .eventWindow, .remoteNotificationWindow, .voipKeepAliveMinimumInterval, .voipKeepAliveWindow,
-                 .fetchRuntime, .minimumFetchInterval: true
+                 .fetchRuntime, .minimumFetchInterval, .processingTaskRuntimeCap: true
             case .allowanceResetsOnForeground, .maxOpenBackgroundTasks, .backgroundTaskExpiryCode, .silentPushesPerHour,
                  .relaunchesLocationAppsAfterUserKill, .fetchSeed: false
             }
@@ -228,6 +236,7 @@ public struct BudgetPolicy: Sendable, Hashable, CustomStringConvertible {
         case .fetchRuntime: copy.fetchRuntime = duration
         case .minimumFetchInterval: copy.minimumFetchInterval = duration
         case .fetchSeed: copy.fetchSeed = UInt64(try whole(0...9_007_199_254_740_992))
+        case .processingTaskRuntimeCap: copy.processingTaskRuntimeCap = duration
         }
         return copy
     }
@@ -261,6 +270,7 @@ public struct BudgetPolicy: Sendable, Hashable, CustomStringConvertible {
         try positive(voipKeepAliveWindow, .voipKeepAliveWindow)
         try positive(fetchRuntime, .fetchRuntime)
         try positive(minimumFetchInterval, .minimumFetchInterval)
+        try positive(processingTaskRuntimeCap, .processingTaskRuntimeCap)
     }
 
     /// `iOS13 (allowance 30.000 s, lead 5.000 s)`.

@@ -30,6 +30,13 @@ public final class Application: Sendable {
         var delegate: (any ApplicationDelegate)?
         var observers: [Int: Observer] = [:]
         var nextObserver = 0
+        /// Set while a launch delivery's callbacks run: task launch handlers may be registered.
+        var finishingLaunch = false
+    }
+
+    /// Whether the app is finishing launching (its launch delivery's callbacks are running).
+    var isFinishingLaunching: Bool {
+        side.withLock { $0.finishingLaunch }
     }
 
     private struct Observer {
@@ -123,6 +130,9 @@ public final class Application: Sendable {
     /// terminated meanwhile. No lock is held while user code runs.
     func perform(_ steps: [LifecycleStep], options: LaunchOptions, incarnation: UInt64) {
         let epoch = queue.epoch
+        let launching = steps.contains(.callback(.didFinishLaunching))
+        if launching { side.withLock { $0.finishingLaunch = true } }
+        defer { if launching { side.withLock { $0.finishingLaunch = false } } }
         for step in steps {
             guard queue.epoch == epoch else { return }
             switch step {

@@ -33,7 +33,7 @@ extension DeviceCore {
             let status = backgroundRefreshStatus(of: records[s].manifest.id)
             if status != before[s] { effects += post(.backgroundRefreshStatus(status), toSlot: s, at: now) }
         }
-        return effects
+        return effects + runDueTaskRequests(at: now)
     }
 }
 

@@ -49,6 +49,7 @@ public final class BackgroundSystem: Sendable {
         self.clock = clock
         self.policy = .iOS13
         self.state = Mutex(State(core: DeviceCore(policy: .iOS13)))
+        state.withLock { $0.core.owner = self }
     }
 
     /// Creates a device with no apps under a policy.
@@ -62,6 +63,7 @@ public final class BackgroundSystem: Sendable {
         self.clock = clock
         self.policy = policy
         self.state = Mutex(State(core: DeviceCore(policy: policy, retention: traceRetention)))
+        state.withLock { $0.core.owner = self }
     }
 
     // MARK: Apps
@@ -326,6 +328,25 @@ public final class BackgroundSystem: Sendable {
                     app.performFetch { [weak self] result in
                         self?.decide { core, now in core.fetchCompleted(fetch, result: result, app: id, at: now) }
                     }
+                    settle(id, incarnation: incarnation)
+                }
+                note(app)
+            case .runScheduledTask(let id, let incarnation, let task):
+                guard let app = state.handles[id] else { continue }
+                app.queue.enqueue { [self] in
+                    let handler = self.state.withLock { $0.core.launchHandler(for: task, incarnation: incarnation) }
+                    if let handler {
+                        handler(task)
+                    } else {
+                        decide { core, now in core.scheduledTaskUnhandled(task, at: now) }
+                    }
+                    settle(id, incarnation: incarnation)
+                }
+                note(app)
+            case .scheduledTaskExpiration(let id, let incarnation, let task):
+                guard let app = state.handles[id] else { continue }
+                app.queue.enqueue { [self] in
+                    task.takeExpirationHandler()?()
                     settle(id, incarnation: incarnation)
                 }
                 note(app)

@@ -80,6 +80,14 @@ struct DeviceCore: Sendable {
         var lastFetchEnd: BudgetInstant?
         /// What the app last finished in the background, for the reason of the suspension that follows.
         var finishedWork: SuspensionReason?
+        /// `BGTaskScheduler` launch handlers registered in this process, by identifier.
+        var taskHandlers: [String: @Sendable (ScheduledTask) -> Void] = [:]
+        /// Submitted requests not yet run, in submission order (the system keeps them across launches).
+        var pendingTaskRequests: [PendingTaskRequest] = []
+        /// Where the request timer is armed, if it is.
+        var taskRequestTimerAt: BudgetInstant?
+        /// Running `BGTaskScheduler` tasks by number; each holds the app in the background.
+        var runningTasks: [UInt64: RunningScheduledTask] = [:]
     }
 
     /// The allowance and overrun timers an app has armed.
@@ -108,6 +116,12 @@ struct DeviceCore: Sendable {
     var memoryInUse = 0
     /// Device-wide settings: Background App Refresh, Low Power Mode.
     var settings = DeviceSettings()
+    /// Network, power and idleness, for processing tasks.
+    var conditions = DeviceConditions()
+    /// The last `BGTaskScheduler` task number handed out.
+    var lastScheduledTaskNumber: UInt64 = 0
+    /// The system that owns this core, for the task objects handed to apps.
+    weak var owner: BackgroundSystem?
     /// The last background fetch number handed out.
     var lastFetchNumber: UInt64 = 0
     /// The last timer token handed out.
@@ -189,6 +203,10 @@ struct DeviceCore: Sendable {
             effects += (try? apply(.switchAway, to: current, at: now)) ?? []
         }
         effects += commit(transition, of: app, cause: event, at: now)
+        if event == .launch || event == .enterForeground {
+            // The user opened an app: the device is not idle, and the app is no longer user-killed.
+            effects += changeConditions(at: now) { $0.deviceIdle = false }
+        }
         return effects
     }
 
@@ -334,6 +352,7 @@ struct DeviceCore: Sendable {
         records[s].voipPushesInFlight = 0
         records[s].callsReported = 0
         records[s].fetch = nil
+        endScheduledTasksOnExit(s)
         records[s].queuedNotifications.removeAll()
         if records[s].memoryWarningInFlight {
             records[s].memoryWarningInFlight = false
@@ -343,7 +362,7 @@ struct DeviceCore: Sendable {
         }
         if reason == .userKill { records[s].killedByUser = true }
         // Everything of the process goes; the system's fetch plan for the app stays.
-        let processTimers = AppTimer.allCases.filter { $0 != .fetchOpportunity }
+        let processTimers = AppTimer.allCases.filter { $0 != .fetchOpportunity && $0 != .taskRequestDue }
         for timer in processTimers { records[s].timerTokens[timer] = nil }
         return processTimers.map { .disarm(app, $0) } + [.dropQueue(app)]
     }
@@ -368,7 +387,7 @@ struct DeviceCore: Sendable {
     mutating func suspendIfIdle(_ app: AppID, at now: BudgetInstant, reason: SuspensionReason? = nil) -> [Effect] {
         let s = slot(app)
         guard records[s].state == .background, records[s].inFlight == 0, records[s].fetch == nil,
-              records[s].pendingExit == nil, records[s].tasks.isEmpty, records[s].activities.isEmpty else { return [] }
+              records[s].runningTasks.isEmpty, records[s].pendingExit == nil, records[s].tasks.isEmpty, records[s].activities.isEmpty else { return [] }
         if let until = records[s].windowUntil {
             guard until <= now else { return [] }
             records[s].windowUntil = nil
@@ -398,7 +417,7 @@ struct DeviceCore: Sendable {
     /// earlier incarnation) is ignored.
     mutating func timerFired(_ timer: AppTimer, app: AppID, token: UInt64, at now: BudgetInstant) -> [Effect] {
         let s = slot(app)
-        guard records[s].timerTokens[timer] == token, records[s].state != .notRunning || timer == .fetchOpportunity else { return [] }
+        guard records[s].timerTokens[timer] == token, records[s].state != .notRunning || timer == .fetchOpportunity || timer == .taskRequestDue else { return [] }
         records[s].timerTokens[timer] = nil
         switch timer {
         case .watchdog:
@@ -418,6 +437,10 @@ struct DeviceCore: Sendable {
             return fetchOpportunity(app, at: now)
         case .fetchDeadline:
             return (try? apply(.kill(.backgroundFetchNotCompleted), to: app, at: now)) ?? []
+        case .taskRequestDue:
+            return taskRequestTimerFired(app, at: now)
+        case .taskDeadline:
+            return taskDeadlineFired(app, at: now)
         }
     }
 

@@ -16,6 +16,10 @@ enum AppTimer: Hashable, Sendable, CaseIterable {
     case fetchOpportunity
     /// A running fetch must have completed.
     case fetchDeadline
+    /// A pending `BGTaskScheduler` request's earliest instant passed (system-scoped, like the fetch plan).
+    case taskRequestDue
+    /// A running `BGTaskScheduler` task's next deadline (warning, expiry, end).
+    case taskDeadline
 }
 
 /// What the shell must do after the core decided something. The core never performs effects itself.
@@ -41,6 +45,11 @@ enum Effect: Sendable {
     case deliverEvent(AppID, incarnation: UInt64, BackgroundEvent)
     /// Call the delegate's fetch method on the app's queue, with a completion for fetch `fetch`; then `settle`.
     case performFetch(AppID, incarnation: UInt64, fetch: UInt64)
+    /// Call the registered launch handler with the task on the app's queue (or report that none is
+    /// registered); then `settle`.
+    case runScheduledTask(AppID, incarnation: UInt64, ScheduledTask)
+    /// Call the task's expiration handler (taking it) on the app's queue; then `settle`.
+    case scheduledTaskExpiration(AppID, incarnation: UInt64, ScheduledTask)
     /// Run the VoIP keep-alive handler on the app's queue; then `settle`.
     case keepAliveHandler(AppID, incarnation: UInt64, @Sendable () -> Void)
 }

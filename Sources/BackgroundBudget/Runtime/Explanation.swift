@@ -16,6 +16,8 @@ public struct Explanation: Sendable, Hashable, CustomStringConvertible {
         case activity(BackgroundActivity)
         /// The window granted to handle an event lasts until the instant.
         case eventWindow(until: BudgetInstant)
+        /// A `BGTaskScheduler` task with this identifier is running and has not completed.
+        case scheduledTask(String)
         /// A callback, handler or event is still running on the app's queue.
         case codeRunning
         /// `applicationWillTerminate` is running.
@@ -29,6 +31,7 @@ public struct Explanation: Sendable, Hashable, CustomStringConvertible {
                 "\(count) background task\(count == 1 ? "" : "s")" + (end.map { " (allowance ends at \($0))" } ?? "")
             case .activity(let activity): activity.rawValue
             case .eventWindow(let until): "an event window until \(until)"
+            case .scheduledTask(let identifier): "the scheduled task \"\(identifier)\""
             case .codeRunning: "code still running on its queue"
             case .terminating: "applicationWillTerminate running"
             }
@@ -112,6 +115,7 @@ extension DeviceCore {
             }
             holds += BackgroundActivity.allCases.filter(record.activities.contains).map(Explanation.Hold.activity)
             if let until = record.windowUntil, until > now { holds.append(.eventWindow(until: until)) }
+            holds += record.runningTasks.sorted { $0.key < $1.key }.map { .scheduledTask($0.value.task.identifier) }
             if record.inFlight > 0 { holds.append(.codeRunning) }
         }
         var blockers: [Explanation.RelaunchBlocker] = []

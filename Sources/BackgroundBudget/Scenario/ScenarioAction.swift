@@ -53,6 +53,12 @@ public enum ScenarioAction: Sendable, Hashable {
     case setBackgroundAppRefresh(enabled: Bool, app: AppID?)
     /// `setLowPowerMode`: Low Power Mode on or off.
     case setLowPowerMode(Bool)
+    /// `setNetwork`: the device's network connection on or off.
+    case setNetwork(Bool)
+    /// `setExternalPower`: the device connected to power or not.
+    case setExternalPower(Bool)
+    /// `setDeviceIdle`: the device idle or not (processing tasks run only while it is idle).
+    case setDeviceIdle(Bool)
 
     /// The app the action names, if it names one.
     public var app: AppID? {
@@ -63,7 +69,8 @@ public enum ScenarioAction: Sendable, Hashable {
             app
         case .setBackgroundAppRefresh(_, let app):
             app
-        case .home, .beginInterruption, .dismissInterruption, .answerInterruption, .setMemoryCapacity, .post, .setLowPowerMode:
+        case .home, .beginInterruption, .dismissInterruption, .answerInterruption, .setMemoryCapacity, .post, .setLowPowerMode,
+             .setNetwork, .setExternalPower, .setDeviceIdle:
             nil
         }
     }
@@ -91,6 +98,9 @@ public enum ScenarioAction: Sendable, Hashable {
         case .post: "post"
         case .setBackgroundAppRefresh: "setBackgroundAppRefresh"
         case .setLowPowerMode: "setLowPowerMode"
+        case .setNetwork: "setNetwork"
+        case .setExternalPower: "setExternalPower"
+        case .setDeviceIdle: "setDeviceIdle"
         }
     }
 
@@ -179,6 +189,15 @@ public enum ScenarioAction: Sendable, Hashable {
         Verb("setLowPowerMode", keys: ["enabled"], "Low Power Mode on or off (on turns Background App Refresh off)") { event throws(ScenarioError) in
             .setLowPowerMode(try event.required("enabled").bool())
         },
+        Verb("setNetwork", keys: ["enabled"], "the network connection on or off (off expires processing tasks that need it)") { event throws(ScenarioError) in
+            .setNetwork(try event.required("enabled").bool())
+        },
+        Verb("setExternalPower", keys: ["enabled"], "external power connected or not (lost, it expires processing tasks that need it)") { event throws(ScenarioError) in
+            .setExternalPower(try event.required("enabled").bool())
+        },
+        Verb("setDeviceIdle", keys: ["enabled"], "the device idle or not (processing tasks run only while idle; opening an app ends it)") { event throws(ScenarioError) in
+            .setDeviceIdle(try event.required("enabled").bool())
+        },
     ]
 
     /// The table entry for a `"do"` value, or `nil`.
@@ -220,6 +239,9 @@ public enum ScenarioAction: Sendable, Hashable {
         case .setBackgroundAppRefresh(let enabled, let id?): stage.system.setBackgroundAppRefresh(enabled: enabled, for: stage.app(id))
         case .setBackgroundAppRefresh(let enabled, nil): stage.system.setBackgroundAppRefresh(enabled: enabled)
         case .setLowPowerMode(let enabled): stage.system.setLowPowerMode(enabled)
+        case .setNetwork(let enabled): stage.system.setNetworkAvailable(enabled)
+        case .setExternalPower(let enabled): stage.system.setExternalPower(enabled)
+        case .setDeviceIdle(let enabled): stage.system.setDeviceIdle(enabled)
         }
     }
 }

@@ -29,6 +29,11 @@ public enum ScenarioStep: Sendable, Hashable {
     case setFootprint(bytes: Int)
     /// `setFetchInterval`: the app's minimum background fetch interval.
     case setFetchInterval(BackgroundFetchInterval)
+    /// `registerTask`: the app registers a `BGTaskScheduler` launch handler (see ``ScenarioTaskHandler``).
+    case registerTask(ScenarioTaskHandler)
+    /// `submitTask`: the app submits a task request; `earliest` counts from the moment it submits.
+    /// A refused submission is recorded in the trace (`taskSubmitRejected`).
+    case submitTask(identifier: String, kind: TaskRequest.Kind, earliest: Duration?)
 
     /// One word of the behaviour vocabulary.
     public struct Verb: Sendable {
@@ -78,6 +83,30 @@ public enum ScenarioStep: Sendable, Hashable {
             if case .number = interval.node.value { return .setFetchInterval(.atLeast(try interval.seconds())) }
             return .setFetchInterval(try interval.oneOf(["minimum": BackgroundFetchInterval.minimum, "never": .never]))
         },
+        Verb(name: "registerTask", keys: ["identifier", "result", "work"],
+             summary: "register a task launch handler (during launch) that works \"work\" seconds, then completes: \"success\" | \"failure\" | \"never\"") { step throws(ScenarioError) in
+            let result: Bool? = switch try step.optional("result")?.oneOf(["success": 1, "failure": 0, "never": -1]) ?? 1 {
+            case 1: true
+            case 0: false
+            default: nil
+            }
+            return .registerTask(ScenarioTaskHandler(
+                identifier: try step.required("identifier").string(),
+                result: result,
+                work: try step.optional("work")?.seconds() ?? .zero))
+        },
+        Verb(name: "submitTask", keys: ["identifier", "kind", "earliest", "network", "power"],
+             summary: "submit a task request: kind \"refresh\" | \"processing\"; \"earliest\" seconds from now; processing needs \"network\", \"power\"") { step throws(ScenarioError) in
+            let identifier = try step.required("identifier").string()
+            let processing = try step.optional("kind")?.oneOf(["refresh": false, "processing": true]) ?? false
+            let network = try step.optional("network")?.bool() ?? false
+            let power = try step.optional("power")?.bool() ?? false
+            if !processing, let key = ["network", "power"].first(where: { step.optional($0) != nil }), let reader = step.optional(key) {
+                throw reader.error(.unknownKey(key, accepted: ["identifier", "kind", "earliest"]))
+            }
+            let kind: TaskRequest.Kind = processing ? .processing(requiresNetworkConnectivity: network, requiresExternalPower: power) : .appRefresh
+            return .submitTask(identifier: identifier, kind: kind, earliest: try step.optional("earliest")?.seconds())
+        },
     ]
 
     /// The table entry for a `"do"` value, or `nil`.
@@ -97,6 +126,10 @@ public enum ScenarioStep: Sendable, Hashable {
         case .reportCall: application.reportNewIncomingCall()
         case .setFootprint(let bytes): application.setMemoryFootprint(bytes)
         case .setFetchInterval(let interval): application.setMinimumBackgroundFetchInterval(interval)
+        case .registerTask(let handler): handler.register(in: application)
+        case .submitTask(let identifier, let kind, let earliest):
+            let now = application.system?.clock.now ?? .zero
+            try? application.submit(TaskRequest(identifier: identifier, kind: kind, earliestBeginDate: earliest.map { now + $0 }))
         case .setKeepAlive(let interval, let work):
             application.setKeepAliveTimeout(interval) { [weak application] in application?.simulateWork(for: work) }
         }
@@ -183,5 +216,40 @@ public struct ScenarioFetch: Sendable, Hashable {
     public init(result: BackgroundFetchResult?, work: Duration = .zero) {
         self.result = result
         self.work = work
+    }
+}
+
+/// A scenario app's `BGTaskScheduler` launch handler: it works for `work`, then calls
+/// `setTaskCompleted(success:)` with `result`; `never` (a `nil` result) never completes, so the system
+/// terminates it (refresh) or marks it failed (processing). With a result, its expiration handler
+/// completes the task unsuccessfully at once.
+///
+/// ```json
+/// {"do": "registerTask", "identifier": "com.example.news.refresh", "result": "success", "work": 3}
+/// ```
+public struct ScenarioTaskHandler: Sendable, Hashable {
+    /// The task identifier.
+    public var identifier: String
+    /// The success to report; `nil` for a task that never completes.
+    public var result: Bool?
+    /// How long the work takes.
+    public var work: Duration
+
+    /// Creates a handler behaviour.
+    public init(identifier: String, result: Bool? = true, work: Duration = .zero) {
+        self.identifier = identifier
+        self.result = result
+        self.work = work
+    }
+
+    /// Registers the handler; a refusal is recorded in the trace.
+    func register(in application: Application) {
+        let (result, work) = (self.result, self.work)
+        application.register(forTaskWithIdentifier: identifier) { [weak application] task in
+            guard let result else { return }
+            task.expirationHandler = { task.setTaskCompleted(success: false) }
+            application?.simulateWork(for: work)
+            task.setTaskCompleted(success: result)
+        }
     }
 }

@@ -62,6 +62,26 @@ public struct TraceEvent: Sendable, Hashable, CustomStringConvertible {
         case fetchCompletionIgnored(BackgroundFetchResult)
         /// A fetch opportunity passed without a fetch, for a reason.
         case fetchSkipped(FetchSkipReason)
+        /// A `BGTaskScheduler` launch handler was registered for the identifier.
+        case taskRegistered(String)
+        /// Registering a launch handler returned `false` (or terminated the app), for a reason.
+        case taskRegistrationRejected(String, TaskRegistrationRejection)
+        /// A task request was submitted (replacing a pending one with the same identifier).
+        case taskSubmitted(String)
+        /// `submit` threw, with the error code.
+        case taskSubmitRejected(String, TaskSchedulerError.Code)
+        /// A pending task request was cancelled.
+        case taskRequestCancelled(String)
+        /// A task request started running: its launch handler is called on the app's queue.
+        case taskStarted(String)
+        /// A task started with no launch handler registered: it was dropped.
+        case taskDropped(String)
+        /// The system expired a running task: its expiration handler is called.
+        case taskExpired(String, TaskExpiryReason)
+        /// A running task ended, as the app or the system completed it.
+        case taskCompleted(String, TaskCompletion)
+        /// `setTaskCompleted` was called again, or after the task ended; ignored.
+        case taskCompletionIgnored(String)
     }
 
     /// When it happened.
@@ -109,6 +129,16 @@ public struct TraceEvent: Sendable, Hashable, CustomStringConvertible {
         case .fetchCompleted: "fetchCompleted"
         case .fetchCompletionIgnored: "fetchCompletionIgnored"
         case .fetchSkipped: "fetchSkipped"
+        case .taskRegistered: "taskRegistered"
+        case .taskRegistrationRejected: "taskRegistrationRejected"
+        case .taskSubmitted: "taskSubmitted"
+        case .taskSubmitRejected: "taskSubmitRejected"
+        case .taskRequestCancelled: "taskRequestCancelled"
+        case .taskStarted: "taskStarted"
+        case .taskDropped: "taskDropped"
+        case .taskExpired: "taskExpired"
+        case .taskCompleted: "taskCompleted"
+        case .taskCompletionIgnored: "taskCompletionIgnored"
         }
     }
 
@@ -128,6 +158,12 @@ public struct TraceEvent: Sendable, Hashable, CustomStringConvertible {
         case .activityDenied(_, let denial): denial.rawValue
         case .eventDropped(_, let reason): reason.rawValue
         case .fetchSkipped(let reason): reason.rawValue
+        case .taskRegistrationRejected(_, let why): why.rawValue
+        case .taskSubmitRejected(_, let code): code.description
+        case .taskDropped: "noLaunchHandler"
+        case .taskExpired(_, let why): why.rawValue
+        case .taskCompleted(_, let completion): completion.rawValue
+        case .taskRegistered, .taskSubmitted, .taskRequestCancelled, .taskStarted, .taskCompletionIgnored: nil
         case .callback, .workDropped, .backgroundTaskBegan, .backgroundTaskEnded, .allowanceStarted,
              .expirationHandlerCalled, .backgroundTaskOpenTooLong, .activityStarted, .activityStopped,
              .eventDelivered, .eventQueued, .eventWindowStarted, .voipCallReported, .keepAliveHandlerCalled,
@@ -160,6 +196,9 @@ public struct TraceEvent: Sendable, Hashable, CustomStringConvertible {
         case .eventDelivered(let event), .eventQueued(let event), .eventDropped(let event, _): event.description
         case .notificationDelivered(let notification), .notificationQueued(let notification): notification.description
         case .fetchCompleted(let result), .fetchCompletionIgnored(let result): result.rawValue
+        case .taskRegistered(let id), .taskRegistrationRejected(let id, _), .taskSubmitted(let id),
+             .taskSubmitRejected(let id, _), .taskRequestCancelled(let id), .taskStarted(let id), .taskDropped(let id),
+             .taskExpired(let id, _), .taskCompleted(let id, _), .taskCompletionIgnored(let id): id
         default: nil
         }
     }

@@ -32,10 +32,13 @@ enum TimelineMark: Sendable, Hashable {
         case .expirationHandlerCalled: self = .expiration
         case .allowanceStarted: self = .allowance
         case .activityStarted, .activityStopped, .eventDelivered, .keepAliveHandlerCalled, .voipCallReported,
-             .notificationDelivered, .fetchStarted, .fetchCompleted: self = .task
+             .notificationDelivered, .fetchStarted, .fetchCompleted, .taskStarted, .taskCompleted: self = .task
+        case .taskExpired: self = .expiration
         case .eventWindowStarted: self = .allowance
         case .workDropped, .backgroundTaskDenied, .backgroundTaskEndIgnored, .backgroundTaskOpenTooLong,
-             .activityDenied, .eventQueued, .eventDropped, .notificationQueued, .fetchCompletionIgnored, .fetchSkipped:
+             .activityDenied, .eventQueued, .eventDropped, .notificationQueued, .fetchCompletionIgnored, .fetchSkipped,
+             .taskRegistered, .taskRegistrationRejected, .taskSubmitted, .taskSubmitRejected, .taskRequestCancelled,
+             .taskDropped, .taskCompletionIgnored:
             self = .other
         }
     }

@@ -1,0 +1,322 @@
+/// `BGTaskScheduler` (IOS-FACTS §5, Part 1): launch handlers registered during launch, pending requests
+/// (1 refresh + 10 processing), and running tasks that hold the app in the background.
+///
+/// A request submitted while a task with its identifier runs waits (``TaskRequestBlocker/alreadyRunning``)
+/// and is checked again at the next timer or condition change, not the moment the running task ends.
+///
+/// A request that comes due while its app is in the foreground runs there: its handler is called at
+/// once, and the task holds the app when it leaves the foreground.
+///
+/// Rules of the model:
+/// - a refresh request runs at the first instant ≥ max(earliest begin date, submit time +
+///   ``BudgetPolicy/minimumFetchInterval``) at which Background App Refresh is available and the user
+///   has not killed the app; it gets ``BudgetPolicy/fetchRuntime``: the expiration handler is called
+///   ``BudgetPolicy/expirationWarningLead`` before the end, and not completed by the end terminates the
+///   app (`0x2182bad4`);
+/// - a processing request runs once its earliest begin date has passed, while the device is idle, its
+///   constraints hold, Background App Refresh is available and the user has not killed the app; it
+///   expires when one of those stops holding or at ``BudgetPolicy/processingTaskRuntimeCap``, and is
+///   marked completed unsuccessfully ``BudgetPolicy/expirationWarningLead`` after expiring.
+extension DeviceCore {
+    /// A submitted request not yet run.
+    struct PendingTaskRequest: Sendable {
+        var request: TaskRequest
+        var submittedAt: BudgetInstant
+    }
+
+    /// A task handed to (or about to be handed to) the app's launch handler.
+    struct RunningScheduledTask: Sendable {
+        var task: ScheduledTask
+        var started: BudgetInstant
+        /// Refresh: the expiration handler was called. Processing: when the task expired.
+        var expiredAt: BudgetInstant?
+    }
+
+    // MARK: Registration and submission
+
+    mutating func registerTask(
+        _ identifier: String, handler: @escaping @Sendable (ScheduledTask) -> Void, finishingLaunch: Bool,
+        app: AppID, at now: BudgetInstant
+    ) -> (Bool, [Effect]) {
+        let s = slot(app)
+        func reject(_ why: TaskRegistrationRejection) {
+            record(.taskRegistrationRejected(identifier, why), app, now)
+        }
+        guard records[s].state != .notRunning, records[s].pendingExit == nil else {
+            reject(.notLaunching)
+            return (false, [])
+        }
+        guard records[s].manifest.permittedTaskIdentifiers.contains(identifier) else {
+            reject(.notPermitted)
+            return (false, [])
+        }
+        guard finishingLaunch else {
+            reject(.notLaunching)
+            return (false, [])
+        }
+        guard records[s].taskHandlers[identifier] == nil else {
+            reject(.alreadyRegistered)
+            release { _ = handler }
+            return (false, (try? apply(.kill(.taskRegisteredTwice), to: app, at: now)) ?? [])
+        }
+        records[s].taskHandlers[identifier] = handler
+        record(.taskRegistered(identifier), app, now)
+        return (true, [])
+    }
+
+    /// The check `submit` makes, in Apple's order: permission, availability, pending limits.
+    private func submitProblem(_ request: TaskRequest, slot s: Int) -> TaskSchedulerError.Code? {
+        let manifest = records[s].manifest
+        let mode: BackgroundModes = request.kind.isProcessing ? .processing : .fetch
+        guard manifest.permittedTaskIdentifiers.contains(request.identifier), manifest.backgroundModes.contains(mode) else {
+            return .notPermitted
+        }
+        if !request.kind.isProcessing, backgroundRefreshStatus(of: manifest.id) != .available { return .unavailable }
+        let others = records[s].pendingTaskRequests.filter {
+            $0.request.identifier != request.identifier && $0.request.kind.isProcessing == request.kind.isProcessing
+        }
+        if others.count >= (request.kind.isProcessing ? 10 : 1) { return .tooManyPendingTaskRequests }
+        return nil
+    }
+
+    mutating func submitTask(_ request: TaskRequest, app: AppID, at now: BudgetInstant) -> (TaskSchedulerError?, [Effect]) {
+        let s = slot(app)
+        if let code = submitProblem(request, slot: s) {
+            record(.taskSubmitRejected(request.identifier, code), app, now)
+            return (TaskSchedulerError(code: code, identifier: request.identifier), [])
+        }
+        records[s].pendingTaskRequests.removeAll { $0.request.identifier == request.identifier }
+        records[s].pendingTaskRequests.append(PendingTaskRequest(request: request, submittedAt: now))
+        record(.taskSubmitted(request.identifier), app, now)
+        return (nil, runDueTaskRequests(at: now))
+    }
+
+    mutating func cancelTaskRequests(_ identifier: String?, app: AppID, at now: BudgetInstant) -> [Effect] {
+        let s = slot(app)
+        let cancelled = records[s].pendingTaskRequests.filter { identifier == nil || $0.request.identifier == identifier }
+        records[s].pendingTaskRequests.removeAll { identifier == nil || $0.request.identifier == identifier }
+        for pending in cancelled { record(.taskRequestCancelled(pending.request.identifier), app, now) }
+        return planTaskRequests(s, at: now)
+    }
+
+    // MARK: Deciding when requests run
+
+    /// The instant before which a request may not run.
+    private func notBefore(_ pending: PendingTaskRequest) -> BudgetInstant {
+        let earliest = pending.request.earliestBeginDate ?? pending.submittedAt
+        return pending.request.kind.isProcessing ? earliest : max(earliest, pending.submittedAt + policy.minimumFetchInterval)
+    }
+
+    /// Every condition that keeps a pending request from running now, in a fixed order.
+    func blockers(_ pending: PendingTaskRequest, slot s: Int, at now: BudgetInstant) -> [TaskRequestBlocker] {
+        var blockers: [TaskRequestBlocker] = []
+        let record = records[s]
+        if backgroundRefreshStatus(of: record.manifest.id) != .available { blockers.append(.backgroundAppRefreshOff) }
+        let start = notBefore(pending)
+        if start > now { blockers.append(.notBefore(start)) }
+        if record.killedByUser { blockers.append(.killedByUser) }
+        if case .processing(let network, let power) = pending.request.kind {
+            if !conditions.deviceIdle { blockers.append(.deviceNotIdle) }
+            if power, !conditions.externalPower { blockers.append(.noExternalPower) }
+            if network, !conditions.networkAvailable { blockers.append(.noNetwork) }
+        }
+        if record.runningTasks.values.contains(where: { $0.task.identifier == pending.request.identifier }) {
+            blockers.append(.alreadyRunning)
+        }
+        return blockers
+    }
+
+    /// Runs every pending request whose conditions hold now, then arms each app's next check.
+    mutating func runDueTaskRequests(at now: BudgetInstant) -> [Effect] {
+        var effects: [Effect] = []
+        for s in records.indices {
+            var index = 0
+            while index < records[s].pendingTaskRequests.count {
+                let pending = records[s].pendingTaskRequests[index]
+                guard blockers(pending, slot: s, at: now).isEmpty, records[s].pendingExit == nil,
+                      !records[s].manifest.exitsOnSuspend else {
+                    index += 1
+                    continue
+                }
+                records[s].pendingTaskRequests.remove(at: index)
+                effects += startTask(pending.request, slot: s, at: now)
+            }
+            effects += planTaskRequests(s, at: now)
+        }
+        return effects
+    }
+
+    /// Arms the app's request timer for the next instant a pending request's date passes.
+    private mutating func planTaskRequests(_ s: Int, at now: BudgetInstant) -> [Effect] {
+        let next = records[s].pendingTaskRequests.map(notBefore).filter { $0 > now }.min()
+        guard next != records[s].taskRequestTimerAt else { return [] }
+        records[s].taskRequestTimerAt = next
+        let app = records[s].manifest.id
+        return [next.map { arm(.taskRequestDue, for: app, at: $0) } ?? disarm(.taskRequestDue, for: app)]
+    }
+
+    /// The request timer fired.
+    mutating func taskRequestTimerFired(_ app: AppID, at now: BudgetInstant) -> [Effect] {
+        records[slot(app)].taskRequestTimerAt = nil
+        return runDueTaskRequests(at: now)
+    }
+
+    /// Launches or wakes the app and hands the task to its queue.
+    private mutating func startTask(_ request: TaskRequest, slot s: Int, at now: BudgetInstant) -> [Effect] {
+        let app = records[s].manifest.id
+        var effects: [Effect] = []
+        switch records[s].state {
+        case .notRunning: effects += (try? apply(.launchInBackground(.backgroundTask), to: app, at: now)) ?? []
+        case .suspended: effects += (try? apply(.wake(.backgroundTask), to: app, at: now)) ?? []
+        case .background, .inactive, .active: break
+        }
+        guard records[s].state != .notRunning, records[s].state != .suspended else { return effects }
+        lastScheduledTaskNumber += 1
+        let task = ScheduledTask(identifier: request.identifier, kind: request.kind, app: app,
+                                 number: lastScheduledTaskNumber, system: owner)
+        records[s].runningTasks[lastScheduledTaskNumber] = RunningScheduledTask(task: task, started: now)
+        records[s].inFlight += 1
+        record(.taskStarted(request.identifier), app, now)
+        effects.append(.runScheduledTask(app, incarnation: records[s].incarnation, task))
+        return effects + rearmTaskDeadline(s)
+    }
+
+    /// The registered launch handler for a task the queue is about to run, if the process is the same.
+    func launchHandler(for task: ScheduledTask, incarnation: UInt64) -> (@Sendable (ScheduledTask) -> Void)? {
+        let s = slot(task.app)
+        guard records[s].incarnation == incarnation, records[s].runningTasks[task.number] != nil else { return nil }
+        return records[s].taskHandlers[task.identifier]
+    }
+
+    /// No launch handler was registered for a task that was started: it is dropped.
+    mutating func scheduledTaskUnhandled(_ task: ScheduledTask, at now: BudgetInstant) -> [Effect] {
+        let s = slot(task.app)
+        guard let running = records[s].runningTasks.removeValue(forKey: task.number) else { return [] }
+        release { _ = running }
+        record(.taskDropped(task.identifier), task.app, now)
+        return rearmTaskDeadline(s)
+    }
+
+    // MARK: Running tasks
+
+    /// The next deadline of a running task.
+    private func deadline(_ running: RunningScheduledTask) -> BudgetInstant {
+        if running.task.kind.isProcessing {
+            if let expired = running.expiredAt { return expired + policy.expirationWarningLead }
+            return running.started + policy.processingTaskRuntimeCap
+        }
+        return running.started + policy.fetchRuntime - (running.expiredAt == nil ? policy.expirationWarningLead : .zero)
+    }
+
+    private mutating func rearmTaskDeadline(_ s: Int) -> [Effect] {
+        let app = records[s].manifest.id
+        guard let next = records[s].runningTasks.values.map(deadline).min() else {
+            return records[s].timerTokens[.taskDeadline] == nil ? [] : [disarm(.taskDeadline, for: app)]
+        }
+        return [arm(.taskDeadline, for: app, at: next)]
+    }
+
+    /// The deadline timer fired: warn, expire, mark failed, or terminate, for every task that is due.
+    mutating func taskDeadlineFired(_ app: AppID, at now: BudgetInstant) -> [Effect] {
+        let s = slot(app)
+        var effects: [Effect] = []
+        for number in records[s].runningTasks.keys.sorted() {
+            guard let running = records[s].runningTasks[number], deadline(running) <= now else { continue }
+            switch (running.task.kind.isProcessing, running.expiredAt) {
+            case (false, nil):
+                effects += expire(number, slot: s, reason: .runtimeEnding, at: now)
+            case (false, _?):
+                return effects + ((try? apply(.kill(.backgroundFetchNotCompleted), to: app, at: now)) ?? [])
+            case (true, nil):
+                effects += expire(number, slot: s, reason: .runtimeCap, at: now)
+            case (true, _?):
+                effects += finish(number, slot: s, .expiredUnfinished, at: now)
+            }
+        }
+        return effects + rearmTaskDeadline(s)
+    }
+
+    /// Expires a running task: its expiration handler is called on the app's queue.
+    private mutating func expire(_ number: UInt64, slot s: Int, reason: TaskExpiryReason, at now: BudgetInstant) -> [Effect] {
+        guard let task = records[s].runningTasks[number]?.task else { return [] }
+        records[s].runningTasks[number]?.expiredAt = now
+        records[s].inFlight += 1
+        record(.taskExpired(task.identifier, reason), task.app, now)
+        return [.scheduledTaskExpiration(task.app, incarnation: records[s].incarnation, task)]
+    }
+
+    /// Ends a running task and suspends the app if nothing else holds it.
+    private mutating func finish(_ number: UInt64, slot s: Int, _ completion: TaskCompletion, at now: BudgetInstant) -> [Effect] {
+        guard let running = records[s].runningTasks.removeValue(forKey: number) else { return [] }
+        release { _ = running }
+        let app = records[s].manifest.id
+        record(.taskCompleted(running.task.identifier, completion), app, now)
+        records[s].finishedWork = .scheduledTaskCompleted
+        return rearmTaskDeadline(s) + suspendIfIdle(app, at: now, reason: .scheduledTaskCompleted)
+    }
+
+    /// The app called `setTaskCompleted(success:)`.
+    mutating func scheduledTaskCompleted(_ task: ScheduledTask, success: Bool, at now: BudgetInstant) -> [Effect] {
+        let (s, number) = (slot(task.app), task.number)
+        guard records[s].runningTasks[number] != nil else {
+            record(.taskCompletionIgnored(task.identifier), task.app, now)
+            return []
+        }
+        return finish(number, slot: s, success ? .success : .failure, at: now)
+    }
+
+    /// Expires every running processing task whose conditions no longer hold.
+    private mutating func expireProcessingTasks(at now: BudgetInstant) -> [Effect] {
+        var effects: [Effect] = []
+        for s in records.indices {
+            for number in records[s].runningTasks.keys.sorted() {
+                guard let running = records[s].runningTasks[number], running.expiredAt == nil,
+                      case .processing(let network, let power) = running.task.kind else { continue }
+                let reason: TaskExpiryReason? = if !conditions.deviceIdle { .deviceInUse }
+                    else if power && !conditions.externalPower { .externalPowerLost }
+                    else if network && !conditions.networkAvailable { .networkLost }
+                    else { nil }
+                if let reason { effects += expire(number, slot: s, reason: reason, at: now) }
+            }
+            if !records[s].runningTasks.isEmpty { effects += rearmTaskDeadline(s) }
+        }
+        return effects
+    }
+
+    /// Changes the device's conditions: running processing tasks that lose theirs expire at once, and
+    /// requests whose conditions now hold run.
+    mutating func changeConditions(at now: BudgetInstant, _ change: (inout DeviceConditions) -> Void) -> [Effect] {
+        change(&conditions)
+        return expireProcessingTasks(at: now) + runDueTaskRequests(at: now)
+    }
+
+    /// The process ended: its handlers and running tasks go with it.
+    mutating func endScheduledTasksOnExit(_ s: Int) {
+        let handlers = records[s].taskHandlers
+        let running = records[s].runningTasks
+        release { _ = handlers; _ = running }
+        records[s].taskHandlers.removeAll()
+        records[s].runningTasks.removeAll()
+    }
+
+    /// Why a pending request has not run, or `nil` if the app has none with the identifier.
+    func explainTaskRequest(_ identifier: String, app: AppID, at now: BudgetInstant) -> TaskRequestExplanation? {
+        let s = slot(app)
+        guard let pending = records[s].pendingTaskRequests.first(where: { $0.request.identifier == identifier }) else {
+            return nil
+        }
+        var list = blockers(pending, slot: s, at: now)
+        if records[s].state != .notRunning, records[s].taskHandlers[identifier] == nil { list.append(.notRegistered) }
+        return TaskRequestExplanation(app: app, request: pending.request, submittedAt: pending.submittedAt, blockers: list)
+    }
+}
+
+/// Device conditions processing tasks depend on.
+struct DeviceConditions: Sendable, Hashable {
+    /// A network connection is available.
+    var networkAvailable = true
+    /// The device is connected to external power.
+    var externalPower = false
+    /// The device is idle (the screen is off and no one uses it); opening an app ends idleness.
+    var deviceIdle = false
+}
