@@ -128,27 +128,34 @@ extension DeviceCore {
 
     /// Runs every pending request whose conditions hold now, then arms each app's next check.
     mutating func runDueTaskRequests(at now: BudgetInstant) -> [Effect] {
+        records.indices.flatMap { runDueTaskRequests(slot: $0, at: now) }
+    }
+
+    /// Runs one app's pending requests whose conditions all hold, and plans its next check.
+    mutating func runDueTaskRequests(slot s: Int, at now: BudgetInstant) -> [Effect] {
         var effects: [Effect] = []
-        for s in records.indices {
-            var index = 0
-            while index < records[s].pendingTaskRequests.count {
-                let pending = records[s].pendingTaskRequests[index]
-                guard blockers(pending, slot: s, at: now).isEmpty, records[s].pendingExit == nil,
-                      !records[s].manifest.exitsOnSuspend else {
-                    index += 1
-                    continue
-                }
-                records[s].pendingTaskRequests.remove(at: index)
-                effects += startTask(pending.request, slot: s, at: now)
+        var index = 0
+        while index < records[s].pendingTaskRequests.count {
+            let pending = records[s].pendingTaskRequests[index]
+            guard blockers(pending, slot: s, at: now).isEmpty, records[s].pendingExit == nil,
+                  !records[s].manifest.exitsOnSuspend else {
+                index += 1
+                continue
             }
-            effects += planTaskRequests(s, at: now)
+            records[s].pendingTaskRequests.remove(at: index)
+            effects += startTask(pending.request, slot: s, at: now)
         }
-        return effects
+        return effects + planTaskRequests(s, at: now)
     }
 
     /// Arms the app's request timer for the next instant a pending request's date passes.
     private mutating func planTaskRequests(_ s: Int, at now: BudgetInstant) -> [Effect] {
-        let next = records[s].pendingTaskRequests.map(notBefore).filter { $0 > now }.min()
+        // A loop, not `map(notBefore)`: a method passed as a function value captures a copy of the core.
+        var next: BudgetInstant?
+        for pending in records[s].pendingTaskRequests {
+            let start = notBefore(pending)
+            if start > now, next.map({ start < $0 }) ?? true { next = start }
+        }
         guard next != records[s].taskRequestTimerAt else { return [] }
         records[s].taskRequestTimerAt = next
         let app = records[s].manifest.id
@@ -286,7 +293,10 @@ extension DeviceCore {
     /// Changes the device's conditions: running processing tasks that lose theirs expire at once, and
     /// requests whose conditions now hold run.
     mutating func changeConditions(at now: BudgetInstant, _ change: (inout DeviceConditions) -> Void) -> [Effect] {
+        let before = conditions
         change(&conditions)
+        // Nothing changed (opening an app while the device is already in use): no app to look at.
+        guard conditions != before else { return [] }
         return expireProcessingTasks(at: now) + runDueTaskRequests(at: now)
     }
 

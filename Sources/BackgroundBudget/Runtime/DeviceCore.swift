@@ -204,8 +204,10 @@ struct DeviceCore: Sendable {
         }
         effects += commit(transition, of: app, cause: event, at: now)
         if event == .launch || event == .enterForeground {
-            // The user opened an app: the device is not idle, and the app is no longer user-killed.
+            // The user opened an app: the device is not idle, and the app is no longer user-killed, so
+            // its own requests may now run.
             effects += changeConditions(at: now) { $0.deviceIdle = false }
+            effects += runDueTaskRequests(slot: slot(app), at: now)
         }
         return effects
     }
