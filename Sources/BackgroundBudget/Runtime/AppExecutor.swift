@@ -53,9 +53,6 @@ final class AppExecutor: Sendable {
     /// Increases each time the app terminates; work from an earlier epoch is skipped.
     var epoch: UInt64 { state.withLock { $0.epoch } }
 
-    /// Whether the queue is suspended.
-    var isSuspended: Bool { state.withLock { $0.suspended } }
-
     /// Queues work; it runs after everything queued before it, unless the app terminates first.
     func enqueue(_ work: @escaping @Sendable () -> Void) {
         let epoch = state.withLock { state -> UInt64 in
