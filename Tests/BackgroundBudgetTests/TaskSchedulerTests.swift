@@ -155,11 +155,11 @@ final class ResubmittingDelegate: ApplicationDelegate {
     @Test func submitRefusesUnpermittedIdentifiersAndMissingModes() throws {
         let system = BackgroundSystem(clock: clock)
         let news = try install(system, nil, modes: [])
-        #expect(throws: TaskSchedulerError(code: .notPermitted, identifier: "com.example.unknown")) {
+        #expect(throws: TaskSchedulerError(.identifierNotPermitted, identifier: "com.example.unknown")) {
             try news.submit(TaskRequest(identifier: "com.example.unknown", kind: .appRefresh))
         }
-        #expect(throws: TaskSchedulerError(code: .notPermitted, identifier: Self.refreshID)) { try news.submit(refresh()) }
-        #expect(throws: TaskSchedulerError(code: .notPermitted, identifier: Self.cleanID)) { try news.submit(processing()) }
+        #expect(throws: TaskSchedulerError(.backgroundModeMissing(.fetch), identifier: Self.refreshID)) { try news.submit(refresh()) }
+        #expect(throws: TaskSchedulerError(.backgroundModeMissing(.processing), identifier: Self.cleanID)) { try news.submit(processing()) }
         #expect(news.pendingTaskRequests().isEmpty)
         #expect(events(system, "taskSubmitRejected").map(\.reason) == ["notPermitted", "notPermitted", "notPermitted"])
     }
@@ -168,7 +168,7 @@ final class ResubmittingDelegate: ApplicationDelegate {
         let system = BackgroundSystem(clock: clock)
         let news = try install(system, nil)
         system.setBackgroundAppRefresh(enabled: false, for: news)
-        #expect(throws: TaskSchedulerError(code: .unavailable, identifier: Self.refreshID)) { try news.submit(refresh()) }
+        #expect(throws: TaskSchedulerError(.backgroundAppRefreshUnavailable, identifier: Self.refreshID)) { try news.submit(refresh()) }
         try news.submit(processing())
         #expect(news.pendingTaskRequests() == [processing()])
     }
@@ -180,7 +180,7 @@ final class ResubmittingDelegate: ApplicationDelegate {
         try news.submit(refresh())
         try news.submit(refresh(earliest: .seconds(5_000)))               // replaces, does not count twice
         #expect(news.pendingTaskRequests() == [refresh(earliest: .seconds(5_000))])
-        #expect(throws: TaskSchedulerError(code: .tooManyPendingTaskRequests, identifier: "com.example.news.refresh2")) {
+        #expect(throws: TaskSchedulerError(.pendingLimitReached(1), identifier: "com.example.news.refresh2")) {
             try news.submit(TaskRequest(identifier: "com.example.news.refresh2", kind: .appRefresh))
         }
         for index in 0..<10 {
@@ -189,7 +189,7 @@ final class ResubmittingDelegate: ApplicationDelegate {
         }
         try news.submit(TaskRequest(identifier: "com.example.news.p3", kind: .processing(requiresNetworkConnectivity: true,
                                                                                           requiresExternalPower: false)))
-        #expect(throws: TaskSchedulerError(code: .tooManyPendingTaskRequests, identifier: "com.example.news.p10")) {
+        #expect(throws: TaskSchedulerError(.pendingLimitReached(10), identifier: "com.example.news.p10")) {
             try news.submit(TaskRequest(identifier: "com.example.news.p10",
                                         kind: .processing(requiresNetworkConnectivity: false, requiresExternalPower: false)))
         }
@@ -199,9 +199,14 @@ final class ResubmittingDelegate: ApplicationDelegate {
 
     @Test func errorCodesAndMessagesFollowApple() {
         #expect(TaskSchedulerError.Code.allCases.map(\.rawValue) == [1, 2, 3, 4])
-        let error = TaskSchedulerError(code: .tooManyPendingTaskRequests, identifier: "com.example.x")
-        #expect(error.description.contains("\"com.example.x\""))
-        #expect(error.description.contains("tooManyPendingTaskRequests, 2"))
+        let error = TaskSchedulerError(.pendingLimitReached(10), identifier: "com.example.x")
+        #expect(error.code == .tooManyPendingTaskRequests)
+        #expect(error.description == "Task request \"com.example.x\" refused (tooManyPendingTaskRequests, 2): the app already has 10 requests of this kind pending, the most allowed.")
+        let causes: [TaskSchedulerError.Cause] = [.notInstalled, .backgroundAppRefreshUnavailable, .pendingLimitReached(1),
+                                                  .identifierNotPermitted, .backgroundModeMissing(.fetch), .notInForeground,
+                                                  .resourceUnavailable, .cannotStartNow]
+        #expect(causes.map(\.code.rawValue) == [1, 1, 2, 3, 3, 3, 3, 4])
+        #expect(TaskSchedulerError(.backgroundModeMissing(.processing), identifier: "x").description.hasSuffix("UIBackgroundModes does not declare \"processing\"."))
     }
 
     @Test func cancellingRemovesPendingRequests() throws {

@@ -87,6 +87,13 @@ public struct BudgetPolicy: Sendable, Hashable, CustomStringConvertible {
     /// (IOS-FACTS Part 1 and §5 [S47][S50][S58]).
     public var processingTaskRuntimeCap: Duration = .seconds(600)
 
+    /// How many continued-processing tasks (`BGContinuedProcessingTask`, iOS 26) run at once on the
+    /// device; more wait in the system's queue or, with the `fail` strategy, are refused
+    /// (`immediateRunIneligible`). Apple says the system has "a maximum level of concurrent tasks"
+    /// but publishes no number [S53][S55], so 4 is the model's assumption: set the number your test
+    /// needs.
+    public var continuedProcessingTaskLimit: Int = 4
+
     /// Creates a policy from explicit values; ``iOS13`` and the other presets are the usual start.
     public init(
         name: String,
@@ -183,6 +190,8 @@ public struct BudgetPolicy: Sendable, Hashable, CustomStringConvertible {
         case fetchSeed
         /// ``BudgetPolicy/processingTaskRuntimeCap``.
         case processingTaskRuntimeCap
+        /// ``BudgetPolicy/continuedProcessingTaskLimit``.
+        case continuedProcessingTaskLimit
 
         /// Whether the field is a duration in seconds.
         public var isDuration: Bool {
@@ -191,7 +200,7 @@ public struct BudgetPolicy: Sendable, Hashable, CustomStringConvertible {
                  .eventWindow, .remoteNotificationWindow, .voipKeepAliveMinimumInterval, .voipKeepAliveWindow,
                  .fetchRuntime, .minimumFetchInterval, .processingTaskRuntimeCap: true
             case .allowanceResetsOnForeground, .maxOpenBackgroundTasks, .backgroundTaskExpiryCode, .silentPushesPerHour,
-                 .relaunchesLocationAppsAfterUserKill, .fetchSeed: false
+                 .relaunchesLocationAppsAfterUserKill, .fetchSeed, .continuedProcessingTaskLimit: false
             }
         }
     }
@@ -237,6 +246,7 @@ public struct BudgetPolicy: Sendable, Hashable, CustomStringConvertible {
         case .minimumFetchInterval: copy.minimumFetchInterval = duration
         case .fetchSeed: copy.fetchSeed = UInt64(try whole(0...9_007_199_254_740_992))
         case .processingTaskRuntimeCap: copy.processingTaskRuntimeCap = duration
+        case .continuedProcessingTaskLimit: copy.continuedProcessingTaskLimit = Int(try whole(-1e15...1e15))
         }
         return copy
     }
@@ -271,6 +281,9 @@ public struct BudgetPolicy: Sendable, Hashable, CustomStringConvertible {
         try positive(fetchRuntime, .fetchRuntime)
         try positive(minimumFetchInterval, .minimumFetchInterval)
         try positive(processingTaskRuntimeCap, .processingTaskRuntimeCap)
+        guard continuedProcessingTaskLimit >= 1 else {
+            throw PolicyError(field: .continuedProcessingTaskLimit, problem: .notPositive(Double(continuedProcessingTaskLimit)))
+        }
     }
 
     /// `iOS13 (allowance 30.000 s, lead 5.000 s)`.

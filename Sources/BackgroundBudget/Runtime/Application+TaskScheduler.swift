@@ -37,13 +37,19 @@ extension Application {
     }
 
     /// Submits a request (`submit(_:)`). A pending request with the same identifier is replaced.
+    ///
+    /// A continued-processing request (``TaskRequest/Kind/continuedProcessing(_:)``) starts at once
+    /// when there is room, or waits in the system's queue (``ContinuedProcessingOptions/SubmissionStrategy/queue``).
     /// - Throws: ``TaskSchedulerError`` with ``TaskSchedulerError/Code/notPermitted`` when the identifier
-    ///   is not permitted or the mode (`fetch` for refresh, `processing` for processing) is not declared;
+    ///   is not permitted, the mode (`fetch` for refresh, `processing` for processing) is not declared,
+    ///   a continued-processing request comes from the background or needs an unsupported GPU;
     ///   ``TaskSchedulerError/Code/unavailable`` for a refresh request while Background App Refresh is
     ///   not available; ``TaskSchedulerError/Code/tooManyPendingTaskRequests`` beyond 1 refresh or
-    ///   10 processing requests pending. Nothing is submitted when it throws.
+    ///   10 processing requests pending; ``TaskSchedulerError/Code/immediateRunIneligible`` for a
+    ///   continued-processing request with the `fail` strategy that cannot start now. The error's
+    ///   ``TaskSchedulerError/cause`` names the rule. Nothing is submitted when it throws.
     public func submit(_ request: TaskRequest) throws(TaskSchedulerError) {
-        guard let system else { throw TaskSchedulerError(code: .unavailable, identifier: request.identifier) }
+        guard let system else { throw TaskSchedulerError(.notInstalled, identifier: request.identifier) }
         var failure: TaskSchedulerError?
         system.decide { [id] core, now in
             let (error, effects) = core.submitTask(request, app: id, at: now)
@@ -64,11 +70,12 @@ extension Application {
         system?.decide { [id] core, now in core.cancelTaskRequests(nil, app: id, at: now) }
     }
 
-    /// The app's pending requests, in submission order (`getPendingTaskRequests(completionHandler:)`).
+    /// The app's pending requests (`getPendingTaskRequests(completionHandler:)`): refresh and
+    /// processing requests in submission order, then queued continued-processing requests in queue order.
     public func pendingTaskRequests() -> [TaskRequest] {
         guard let system else { return [] }
         return system.state.withLock { [id] state in
-            state.core.records[state.core.slot(id)].pendingTaskRequests.map(\.request)
+            state.core.records[state.core.slot(id)].pendingTaskRequests.map(\.request) + state.core.queuedContinuedRequests(of: id)
         }
     }
 }
@@ -92,6 +99,70 @@ extension BackgroundSystem {
         decide { core, now in core.changeConditions(at: now) { $0.deviceIdle = idle } }
     }
 
+    /// Whether the system is under load (off by default): while it is, no continued-processing task
+    /// starts — requests with the `queue` strategy wait, those with `fail` are refused
+    /// (`immediateRunIneligible`) [S55]. Turning it off starts queued requests while there is room.
+    public func setSystemUnderLoad(_ underLoad: Bool) {
+        decide { core, _ in
+            core.systemUnderLoad = underLoad
+            return []
+        }
+    }
+
+    /// Whether the device supports background GPU use for continued-processing tasks
+    /// (`BGTaskScheduler.supportedResources` containing `.gpu`; off by default). A request that
+    /// needs the GPU on a device without it is refused (`notPermitted`) [S47][S53].
+    public func setSupportsBackgroundGPU(_ supported: Bool) {
+        decide { core, _ in
+            core.supportsBackgroundGPU = supported
+            return []
+        }
+    }
+
+    /// The continued-processing tasks the user sees, as the system's Live Activities show them:
+    /// running and expiring tasks in start order, then queued requests in queue order.
+    public var continuedProcessingActivities: [ContinuedProcessingActivity] {
+        state.withLock { $0.core.continuedActivities() }
+    }
+
+    /// The user cancels a continued-processing task from the system's interface: a running task
+    /// expires (its expiration handler is called, reason ``TaskExpiryReason/cancelledByUser``) and is
+    /// marked completed unsuccessfully ``BudgetPolicy/expirationWarningLead`` later unless the app
+    /// completes it; a queued request is cancelled. A task already expiring is left as it is.
+    /// - Parameters:
+    ///   - identifier: The task's identifier.
+    ///   - app: The app that submitted it.
+    /// - Throws: ``TaskLookupError`` when the app has no queued or running continued-processing task
+    ///   with the identifier; nothing changes.
+    /// - Precondition: `app` was installed on this system.
+    public func cancelContinuedProcessingTask(_ identifier: String, of app: Application) throws(TaskLookupError) {
+        requireInstalled(app)
+        var failure: TaskLookupError?
+        decide { core, now in
+            let (error, effects) = core.userCancelContinuedTask(identifier, app: app.id, at: now)
+            failure = error
+            return effects
+        }
+        if let failure { throw failure }
+    }
+
+    /// The system reclaims resources: the running continued-processing task with the least reported
+    /// progress expires (reason ``TaskExpiryReason/resourcesReclaimed``) [S54].
+    /// - Returns: The task that expired, or `nil` when none was running.
+    @discardableResult
+    public func reclaimContinuedProcessingResources() -> ContinuedProcessingActivity? {
+        var reclaimed: ContinuedProcessingActivity?
+        decide { core, now in
+            let (activity, effects) = core.reclaimContinuedProcessing(at: now)
+            reclaimed = activity
+            return effects
+        }
+        return reclaimed
+    }
+
+    /// Whether the system is under load.
+    public var isSystemUnderLoad: Bool { state.withLock { $0.core.systemUnderLoad } }
+
     /// Whether the device has a network connection.
     public var isNetworkAvailable: Bool { state.withLock { $0.core.conditions.networkAvailable } }
     /// Whether the device is connected to external power.
@@ -99,7 +170,8 @@ extension BackgroundSystem {
     /// Whether the device is idle.
     public var isDeviceIdle: Bool { state.withLock { $0.core.conditions.deviceIdle } }
 
-    /// Why an app's pending task request has not run: every condition not met now.
+    /// Why an app's pending task request has not run, or a queued continued-processing request has not
+    /// started: every condition not met now.
     /// - Parameters:
     ///   - identifier: The request's identifier.
     ///   - app: The app that submitted it.

@@ -239,7 +239,7 @@ public final class BackgroundSystem: Sendable {
             if let app {
                 precondition(state.handles[app.id] === app, "\(app.id) was not installed on this BackgroundSystem")
             }
-            let effects = try body(&state.core, now)
+            let effects = try body(&state.core, now) + state.core.startQueuedContinuedTasks(at: now)
             return (perform(effects, in: &state, at: now), state.core.takeReleasedClosures())
         }
         withExtendedLifetime(released) {}   // dropped here, outside the lock
@@ -250,7 +250,8 @@ public final class BackgroundSystem: Sendable {
     func decide(_ body: (inout DeviceCore, BudgetInstant) -> [Effect]) {
         let (touched, released) = state.withLock { state in
             let now = clock.now
-            return (perform(body(&state.core, now), in: &state, at: now), state.core.takeReleasedClosures())
+            let effects = body(&state.core, now) + state.core.startQueuedContinuedTasks(at: now)
+            return (perform(effects, in: &state, at: now), state.core.takeReleasedClosures())
         }
         withExtendedLifetime(released) {}   // dropped here, outside the lock
         for app in touched { app.queue.drain() }

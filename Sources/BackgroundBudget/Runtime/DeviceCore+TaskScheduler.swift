@@ -28,8 +28,15 @@ extension DeviceCore {
     struct RunningScheduledTask: Sendable {
         var task: ScheduledTask
         var started: BudgetInstant
-        /// Refresh: the expiration handler was called. Processing: when the task expired.
+        /// Refresh: the expiration handler was called. Processing and continued processing: when the
+        /// task expired.
         var expiredAt: BudgetInstant?
+        /// Progress as last reported (``ScheduledTask/updateProgress(completedUnitCount:totalUnitCount:)``).
+        var completed: Int64 = 0
+        var total: Int64 = 0
+        /// What the system shows for a continued-processing task.
+        var title = ""
+        var subtitle = ""
     }
 
     // MARK: Registration and submission
@@ -46,11 +53,15 @@ extension DeviceCore {
             reject(.notLaunching)
             return (false, [])
         }
-        guard records[s].manifest.permittedTaskIdentifiers.contains(identifier) else {
+        let manifest = records[s].manifest
+        let continued = manifest.continuedProcessingPattern(matching: identifier) != nil
+            || manifest.continuedProcessingPatterns.contains(identifier)
+        guard continued || manifest.permittedTaskIdentifiers.contains(identifier) else {
             reject(.notPermitted)
             return (false, [])
         }
-        guard finishingLaunch else {
+        // Continued-processing handlers may be registered at any time (IOS-FACTS §5 [S46]).
+        guard finishingLaunch || continued else {
             reject(.notLaunching)
             return (false, [])
         }
@@ -65,25 +76,30 @@ extension DeviceCore {
     }
 
     /// The check `submit` makes, in Apple's order: permission, availability, pending limits.
-    private func submitProblem(_ request: TaskRequest, slot s: Int) -> TaskSchedulerError.Code? {
+    private func submitProblem(_ request: TaskRequest, slot s: Int) -> TaskSchedulerError.Cause? {
         let manifest = records[s].manifest
         let mode: BackgroundModes = request.kind.isProcessing ? .processing : .fetch
-        guard manifest.permittedTaskIdentifiers.contains(request.identifier), manifest.backgroundModes.contains(mode) else {
-            return .notPermitted
+        guard manifest.permittedTaskIdentifiers.contains(request.identifier) else { return .identifierNotPermitted }
+        guard manifest.backgroundModes.contains(mode) else { return .backgroundModeMissing(mode) }
+        if !request.kind.isProcessing, backgroundRefreshStatus(of: manifest.id) != .available {
+            return .backgroundAppRefreshUnavailable
         }
-        if !request.kind.isProcessing, backgroundRefreshStatus(of: manifest.id) != .available { return .unavailable }
         let others = records[s].pendingTaskRequests.filter {
             $0.request.identifier != request.identifier && $0.request.kind.isProcessing == request.kind.isProcessing
         }
-        if others.count >= (request.kind.isProcessing ? 10 : 1) { return .tooManyPendingTaskRequests }
+        let limit = request.kind.isProcessing ? 10 : 1
+        if others.count >= limit { return .pendingLimitReached(limit) }
         return nil
     }
 
     mutating func submitTask(_ request: TaskRequest, app: AppID, at now: BudgetInstant) -> (TaskSchedulerError?, [Effect]) {
+        if case .continuedProcessing(let options) = request.kind {
+            return submitContinuedProcessing(request, options, app: app, at: now)
+        }
         let s = slot(app)
-        if let code = submitProblem(request, slot: s) {
-            record(.taskSubmitRejected(request.identifier, code), app, now)
-            return (TaskSchedulerError(code: code, identifier: request.identifier), [])
+        if let cause = submitProblem(request, slot: s) {
+            record(.taskSubmitRejected(request.identifier, cause.code), app, now)
+            return (TaskSchedulerError(cause, identifier: request.identifier), [])
         }
         records[s].pendingTaskRequests.removeAll { $0.request.identifier == request.identifier }
         records[s].pendingTaskRequests.append(PendingTaskRequest(request: request, submittedAt: now))
@@ -96,6 +112,7 @@ extension DeviceCore {
         let cancelled = records[s].pendingTaskRequests.filter { identifier == nil || $0.request.identifier == identifier }
         records[s].pendingTaskRequests.removeAll { identifier == nil || $0.request.identifier == identifier }
         for pending in cancelled { record(.taskRequestCancelled(pending.request.identifier), app, now) }
+        cancelQueuedContinuedRequests(of: app, identifier: identifier, at: now)
         return planTaskRequests(s, at: now)
     }
 
@@ -104,7 +121,11 @@ extension DeviceCore {
     /// The instant before which a request may not run.
     private func notBefore(_ pending: PendingTaskRequest) -> BudgetInstant {
         let earliest = pending.request.earliestBeginDate ?? pending.submittedAt
-        return pending.request.kind.isProcessing ? earliest : max(earliest, pending.submittedAt + policy.minimumFetchInterval)
+        switch pending.request.kind {
+        case .appRefresh: return max(earliest, pending.submittedAt + policy.minimumFetchInterval)
+        case .processing: return earliest
+        case .continuedProcessing: return pending.submittedAt   // the earliest begin date is ignored [S47]
+        }
     }
 
     /// Every condition that keeps a pending request from running now, in a fixed order.
@@ -169,7 +190,7 @@ extension DeviceCore {
     }
 
     /// Launches or wakes the app and hands the task to its queue.
-    private mutating func startTask(_ request: TaskRequest, slot s: Int, at now: BudgetInstant) -> [Effect] {
+    mutating func startTask(_ request: TaskRequest, slot s: Int, at now: BudgetInstant) -> [Effect] {
         let app = records[s].manifest.id
         var effects: [Effect] = []
         switch records[s].state {
@@ -181,7 +202,12 @@ extension DeviceCore {
         lastScheduledTaskNumber += 1
         let task = ScheduledTask(identifier: request.identifier, kind: request.kind, app: app,
                                  number: lastScheduledTaskNumber, system: owner)
-        records[s].runningTasks[lastScheduledTaskNumber] = RunningScheduledTask(task: task, started: now)
+        var running = RunningScheduledTask(task: task, started: now)
+        if case .continuedProcessing(let options) = request.kind {
+            (running.title, running.subtitle) = (options.title, options.subtitle)
+            continuedRunning.append((app, lastScheduledTaskNumber))
+        }
+        records[s].runningTasks[lastScheduledTaskNumber] = running
         records[s].inFlight += 1
         record(.taskStarted(request.identifier), app, now)
         effects.append(.runScheduledTask(app, incarnation: records[s].incarnation, task))
@@ -192,7 +218,9 @@ extension DeviceCore {
     func launchHandler(for task: ScheduledTask, incarnation: UInt64) -> (@Sendable (ScheduledTask) -> Void)? {
         let s = slot(task.app)
         guard records[s].incarnation == incarnation, records[s].runningTasks[task.number] != nil else { return nil }
-        return records[s].taskHandlers[task.identifier]
+        if let handler = records[s].taskHandlers[task.identifier] { return handler }
+        // A continued-processing task may be handled by the handler registered for its wildcard entry.
+        return records[s].manifest.continuedProcessingPattern(matching: task.identifier).flatMap { records[s].taskHandlers[$0] }
     }
 
     /// No launch handler was registered for a task that was started: it is dropped.
@@ -200,24 +228,34 @@ extension DeviceCore {
         let s = slot(task.app)
         guard let running = records[s].runningTasks.removeValue(forKey: task.number) else { return [] }
         release { _ = running }
+        forgetContinued(task.app, task.number)
         record(.taskDropped(task.identifier), task.app, now)
         return rearmTaskDeadline(s)
     }
 
     // MARK: Running tasks
 
-    /// The next deadline of a running task.
-    private func deadline(_ running: RunningScheduledTask) -> BudgetInstant {
-        if running.task.kind.isProcessing {
+    /// The next deadline of a running task; `nil` for a continued-processing task that has not expired
+    /// (it has no time limit).
+    private func deadline(_ running: RunningScheduledTask) -> BudgetInstant? {
+        switch running.task.kind {
+        case .appRefresh:
+            return running.started + policy.fetchRuntime - (running.expiredAt == nil ? policy.expirationWarningLead : .zero)
+        case .processing:
             if let expired = running.expiredAt { return expired + policy.expirationWarningLead }
             return running.started + policy.processingTaskRuntimeCap
+        case .continuedProcessing:
+            return running.expiredAt.map { $0 + policy.expirationWarningLead }
         }
-        return running.started + policy.fetchRuntime - (running.expiredAt == nil ? policy.expirationWarningLead : .zero)
     }
 
-    private mutating func rearmTaskDeadline(_ s: Int) -> [Effect] {
+    mutating func rearmTaskDeadline(_ s: Int) -> [Effect] {
         let app = records[s].manifest.id
-        guard let next = records[s].runningTasks.values.map(deadline).min() else {
+        var next: BudgetInstant?
+        for running in records[s].runningTasks.values {
+            if let due = deadline(running), next.map({ due < $0 }) ?? true { next = due }
+        }
+        guard let next else {
             return records[s].timerTokens[.taskDeadline] == nil ? [] : [disarm(.taskDeadline, for: app)]
         }
         return [arm(.taskDeadline, for: app, at: next)]
@@ -228,23 +266,25 @@ extension DeviceCore {
         let s = slot(app)
         var effects: [Effect] = []
         for number in records[s].runningTasks.keys.sorted() {
-            guard let running = records[s].runningTasks[number], deadline(running) <= now else { continue }
-            switch (running.task.kind.isProcessing, running.expiredAt) {
-            case (false, nil):
+            guard let running = records[s].runningTasks[number], let due = deadline(running), due <= now else { continue }
+            switch (running.task.kind, running.expiredAt) {
+            case (.appRefresh, nil):
                 effects += expire(number, slot: s, reason: .runtimeEnding, at: now)
-            case (false, _?):
+            case (.appRefresh, _?):
                 return effects + ((try? apply(.kill(.backgroundFetchNotCompleted), to: app, at: now)) ?? [])
-            case (true, nil):
+            case (.processing, nil):
                 effects += expire(number, slot: s, reason: .runtimeCap, at: now)
-            case (true, _?):
+            case (.processing, _?), (.continuedProcessing, _?):
                 effects += finish(number, slot: s, .expiredUnfinished, at: now)
+            case (.continuedProcessing, nil):
+                break   // no deadline
             }
         }
         return effects + rearmTaskDeadline(s)
     }
 
     /// Expires a running task: its expiration handler is called on the app's queue.
-    private mutating func expire(_ number: UInt64, slot s: Int, reason: TaskExpiryReason, at now: BudgetInstant) -> [Effect] {
+    mutating func expire(_ number: UInt64, slot s: Int, reason: TaskExpiryReason, at now: BudgetInstant) -> [Effect] {
         guard let task = records[s].runningTasks[number]?.task else { return [] }
         records[s].runningTasks[number]?.expiredAt = now
         records[s].inFlight += 1
@@ -257,6 +297,7 @@ extension DeviceCore {
         guard let running = records[s].runningTasks.removeValue(forKey: number) else { return [] }
         release { _ = running }
         let app = records[s].manifest.id
+        forgetContinued(app, number)
         record(.taskCompleted(running.task.identifier, completion), app, now)
         records[s].finishedWork = .scheduledTaskCompleted
         return rearmTaskDeadline(s) + suspendIfIdle(app, at: now, reason: .scheduledTaskCompleted)
@@ -307,11 +348,14 @@ extension DeviceCore {
         release { _ = handlers; _ = running }
         records[s].taskHandlers.removeAll()
         records[s].runningTasks.removeAll()
+        let app = records[s].manifest.id
+        if !continuedRunning.isEmpty { continuedRunning.removeAll { $0.app == app } }
     }
 
     /// Why a pending request has not run, or `nil` if the app has none with the identifier.
     func explainTaskRequest(_ identifier: String, app: AppID, at now: BudgetInstant) -> TaskRequestExplanation? {
         let s = slot(app)
+        if let explanation = explainQueuedContinuedRequest(identifier, app: app) { return explanation }
         guard let pending = records[s].pendingTaskRequests.first(where: { $0.request.identifier == identifier }) else {
             return nil
         }

@@ -120,6 +120,14 @@ struct DeviceCore: Sendable {
     var conditions = DeviceConditions()
     /// The last `BGTaskScheduler` task number handed out.
     var lastScheduledTaskNumber: UInt64 = 0
+    /// Continued-processing requests waiting for the system to start them, first in first out.
+    var continuedQueue: [QueuedContinuedRequest] = []
+    /// The running continued-processing tasks, in start order (at most the policy's limit).
+    var continuedRunning: [(app: AppID, number: UInt64)] = []
+    /// While set, no continued-processing task starts.
+    var systemUnderLoad = false
+    /// Whether the device supports background GPU use (`BGTaskScheduler.supportedResources`).
+    var supportsBackgroundGPU = false
     /// The system that owns this core, for the task objects handed to apps.
     weak var owner: BackgroundSystem?
     /// The last background fetch number handed out.
@@ -278,6 +286,7 @@ struct DeviceCore: Sendable {
             // Even an app that is no longer running is removed and marked (IOS-FACTS §1).
             records[s].inAppSwitcher = false
             records[s].killedByUser = true
+            cancelQueuedContinuedRequests(of: app, at: now)
         }
         guard !steps.isEmpty else { return effects }
         if hasCallbacks { records[s].inFlight += 1 }

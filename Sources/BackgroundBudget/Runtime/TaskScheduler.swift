@@ -16,15 +16,31 @@ public struct TaskRequest: Sendable, Hashable, CustomStringConvertible {
         /// idle, for up to ``BudgetPolicy/processingTaskRuntimeCap``, and, when asked, only with a
         /// network connection or external power.
         case processing(requiresNetworkConnectivity: Bool, requiresExternalPower: Bool)
+        /// Work the user started that may go on in the background (`BGContinuedProcessingTaskRequest`,
+        /// iOS 26): submitted from the foreground, started at once or queued, shown with its progress
+        /// and cancellable by the user (IOS-FACTS §5 [S46][S47][S53][S54][S55]).
+        case continuedProcessing(ContinuedProcessingOptions)
 
-        /// Whether this is a processing request.
+        /// Whether this is a processing request (`BGProcessingTaskRequest`).
         public var isProcessing: Bool {
             if case .processing = self { return true }
             return false
         }
 
-        /// `refresh` or `processing`, as scenario files name them.
-        public var description: String { isProcessing ? "processing" : "refresh" }
+        /// Whether this is a continued-processing request (`BGContinuedProcessingTaskRequest`).
+        public var isContinuedProcessing: Bool {
+            if case .continuedProcessing = self { return true }
+            return false
+        }
+
+        /// `refresh`, `processing` or `continuedProcessing`, as scenario files name them.
+        public var description: String {
+            switch self {
+            case .appRefresh: "refresh"
+            case .processing: "processing"
+            case .continuedProcessing: "continuedProcessing"
+            }
+        }
     }
 
     /// The identifier, one of the app's `BGTaskSchedulerPermittedIdentifiers`.
@@ -45,13 +61,75 @@ public struct TaskRequest: Sendable, Hashable, CustomStringConvertible {
         self.earliestBeginDate = earliestBeginDate
     }
 
+    /// A continued-processing request (`BGContinuedProcessingTaskRequest(identifier:title:subtitle:)`).
+    /// Its earliest begin date is always `nil`: the system ignores it for these requests [S47].
+    /// - Parameters:
+    ///   - identifier: An identifier matching one of the app's wildcard permitted identifiers, such as
+    ///     `com.example.photos.export.42` for `com.example.photos.export.*`.
+    ///   - title: What the system shows the user while the task is queued or runs.
+    ///   - subtitle: The line under the title.
+    ///   - strategy: What to do when the task cannot start at once: ``ContinuedProcessingOptions/SubmissionStrategy/queue`` (the default) or
+    ///     ``ContinuedProcessingOptions/SubmissionStrategy/fail``.
+    ///   - requiresGPU: Whether the task asks for background GPU access (`requiredResources = .gpu`).
+    public static func continuedProcessing(
+        identifier: String, title: String, subtitle: String,
+        strategy: ContinuedProcessingOptions.SubmissionStrategy = .queue, requiresGPU: Bool = false
+    ) -> TaskRequest {
+        TaskRequest(identifier: identifier, kind: .continuedProcessing(ContinuedProcessingOptions(
+            title: title, subtitle: subtitle, strategy: strategy, requiresGPU: requiresGPU)))
+    }
+
     /// `processing "com.example.clean" earliest t=60.000s`.
     public var description: String {
         "\(kind) \"\(identifier)\"" + (earliestBeginDate.map { " earliest \($0)" } ?? "")
     }
 }
 
-/// Why `submit` refused a request (`BGTaskScheduler.Error`), with Apple's codes [S46][S52].
+/// What a continued-processing request asks for besides its identifier
+/// (`BGContinuedProcessingTaskRequest`, iOS 26 [S47][S53]).
+public struct ContinuedProcessingOptions: Sendable, Hashable {
+    /// What `submit` does when the task cannot start at once (`SubmissionStrategy`) [S55].
+    public enum SubmissionStrategy: String, Sendable, Hashable, CaseIterable {
+        /// Put the request at the back of the system's queue; it starts as soon as it can. The
+        /// default. Queued requests are cancelled when the user removes the app from the app switcher.
+        case queue
+        /// Refuse the request with ``TaskSchedulerError/Code/immediateRunIneligible``.
+        case fail
+    }
+
+    /// What the system shows the user for the task.
+    public var title: String
+    /// The line under the title.
+    public var subtitle: String
+    /// What to do when the task cannot start at once.
+    public var strategy: SubmissionStrategy
+    /// Whether the task needs the GPU in the background (`requiredResources = .gpu`); refused on a
+    /// device that does not support it (``BackgroundSystem/setSupportsBackgroundGPU(_:)``).
+    public var requiresGPU: Bool
+
+    /// Creates options.
+    /// - Parameters:
+    ///   - title: What the system shows the user.
+    ///   - subtitle: The line under the title.
+    ///   - strategy: ``SubmissionStrategy/queue`` by default.
+    ///   - requiresGPU: `false` by default.
+    public init(title: String, subtitle: String, strategy: SubmissionStrategy = .queue, requiresGPU: Bool = false) {
+        self.title = title
+        self.subtitle = subtitle
+        self.strategy = strategy
+        self.requiresGPU = requiresGPU
+    }
+}
+
+/// Why `submit` refused a request (`BGTaskScheduler.Error`): Apple's code [S46][S52] and, in
+/// ``cause``, exactly which rule the request broke.
+///
+/// ```swift
+/// do { try app.submit(request) } catch {
+///     print(error.code)    // notPermitted
+///     print(error)         // Task request "com.example.x" refused (notPermitted, 3): the identifier …
+/// }
+/// ```
 public struct TaskSchedulerError: Error, Sendable, Hashable, CustomStringConvertible {
     /// Apple's error codes.
     public enum Code: Int, Sendable, Hashable, CaseIterable, CustomStringConvertible {
@@ -60,10 +138,12 @@ public struct TaskSchedulerError: Error, Sendable, Hashable, CustomStringConvert
         case unavailable = 1
         /// The app already has 1 refresh or 10 processing requests pending.
         case tooManyPendingTaskRequests = 2
-        /// The identifier is not in `BGTaskSchedulerPermittedIdentifiers`, or the matching background
-        /// mode (`fetch` for refresh, `processing` for processing) is not declared.
+        /// The identifier is not permitted, the matching background mode is not declared, a
+        /// continued-processing request came from the background, or it needs a resource the device
+        /// lacks.
         case notPermitted = 3
-        /// A continued-processing request could not run at once. Not modelled: never thrown.
+        /// A continued-processing request with the ``ContinuedProcessingOptions/SubmissionStrategy/fail``
+        /// strategy could not start at once [S55].
         case immediateRunIneligible = 4
 
         /// The code's name, e.g. `notPermitted`.
@@ -77,29 +157,76 @@ public struct TaskSchedulerError: Error, Sendable, Hashable, CustomStringConvert
         }
     }
 
-    /// The code.
-    public var code: Code
+    /// The rule a refused request broke; each maps to one ``Code``.
+    public enum Cause: Sendable, Hashable {
+        /// The app is not installed on a system.
+        case notInstalled
+        /// Background App Refresh is not available to the app (a refresh request).
+        case backgroundAppRefreshUnavailable
+        /// The app already has this many requests of the kind pending (1 refresh, 10 processing).
+        case pendingLimitReached(Int)
+        /// The identifier is not in `BGTaskSchedulerPermittedIdentifiers`; for a continued-processing
+        /// request, it matches no wildcard entry that starts with the app's bundle identifier.
+        case identifierNotPermitted
+        /// The background mode the kind needs (`fetch` for refresh, `processing` for processing) is
+        /// not in `UIBackgroundModes`.
+        case backgroundModeMissing(BackgroundModes)
+        /// A continued-processing request was submitted while the app was not in the foreground.
+        case notInForeground
+        /// A continued-processing request asked for the GPU on a device without background GPU support.
+        case resourceUnavailable
+        /// A continued-processing request with the `fail` strategy could not start at once: as many
+        /// continued-processing tasks run as the system allows, others wait, or the system is under load.
+        case cannotStartNow
+
+        /// Apple's code for the cause.
+        public var code: Code {
+            switch self {
+            case .notInstalled, .backgroundAppRefreshUnavailable: .unavailable
+            case .pendingLimitReached: .tooManyPendingTaskRequests
+            case .identifierNotPermitted, .backgroundModeMissing, .notInForeground, .resourceUnavailable: .notPermitted
+            case .cannotStartNow: .immediateRunIneligible
+            }
+        }
+
+        /// The reason, as a clause.
+        var clause: String {
+            switch self {
+            case .notInstalled: "the app is not installed on a system"
+            case .backgroundAppRefreshUnavailable: "Background App Refresh is not available to the app"
+            case .pendingLimitReached(let limit):
+                "the app already has \(limit) request\(limit == 1 ? "" : "s") of this kind pending, the most allowed"
+            case .identifierNotPermitted:
+                "the identifier is not in BGTaskSchedulerPermittedIdentifiers (a continued-processing identifier must match a wildcard entry that starts with the app's bundle identifier)"
+            case .backgroundModeMissing(let mode):
+                "UIBackgroundModes does not declare \"\(mode.plistValues.joined(separator: "\", \""))\""
+            case .notInForeground: "continued-processing requests are submitted from the foreground"
+            case .resourceUnavailable: "the device does not support background GPU use"
+            case .cannotStartNow: "it cannot start now and its strategy is \"fail\""
+            }
+        }
+    }
+
+    /// The rule the request broke.
+    public var cause: Cause
     /// The identifier of the refused request.
     public var identifier: String
 
+    /// Apple's code (``Cause/code``).
+    public var code: Code { cause.code }
+
     /// Creates an error.
-    public init(code: Code, identifier: String) {
-        self.code = code
+    /// - Parameters:
+    ///   - cause: The rule the request broke.
+    ///   - identifier: The request's identifier.
+    public init(_ cause: Cause, identifier: String) {
+        self.cause = cause
         self.identifier = identifier
     }
 
-    /// A sentence naming the identifier and the reason.
+    /// A sentence naming the identifier, the code and the reason.
     public var description: String {
-        switch code {
-        case .unavailable:
-            "Task request \"\(identifier)\" refused (unavailable, 1): Background App Refresh is not available to the app."
-        case .tooManyPendingTaskRequests:
-            "Task request \"\(identifier)\" refused (tooManyPendingTaskRequests, 2): the app has as many requests of this kind pending as allowed (1 refresh, 10 processing)."
-        case .notPermitted:
-            "Task request \"\(identifier)\" refused (notPermitted, 3): the identifier is not in BGTaskSchedulerPermittedIdentifiers or the matching UIBackgroundModes entry is missing."
-        case .immediateRunIneligible:
-            "Task request \"\(identifier)\" refused (immediateRunIneligible, 4): it cannot run now."
-        }
+        "Task request \"\(identifier)\" refused (\(code), \(code.rawValue)): \(cause.clause)."
     }
 }
 
@@ -149,6 +276,101 @@ public final class ScheduledTask: Sendable {
     public func setTaskCompleted(success: Bool) {
         system?.decide { core, now in core.scheduledTaskCompleted(self, success: success, at: now) }
     }
+
+    /// Reports how far the work has come, as a continued-processing task's `progress` does: the
+    /// system shows it to the user, and when it must reclaim resources it expires the running
+    /// continued-processing task with the least progress first [S54]. Recorded in the trace as
+    /// `taskProgress`; ignored once the task has ended.
+    ///
+    /// Negative counts are taken as zero; a total of zero means the amount of work is not known yet
+    /// (no progress), and a completed count above the total means done.
+    /// - Parameters:
+    ///   - completedUnitCount: Units done.
+    ///   - totalUnitCount: Units in all.
+    public func updateProgress(completedUnitCount: Int64, totalUnitCount: Int64) {
+        let (completed, total) = (max(0, completedUnitCount), max(0, totalUnitCount))
+        system?.decide { core, now in core.scheduledTaskProgress(self, completed: completed, total: total, at: now) }
+    }
+
+    /// Changes what the system shows the user for a continued-processing task
+    /// (`updateTitle(_:subtitle:)`); ignored once the task has ended.
+    /// - Parameters:
+    ///   - title: The new title.
+    ///   - subtitle: The new subtitle.
+    public func updateTitle(_ title: String, subtitle: String) {
+        system?.decide { core, _ in core.scheduledTaskTitle(self, title: title, subtitle: subtitle) }
+    }
+}
+
+/// A continued-processing task as the user sees it: its title, subtitle and progress, queued or
+/// running (the system's Live Activity for the task [S54]).
+public struct ContinuedProcessingActivity: Sendable, Hashable, CustomStringConvertible {
+    /// Where the task is.
+    public enum Phase: Sendable, Hashable, CustomStringConvertible {
+        /// Waiting in the system's queue at this position (0 is next).
+        case queued(position: Int)
+        /// Running.
+        case running
+        /// Expired (cancelled by the user or reclaimed) and not yet completed by the app.
+        case expiring
+        /// `queued(position: 0)`, `running`, `expiring`.
+        public var description: String {
+            switch self {
+            case .queued(let position): "queued(position: \(position))"
+            case .running: "running"
+            case .expiring: "expiring"
+            }
+        }
+    }
+
+    /// The app.
+    public var app: AppID
+    /// The task identifier.
+    public var identifier: String
+    /// The title shown.
+    public var title: String
+    /// The subtitle shown.
+    public var subtitle: String
+    /// Where the task is.
+    public var phase: Phase
+    /// Units done, as last reported.
+    public var completedUnitCount: Int64
+    /// Units in all, as last reported; 0 while unknown.
+    public var totalUnitCount: Int64
+
+    /// Progress from 0 to 1; 0 while the total is unknown.
+    public var fractionCompleted: Double {
+        totalUnitCount > 0 ? min(1, Double(completedUnitCount) / Double(totalUnitCount)) : 0
+    }
+
+    /// `com.example.photos: "Exporting 12 photos" (Album Summer) running 40%`.
+    public var description: String {
+        "\(app): \"\(title)\" (\(subtitle)) \(phase) \(Int((fractionCompleted * 100).rounded(.down)))%"
+    }
+}
+
+/// No queued or running continued-processing task of the app has the identifier the user (or the
+/// test) named.
+public struct TaskLookupError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The app.
+    public var app: AppID
+    /// The identifier that was not found.
+    public var identifier: String
+    /// The identifiers of the app's queued and running continued-processing tasks, for the message.
+    public var known: [String]
+
+    /// Creates an error.
+    public init(app: AppID, identifier: String, known: [String]) {
+        self.app = app
+        self.identifier = identifier
+        self.known = known
+    }
+
+    /// A sentence, with the identifiers that do exist.
+    public var description: String {
+        "\(app) has no queued or running continued-processing task \"\(identifier)\""
+            + (known.isEmpty ? " (it has none)." : "; it has " + known.map { "\"\($0)\"" }.joined(separator: ", ") + ".")
+    }
 }
 
 /// Why `register(forTaskWithIdentifier:launchHandler:)` returned `false`.
@@ -173,6 +395,10 @@ public enum TaskExpiryReason: String, Sendable, Hashable, CaseIterable {
     case networkLost
     /// The external power a processing task requires was lost.
     case externalPowerLost
+    /// The user cancelled a continued-processing task from the system's interface [S54].
+    case cancelledByUser
+    /// The system reclaimed resources from the continued-processing task with the least progress [S54].
+    case resourcesReclaimed
 }
 
 /// How a running task ended.
@@ -204,6 +430,14 @@ public enum TaskRequestBlocker: Sendable, Hashable, CustomStringConvertible {
     case notRegistered
     /// A task with this identifier is running.
     case alreadyRunning
+    /// A queued continued-processing request: this many continued-processing tasks run, the most the
+    /// system allows (``BudgetPolicy/continuedProcessingTaskLimit``).
+    case continuedProcessingLimit(Int)
+    /// A queued continued-processing request: this many requests are ahead of it in the system's queue.
+    case queuedBehind(Int)
+    /// A queued continued-processing request: the system is under load
+    /// (``BackgroundSystem/setSystemUnderLoad(_:)``).
+    case systemUnderLoad
 
     /// A sentence.
     public var description: String {
@@ -216,6 +450,10 @@ public enum TaskRequestBlocker: Sendable, Hashable, CustomStringConvertible {
         case .noNetwork: "It requires a network connection and there is none."
         case .notRegistered: "The running app registered no launch handler for it, so it will be dropped when it runs."
         case .alreadyRunning: "A task with this identifier is running."
+        case .continuedProcessingLimit(let limit):
+            "\(limit) continued-processing task\(limit == 1 ? " runs" : "s run"), the most the system allows at once."
+        case .queuedBehind(let count): "\(count) continued-processing request\(count == 1 ? " is" : "s are") ahead of it in the queue."
+        case .systemUnderLoad: "The system is under load and starts no continued-processing task."
         }
     }
 }

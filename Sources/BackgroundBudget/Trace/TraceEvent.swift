@@ -72,6 +72,10 @@ public struct TraceEvent: Sendable, Hashable, CustomStringConvertible {
         case taskSubmitRejected(String, TaskSchedulerError.Code)
         /// A pending task request was cancelled.
         case taskRequestCancelled(String)
+        /// A continued-processing request could not start at once and waits in the system's queue.
+        case taskQueued(String)
+        /// A running task reported its progress (units completed of a total; 0 total while unknown).
+        case taskProgress(String, completed: Int64, total: Int64)
         /// A task request started running: its launch handler is called on the app's queue.
         case taskStarted(String)
         /// A task started with no launch handler registered: it was dropped.
@@ -134,6 +138,8 @@ public struct TraceEvent: Sendable, Hashable, CustomStringConvertible {
         case .taskSubmitted: "taskSubmitted"
         case .taskSubmitRejected: "taskSubmitRejected"
         case .taskRequestCancelled: "taskRequestCancelled"
+        case .taskQueued: "taskQueued"
+        case .taskProgress: "taskProgress"
         case .taskStarted: "taskStarted"
         case .taskDropped: "taskDropped"
         case .taskExpired: "taskExpired"
@@ -163,7 +169,8 @@ public struct TraceEvent: Sendable, Hashable, CustomStringConvertible {
         case .taskDropped: "noLaunchHandler"
         case .taskExpired(_, let why): why.rawValue
         case .taskCompleted(_, let completion): completion.rawValue
-        case .taskRegistered, .taskSubmitted, .taskRequestCancelled, .taskStarted, .taskCompletionIgnored: nil
+        case .taskRegistered, .taskSubmitted, .taskRequestCancelled, .taskQueued, .taskProgress, .taskStarted,
+             .taskCompletionIgnored: nil
         case .callback, .workDropped, .backgroundTaskBegan, .backgroundTaskEnded, .allowanceStarted,
              .expirationHandlerCalled, .backgroundTaskOpenTooLong, .activityStarted, .activityStopped,
              .eventDelivered, .eventQueued, .eventWindowStarted, .voipCallReported, .keepAliveHandlerCalled,
@@ -197,7 +204,8 @@ public struct TraceEvent: Sendable, Hashable, CustomStringConvertible {
         case .notificationDelivered(let notification), .notificationQueued(let notification): notification.description
         case .fetchCompleted(let result), .fetchCompletionIgnored(let result): result.rawValue
         case .taskRegistered(let id), .taskRegistrationRejected(let id, _), .taskSubmitted(let id),
-             .taskSubmitRejected(let id, _), .taskRequestCancelled(let id), .taskStarted(let id), .taskDropped(let id),
+             .taskSubmitRejected(let id, _), .taskRequestCancelled(let id), .taskQueued(let id), .taskProgress(let id, _, _),
+             .taskStarted(let id), .taskDropped(let id),
              .taskExpired(let id, _), .taskCompleted(let id, _), .taskCompletionIgnored(let id): id
         default: nil
         }
@@ -215,13 +223,16 @@ public struct TraceEvent: Sendable, Hashable, CustomStringConvertible {
         case .allowanceStarted(let expiry), .eventWindowStarted(let expiry):
             fields.append(("until", formatSeconds(expiry.nanoseconds)))
         case .workDropped(let count): fields.append(("count", String(count)))
+        case .taskProgress(_, let completed, let total):
+            fields.append(("completed", String(completed)))
+            fields.append(("total", String(total)))
         default: break
         }
         return fields
     }
 
     /// The entry as one line of JSON, keys in a fixed order: `t`, `app`, `event`, then whichever of
-    /// `state`, `task`, `name`, `reason`, `code`, `until` and `count` apply.
+    /// `state`, `task`, `name`, `reason`, `code`, `until`, `count`, `completed` and `total` apply.
     public var jsonLine: String {
         var line = "{\"t\":\(formatSeconds(time.nanoseconds)),\"app\":\(jsonString(app.rawValue))"
         line += ",\"event\":\(jsonString(eventName))"

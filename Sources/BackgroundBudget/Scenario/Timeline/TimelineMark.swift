@@ -37,7 +37,7 @@ enum TimelineMark: Sendable, Hashable {
         case .eventWindowStarted: self = .allowance
         case .workDropped, .backgroundTaskDenied, .backgroundTaskEndIgnored, .backgroundTaskOpenTooLong,
              .activityDenied, .eventQueued, .eventDropped, .notificationQueued, .fetchCompletionIgnored, .fetchSkipped,
-             .taskRegistered, .taskRegistrationRejected, .taskSubmitted, .taskSubmitRejected, .taskRequestCancelled,
+             .taskRegistered, .taskRegistrationRejected, .taskSubmitted, .taskSubmitRejected, .taskRequestCancelled, .taskQueued, .taskProgress,
              .taskDropped, .taskCompletionIgnored:
             self = .other
         }
