@@ -30,7 +30,7 @@ import Testing
         let files = try FileManager.default.contentsOfDirectory(atPath: Self.directory.path).filter { $0.hasSuffix(".json") }.sorted()
         #expect(files == [
             "allowance-is-shared.json", "answer-call-during-upload.json", "audio-keeps-running.json", "background-fetch.json",
-            "background-launch.json",
+            "background-launch.json", "continued-processing.json",
             "dormant-foreground-task.json", "exits-on-suspend.json", "foreground-return-resets-allowance.json",
             "handler-ends-the-task.json", "ios7-allowance.json", "location-relaunch.json", "memory-pressure.json",
             "never-ended-task-is-killed.json",
@@ -366,5 +366,27 @@ import Testing
         #expect(run.trace.events.filter { $0.reason == "backgroundTask" }.map(\.time) == [.seconds(1_800), .seconds(4_000)])
         #expect(run.trace.events.last { $0.state != nil }
             == TraceEvent(time: .seconds(4_120), app: app, kind: .stateChange(.suspended, cause: .suspend(.scheduledTaskCompleted))))
+    }
+
+    @Test func continuedProcessingExportsQueueFailAndAreReclaimed() throws {
+        let run = try Self.load("continued-processing.json").run()
+        let app: AppID = "com.example.photos"
+        func export(_ name: String) -> String { "com.example.photos.export.\(name)" }
+        func named(_ event: String) -> [TraceEvent] { run.trace.events.filter { $0.eventName == event } }
+        #expect(named("taskStarted") == [
+            TraceEvent(time: .seconds(5), app: app, kind: .taskStarted(export("summer"))),
+            TraceEvent(time: .seconds(105), app: app, kind: .taskStarted(export("winter"))),
+        ])
+        #expect(named("taskQueued").map(\.time) == [.seconds(8), .seconds(200)])
+        #expect(named("taskSubmitRejected") == [TraceEvent(time: .seconds(9), app: app,
+                                                          kind: .taskSubmitRejected(export("spring"), .immediateRunIneligible))])
+        #expect(named("taskProgress").count == 11 + 5)
+        #expect(named("taskExpired") == [TraceEvent(time: .seconds(150), app: app, kind: .taskExpired(export("winter"), .resourcesReclaimed))])
+        #expect(named("taskCompleted").map(\.reason) == ["success", "failure"])
+        #expect(named("taskRequestCancelled") == [TraceEvent(time: .seconds(220), app: app, kind: .taskRequestCancelled(export("autumn")))])
+        // The export holds Photos in the background from Home (t = 10) until the reclaimed one ends.
+        #expect(run.trace.events.filter { $0.state != nil }.map { "\(formatSeconds($0.time.nanoseconds)) \($0.state!)" }
+            .contains("150.000 suspended"))
+        #expect(!run.trace.events.contains { $0.state == .suspended && $0.time < .seconds(150) })
     }
 }

@@ -63,7 +63,9 @@ import Testing
                      "deliver": #", "event": "silentPush""#, "setMemoryCapacity": #", "mb": 512"#, "setFootprint": #", "mb": 40"#,
                      "post": #", "notification": "significantTimeChange""#, "setBackgroundAppRefresh": #", "enabled": false"#,
                      "setLowPowerMode": #", "enabled": true"#, "setNetwork": #", "enabled": false"#,
-                     "setExternalPower": #", "enabled": true"#, "setDeviceIdle": #", "enabled": true"#][verb.name] ?? ""
+                     "setExternalPower": #", "enabled": true"#, "setDeviceIdle": #", "enabled": true"#,
+                     "submitTask": #", "identifier": "i""#, "cancelContinuedTask": #", "identifier": "i""#,
+                     "setSystemUnderLoad": #", "enabled": true"#, "setBackgroundGPU": #", "enabled": true"#][verb.name] ?? ""
             let text = scenario(events: #"{"at": 1, "do": "\#(verb.name)"\#(keys)}"#)
             let decoded = try Scenario(json: text)
             #expect(decoded.events[1].action.name == verb.name)
@@ -95,6 +97,43 @@ import Testing
             .contains(#"missing required key "region""#))
         #expect(failure(scenario(events: #"{"at": 1, "do": "startActivity", "app": "com.example.news", "activity": "music"}"#))
             .contains(#"unknown value "music"; accepted: "audioPlayback""#))
+    }
+
+    @Test func continuedProcessingVocabularyDecodesAndRefusesKeysOfOtherKinds() throws {
+        let decoded = try Scenario(json: scenario(
+            events: #"{"at": 1, "do": "submitTask", "app": "com.example.news", "identifier": "com.example.news.x.1", "kind": "continuedProcessing", "title": "Export", "subtitle": "Album", "strategy": "fail", "gpu": true}, {"at": 2, "do": "cancelContinuedTask", "app": "com.example.news", "identifier": "com.example.news.x.1"}, {"at": 3, "do": "reclaimResources"}, {"at": 4, "do": "setSystemUnderLoad", "enabled": true}, {"at": 5, "do": "setBackgroundGPU", "enabled": true}"#,
+            apps: #"{"id": "com.example.news", "behaviour": {"application:didFinishLaunchingWithOptions": [{"do": "registerTask", "identifier": "com.example.news.x.*", "work": 10, "progress": 5}]}}"#))
+        let options = ContinuedProcessingOptions(title: "Export", subtitle: "Album", strategy: .fail, requiresGPU: true)
+        #expect(decoded.events.dropFirst().map(\.action) == [
+            .submitTask("com.example.news", identifier: "com.example.news.x.1", kind: .continuedProcessing(options), earliest: nil),
+            .cancelContinuedTask("com.example.news", identifier: "com.example.news.x.1"),
+            .reclaimResources, .setSystemUnderLoad(true), .setBackgroundGPU(true),
+        ])
+        #expect(decoded.apps[0].behaviour.steps[.didFinishLaunching]
+            == [.registerTask(ScenarioTaskHandler(identifier: "com.example.news.x.*", work: .seconds(10), progressSteps: 5))])
+        // Defaults: the title is the identifier, the strategy is queue.
+        let plain = try Scenario(json: scenario(events: #"{"at": 1, "do": "submitTask", "app": "com.example.news", "identifier": "i", "kind": "continuedProcessing"}"#))
+        #expect(plain.events[1].action == .submitTask("com.example.news", identifier: "i",
+                                                      kind: .continuedProcessing(ContinuedProcessingOptions(title: "i", subtitle: "")), earliest: nil))
+
+        #expect(failure(scenario(events: #"{"at": 1, "do": "submitTask", "app": "com.example.news", "identifier": "i", "kind": "continuedProcessing", "earliest": 5}"#))
+            == #"6:124 $.events[1].earliest: unknown key "earliest"; accepted: "identifier", "kind", "title", "subtitle", "strategy", "gpu""#)
+        #expect(failure(scenario(events: #"{"at": 1, "do": "submitTask", "app": "com.example.news", "identifier": "i", "title": "t"}"#))
+            .contains(#"unknown key "title"; accepted: "identifier", "kind", "earliest""#))
+        #expect(failure(scenario(events: #"{"at": 1, "do": "submitTask", "app": "com.example.news", "identifier": "i", "kind": "continuedProcessing", "strategy": "later"}"#))
+            .contains(#"unknown value "later"; accepted: "queue", "fail""#))
+        for steps in ["0", "2.5", "1001"] {
+            #expect(failure(scenario(events: #"{"at": 1, "do": "home"}"#, apps: #"{"id": "com.example.news", "behaviour": {"applicationDidBecomeActive": [{"do": "registerTask", "identifier": "a", "progress": \#(steps)}]}}"#))
+                .contains("a whole number of steps from 1 to 1000"))
+        }
+    }
+
+    @Test func cancellingATaskThatDoesNotExistStopsTheRunWithTheEventsPath() throws {
+        let text = scenario(events: #"{"at": 1, "do": "cancelContinuedTask", "app": "com.example.news", "identifier": "com.example.news.x.9"}"#)
+        #expect(throws: ScenarioError(.taskNotFound(TaskLookupError(app: "com.example.news", identifier: "com.example.news.x.9", known: [])),
+                                      path: "$.events[1]", position: SourcePosition(line: 6, column: 5))) {
+            try Scenario(json: text).run()
+        }
     }
 
     @Test func taskSchedulerVocabularyDecodes() throws {

@@ -297,10 +297,16 @@ extension DeviceCore {
         guard let running = records[s].runningTasks.removeValue(forKey: number) else { return [] }
         release { _ = running }
         let app = records[s].manifest.id
-        forgetContinued(app, number)
         record(.taskCompleted(running.task.identifier, completion), app, now)
         records[s].finishedWork = .scheduledTaskCompleted
-        return rearmTaskDeadline(s) + suspendIfIdle(app, at: now, reason: .scheduledTaskCompleted)
+        var effects = rearmTaskDeadline(s)
+        if running.task.kind.isContinuedProcessing {
+            // Room freed up: a queued request starts now, before the app is considered for suspension,
+            // so that one of its own does not see it suspended and woken at the same instant.
+            forgetContinued(app, number)
+            effects += startQueuedContinuedTasks(at: now)
+        }
+        return effects + suspendIfIdle(app, at: now, reason: .scheduledTaskCompleted)
     }
 
     /// The app called `setTaskCompleted(success:)`.

@@ -59,18 +59,30 @@ public enum ScenarioAction: Sendable, Hashable {
     case setExternalPower(Bool)
     /// `setDeviceIdle`: the device idle or not (processing tasks run only while it is idle).
     case setDeviceIdle(Bool)
+    /// `submitTask`: the app submits a task request now (the user tapped Export, say); keys as for
+    /// the `submitTask` step. A refusal is recorded in the trace.
+    case submitTask(AppID, identifier: String, kind: TaskRequest.Kind, earliest: Duration?)
+    /// `cancelContinuedTask`: the user cancels a continued-processing task in the system's interface.
+    case cancelContinuedTask(AppID, identifier: String)
+    /// `reclaimResources`: the system expires the running continued-processing task with the least progress.
+    case reclaimResources
+    /// `setSystemUnderLoad`: while on, no continued-processing task starts.
+    case setSystemUnderLoad(Bool)
+    /// `setBackgroundGPU`: whether the device supports background GPU use for continued processing.
+    case setBackgroundGPU(Bool)
 
     /// The app the action names, if it names one.
     public var app: AppID? {
         switch self {
         case .launch(let app), .open(let app), .switchTo(let app), .killFromAppSwitcher(let app),
              .launchInBackground(let app, _), .purge(let app), .terminate(let app, _), .beginTask(let app, _),
-             .startActivity(let app, _), .stopActivity(let app, _), .deliver(let app, _), .setFootprint(let app, _):
+             .startActivity(let app, _), .stopActivity(let app, _), .deliver(let app, _), .setFootprint(let app, _),
+             .submitTask(let app, _, _, _), .cancelContinuedTask(let app, _):
             app
         case .setBackgroundAppRefresh(_, let app):
             app
         case .home, .beginInterruption, .dismissInterruption, .answerInterruption, .setMemoryCapacity, .post, .setLowPowerMode,
-             .setNetwork, .setExternalPower, .setDeviceIdle:
+             .setNetwork, .setExternalPower, .setDeviceIdle, .reclaimResources, .setSystemUnderLoad, .setBackgroundGPU:
             nil
         }
     }
@@ -101,6 +113,11 @@ public enum ScenarioAction: Sendable, Hashable {
         case .setNetwork: "setNetwork"
         case .setExternalPower: "setExternalPower"
         case .setDeviceIdle: "setDeviceIdle"
+        case .submitTask: "submitTask"
+        case .cancelContinuedTask: "cancelContinuedTask"
+        case .reclaimResources: "reclaimResources"
+        case .setSystemUnderLoad: "setSystemUnderLoad"
+        case .setBackgroundGPU: "setBackgroundGPU"
         }
     }
 
@@ -198,6 +215,24 @@ public enum ScenarioAction: Sendable, Hashable {
         Verb("setDeviceIdle", keys: ["enabled"], "the device idle or not (processing tasks run only while idle; opening an app ends it)") { event throws(ScenarioError) in
             .setDeviceIdle(try event.required("enabled").bool())
         },
+        Verb("submitTask", keys: ["app"] + ScenarioStep.submissionKeys,
+             "the app submits a task request now, e.g. a continuedProcessing export the user started (keys as for the submitTask step)") { event throws(ScenarioError) in
+            let (identifier, kind, earliest) = try ScenarioStep.decodeSubmission(event)
+            return .submitTask(try event.app(), identifier: identifier, kind: kind, earliest: earliest)
+        },
+        Verb("cancelContinuedTask", keys: ["app", "identifier"],
+             "the user cancels a queued or running continued-processing task (the run stops if there is none)") { event throws(ScenarioError) in
+            .cancelContinuedTask(try event.app(), identifier: try event.required("identifier").string())
+        },
+        Verb("reclaimResources", "the system expires the running continued-processing task with the least progress") { _ in
+            .reclaimResources
+        },
+        Verb("setSystemUnderLoad", keys: ["enabled"], "the system under load or not (no continued-processing task starts while it is)") { event throws(ScenarioError) in
+            .setSystemUnderLoad(try event.required("enabled").bool())
+        },
+        Verb("setBackgroundGPU", keys: ["enabled"], "whether the device supports background GPU use (continued processing with \"gpu\")") { event throws(ScenarioError) in
+            .setBackgroundGPU(try event.required("enabled").bool())
+        },
     ]
 
     /// The table entry for a `"do"` value, or `nil`.
@@ -207,8 +242,27 @@ public enum ScenarioAction: Sendable, Hashable {
 
     /// Does the action to the device.
     /// - Parameter stage: The running device and its apps.
-    /// - Throws: ``LifecycleError`` when the lifecycle refuses it (nothing changes).
-    func perform(in stage: ScenarioStage) throws(LifecycleError) {
+    /// - Throws: ``ScenarioError`` with ``ScenarioError/Problem/eventRefused(_:)`` when the lifecycle
+    ///   refuses it, or ``ScenarioError/Problem/taskNotFound(_:)`` when the user cancels a task that
+    ///   does not exist (nothing changes either way); the caller fills in the event's path.
+    func perform(in stage: ScenarioStage) throws(ScenarioError) {
+        if case .cancelContinuedTask(let id, let identifier) = self {
+            do {
+                try stage.system.cancelContinuedProcessingTask(identifier, of: stage.app(id))
+            } catch {
+                throw ScenarioError(.taskNotFound(error), path: "$")
+            }
+            return
+        }
+        do {
+            try change(stage)
+        } catch {
+            throw ScenarioError(.eventRefused(error), path: "$")
+        }
+    }
+
+    /// Does every action but `cancelContinuedTask`.
+    private func change(_ stage: ScenarioStage) throws(LifecycleError) {
         switch self {
         case .launch(let id): try stage.system.send(.launch, to: stage.app(id))
         case .open(let id): try stage.system.open(stage.app(id))
@@ -242,6 +296,12 @@ public enum ScenarioAction: Sendable, Hashable {
         case .setNetwork(let enabled): stage.system.setNetworkAvailable(enabled)
         case .setExternalPower(let enabled): stage.system.setExternalPower(enabled)
         case .setDeviceIdle(let enabled): stage.system.setDeviceIdle(enabled)
+        case .submitTask(let id, let identifier, let kind, let earliest):
+            ScenarioStep.submit(identifier: identifier, kind: kind, earliest: earliest, in: stage.app(id))
+        case .cancelContinuedTask: break   // handled by perform(in:)
+        case .reclaimResources: stage.system.reclaimContinuedProcessingResources()
+        case .setSystemUnderLoad(let enabled): stage.system.setSystemUnderLoad(enabled)
+        case .setBackgroundGPU(let enabled): stage.system.setSupportsBackgroundGPU(enabled)
         }
     }
 }

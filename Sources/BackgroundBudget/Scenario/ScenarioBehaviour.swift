@@ -1,3 +1,5 @@
+import Synchronization
+
 /// One thing a scenario app does inside a lifecycle callback.
 ///
 /// In a scenario file each step names itself with `"do"`, like events:
@@ -83,31 +85,74 @@ public enum ScenarioStep: Sendable, Hashable {
             if case .number = interval.node.value { return .setFetchInterval(.atLeast(try interval.seconds())) }
             return .setFetchInterval(try interval.oneOf(["minimum": BackgroundFetchInterval.minimum, "never": .never]))
         },
-        Verb(name: "registerTask", keys: ["identifier", "result", "work"],
-             summary: "register a task launch handler (during launch) that works \"work\" seconds, then completes: \"success\" | \"failure\" | \"never\"") { step throws(ScenarioError) in
+        Verb(name: "registerTask", keys: ["identifier", "result", "work", "progress"],
+             summary: "register a task launch handler that works \"work\" seconds (in \"progress\" reported steps, off the queue), then completes: \"success\" | \"failure\" | \"never\"") { step throws(ScenarioError) in
             let result: Bool? = switch try step.optional("result")?.oneOf(["success": 1, "failure": 0, "never": -1]) ?? 1 {
             case 1: true
             case 0: false
             default: nil
             }
+            var progressSteps: Int?
+            if let reader = step.optional("progress") {
+                let value = try reader.number()
+                guard value.rounded() == value, value >= 1, value <= 1_000 else {
+                    throw reader.error(.outOfRange(value, accepted: "a whole number of steps from 1 to 1000"))
+                }
+                progressSteps = Int(value)
+            }
             return .registerTask(ScenarioTaskHandler(
                 identifier: try step.required("identifier").string(),
                 result: result,
-                work: try step.optional("work")?.seconds() ?? .zero))
+                work: try step.optional("work")?.seconds() ?? .zero,
+                progressSteps: progressSteps))
         },
-        Verb(name: "submitTask", keys: ["identifier", "kind", "earliest", "network", "power"],
-             summary: "submit a task request: kind \"refresh\" | \"processing\"; \"earliest\" seconds from now; processing needs \"network\", \"power\"") { step throws(ScenarioError) in
-            let identifier = try step.required("identifier").string()
-            let processing = try step.optional("kind")?.oneOf(["refresh": false, "processing": true]) ?? false
-            let network = try step.optional("network")?.bool() ?? false
-            let power = try step.optional("power")?.bool() ?? false
-            if !processing, let key = ["network", "power"].first(where: { step.optional($0) != nil }), let reader = step.optional(key) {
-                throw reader.error(.unknownKey(key, accepted: ["identifier", "kind", "earliest"]))
-            }
-            let kind: TaskRequest.Kind = processing ? .processing(requiresNetworkConnectivity: network, requiresExternalPower: power) : .appRefresh
-            return .submitTask(identifier: identifier, kind: kind, earliest: try step.optional("earliest")?.seconds())
+        Verb(name: "submitTask", keys: ScenarioStep.submissionKeys,
+             summary: "submit a task request: kind \"refresh\" | \"processing\" | \"continuedProcessing\" (see the Scenario format article)") { step throws(ScenarioError) in
+            let (identifier, kind, earliest) = try ScenarioStep.decodeSubmission(step)
+            return .submitTask(identifier: identifier, kind: kind, earliest: earliest)
         },
     ]
+
+    /// The keys of a task submission, as a step or an event takes them.
+    static let submissionKeys = ["identifier", "kind", "earliest", "network", "power", "title", "subtitle", "strategy", "gpu"]
+
+    /// Reads a task submission: `identifier`, `kind` (`refresh` by default), and the keys of the kind —
+    /// `earliest` for refresh and processing, `network` and `power` for processing, `title`,
+    /// `subtitle`, `strategy` and `gpu` for continued processing. A key of another kind is refused.
+    static func decodeSubmission(_ step: ObjectReader) throws(ScenarioError) -> (String, TaskRequest.Kind, Duration?) {
+        let identifier = try step.required("identifier").string()
+        let kindName = try step.optional("kind")?.oneOf(["refresh": "refresh", "processing": "processing",
+                                                          "continuedProcessing": "continuedProcessing"]) ?? "refresh"
+        let own: [String] = switch kindName {
+        case "processing": ["identifier", "kind", "earliest", "network", "power"]
+        case "continuedProcessing": ["identifier", "kind", "title", "subtitle", "strategy", "gpu"]
+        default: ["identifier", "kind", "earliest"]
+        }
+        for key in submissionKeys where !own.contains(key) {
+            if let reader = step.optional(key) { throw reader.error(.unknownKey(key, accepted: own)) }
+        }
+        let earliest = try step.optional("earliest")?.seconds()
+        switch kindName {
+        case "processing":
+            return (identifier, .processing(requiresNetworkConnectivity: try step.optional("network")?.bool() ?? false,
+                                            requiresExternalPower: try step.optional("power")?.bool() ?? false), earliest)
+        case "continuedProcessing":
+            let options = ContinuedProcessingOptions(
+                title: try step.optional("title")?.string() ?? identifier,
+                subtitle: try step.optional("subtitle")?.string() ?? "",
+                strategy: try step.optional("strategy")?.oneOf(ContinuedProcessingOptions.SubmissionStrategy.self) ?? .queue,
+                requiresGPU: try step.optional("gpu")?.bool() ?? false)
+            return (identifier, .continuedProcessing(options), nil)
+        default:
+            return (identifier, .appRefresh, earliest)
+        }
+    }
+
+    /// Submits a request from inside the app; a refusal is recorded in the trace (`taskSubmitRejected`).
+    static func submit(identifier: String, kind: TaskRequest.Kind, earliest: Duration?, in application: Application) {
+        let now = application.system?.clock.now ?? .zero
+        try? application.submit(TaskRequest(identifier: identifier, kind: kind, earliestBeginDate: earliest.map { now + $0 }))
+    }
 
     /// The table entry for a `"do"` value, or `nil`.
     static func verb(named name: String) -> Verb? {
@@ -128,8 +173,7 @@ public enum ScenarioStep: Sendable, Hashable {
         case .setFetchInterval(let interval): application.setMinimumBackgroundFetchInterval(interval)
         case .registerTask(let handler): handler.register(in: application)
         case .submitTask(let identifier, let kind, let earliest):
-            let now = application.system?.clock.now ?? .zero
-            try? application.submit(TaskRequest(identifier: identifier, kind: kind, earliestBeginDate: earliest.map { now + $0 }))
+            Self.submit(identifier: identifier, kind: kind, earliest: earliest, in: application)
         case .setKeepAlive(let interval, let work):
             application.setKeepAliveTimeout(interval) { [weak application] in application?.simulateWork(for: work) }
         }
@@ -234,22 +278,57 @@ public struct ScenarioTaskHandler: Sendable, Hashable {
     public var result: Bool?
     /// How long the work takes.
     public var work: Duration
+    /// When set, the work runs off the app's queue (as an export on a background thread would) in
+    /// this many equal steps, reporting progress after each (`updateProgress`); the task's expiration
+    /// stops it. When `nil`, the handler works on the app's queue.
+    public var progressSteps: Int?
 
     /// Creates a handler behaviour.
-    public init(identifier: String, result: Bool? = true, work: Duration = .zero) {
+    /// - Parameters:
+    ///   - identifier: The identifier (or, for continued processing, the wildcard entry) to register.
+    ///   - result: The success to report; `nil` for a task that never completes.
+    ///   - work: How long the work takes.
+    ///   - progressSteps: Steps of reported progress, with the work off the app's queue; `nil` for none.
+    public init(identifier: String, result: Bool? = true, work: Duration = .zero, progressSteps: Int? = nil) {
         self.identifier = identifier
         self.result = result
         self.work = work
+        self.progressSteps = progressSteps
     }
 
     /// Registers the handler; a refusal is recorded in the trace.
     func register(in application: Application) {
-        let (result, work) = (self.result, self.work)
+        let (result, work, steps) = (self.result, self.work, self.progressSteps)
         application.register(forTaskWithIdentifier: identifier) { [weak application] task in
+            guard let application else { return }
+            if let steps, let clock = application.system?.clock {
+                Self.work(task, for: work, in: steps, result: result, application: application, clock: clock)
+                return
+            }
             guard let result else { return }
             task.expirationHandler = { task.setTaskCompleted(success: false) }
-            application?.simulateWork(for: work)
+            application.simulateWork(for: work)
             task.setTaskCompleted(success: result)
+        }
+    }
+
+    /// Works off the app's queue in steps, reporting progress after each, until done or expired.
+    private static func work(_ task: ScheduledTask, for work: Duration, in steps: Int, result: Bool?,
+                             application: Application, clock: any BudgetClock) {
+        let stopped = Mutex(false)
+        task.expirationHandler = {
+            stopped.withLock { $0 = true }
+            task.setTaskCompleted(success: false)
+        }
+        task.updateProgress(completedUnitCount: 0, totalUnitCount: Int64(steps))
+        // Work started by one incarnation of the app dies with it.
+        let (epoch, start) = (application.queue.epoch, clock.now)
+        for step in 1...steps {
+            clock.schedule(at: start + work * step / steps) {
+                guard application.queue.epoch == epoch, !stopped.withLock({ $0 }) else { return }
+                task.updateProgress(completedUnitCount: Int64(step), totalUnitCount: Int64(steps))
+                if step == steps, let result { task.setTaskCompleted(success: result) }
+            }
         }
     }
 }

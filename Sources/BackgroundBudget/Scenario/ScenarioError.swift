@@ -48,6 +48,8 @@ public struct ScenarioError: Error, Sendable, Hashable, CustomStringConvertible 
         case invalidPolicy(PolicyError)
         /// The lifecycle refused the event when the scenario ran; the run stopped there.
         case eventRefused(LifecycleError)
+        /// The run stopped: a `cancelContinuedTask` event named no queued or running task of the app.
+        case taskNotFound(TaskLookupError)
     }
 
     /// What was wrong.
@@ -112,6 +114,8 @@ public struct ScenarioError: Error, Sendable, Hashable, CustomStringConvertible 
         case .invalidPolicy(let error):
             return "invalid policy: \(error)"
         case .eventRefused(let error):
+            return "the run stopped: \(error)"
+        case .taskNotFound(let error):
             return "the run stopped: \(error)"
         }
     }

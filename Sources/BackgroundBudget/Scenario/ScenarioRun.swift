@@ -6,7 +6,8 @@ extension Scenario {
     /// - Returns: The complete trace, with the apps and the instant the run stopped.
     /// - Throws: ``ScenarioError`` when the scenario is invalid (``validate()``), or when the
     ///   lifecycle refuses an event (``ScenarioError/Problem/eventRefused(_:)``, with the event's
-    ///   path): the run stops there and no trace is returned.
+    ///   path) or the user cancels a task that does not exist (``ScenarioError/Problem/taskNotFound(_:)``):
+    ///   the run stops there and no trace is returned.
     public func run() throws(ScenarioError) -> ScenarioRun {
         try validate()
         let clock = VirtualClock()
@@ -31,7 +32,7 @@ extension Scenario {
             do {
                 try event.action.perform(in: stage)
             } catch {
-                throw ScenarioError(.eventRefused(error), path: "$.events[\(index)]", position: event.position)
+                throw ScenarioError(error.problem, path: "$.events[\(index)]", position: event.position)
             }
         }
         clock.advance(to: endInstant)
