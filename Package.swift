@@ -11,6 +11,7 @@ let package = Package(
         .executable(name: "AudioPlayer", targets: ["AudioPlayer"]),
         .executable(name: "LocationTracker", targets: ["LocationTracker"]),
         .executable(name: "MemoryPressure", targets: ["MemoryPressure"]),
+        .executable(name: "NewsFetcher", targets: ["NewsFetcher"]),
         .executable(name: "BudgetBench", targets: ["BudgetBench"]),
         .executable(name: "bgbudget", targets: ["bgbudget"]),
     ],
@@ -38,6 +39,12 @@ let package = Package(
             name: "MemoryPressure",
             dependencies: ["BackgroundBudget"],
             path: "Examples/MemoryPressure",
+            exclude: ["README.md"]
+        ),
+        .executableTarget(
+            name: "NewsFetcher",
+            dependencies: ["BackgroundBudget"],
+            path: "Examples/NewsFetcher",
             exclude: ["README.md"]
         ),
         .executableTarget(name: "BudgetBench", dependencies: ["BackgroundBudget"]),
