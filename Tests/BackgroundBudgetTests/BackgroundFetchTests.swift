@@ -155,4 +155,34 @@ final class FetchDelegate: ApplicationDelegate {
             .fetchCompleted(.newData), .fetchCompletionIgnored(.failed),
         ])
     }
+
+    // MARK: Why didn't my fetch run?
+
+    @Test func explainListsEveryReasonAFetchDoesNotComeAndTheNextOpportunity() throws {
+        let system = BackgroundSystem(clock: clock)
+        let news = try system.install(AppManifest(id: "news", backgroundModes: [.fetch]), delegate: FetchDelegate(result: .noData))
+        let plain = try system.install(AppManifest(id: "plain", permittedTaskIdentifiers: ["plain.refresh"]))
+        let legacy = try system.install(AppManifest(id: "legacy", exitsOnSuspend: true, backgroundModes: [.fetch]))
+        #expect(system.explainBackgroundFetch(of: plain).blockers == [.fetchModeMissing, .usesTaskScheduler, .intervalNever])
+        #expect(system.explainBackgroundFetch(of: legacy).blockers == [.exitsOnSuspend, .intervalNever])
+
+        try system.open(news)                                            // sets .minimum at launch
+        let onScreen = system.explainBackgroundFetch(of: news)
+        let next = try #require(onScreen.nextOpportunity)
+        #expect(onScreen.blockers == [.inForeground, .notBefore(next)])
+        try system.pressHome()
+        clock.advance(to: next)                                          // the first fetch: noData
+        clock.advance(by: .seconds(10))
+        let after = system.explainBackgroundFetch(of: news)
+        let later = try #require(after.nextOpportunity)
+        #expect(later >= next + .seconds(2) + .seconds(1_350))            // 900 s × 1.5 after noData
+        #expect(after.blockers == [.notBefore(later), .throttled(factor: 1.5)])
+        #expect(after.description == "news gets no background fetch now. The next fetch opportunity is at \(later). Recent fetches found nothing, failed or were slow: the gap between opportunities is stretched ×1.5.")
+
+        system.setBackgroundAppRefresh(enabled: false, for: news)
+        try system.killFromAppSwitcher(news)
+        #expect(system.explainBackgroundFetch(of: news).blockers.prefix(2) == [.backgroundAppRefreshOff, .killedByUser])
+        #expect(FetchExplanation(app: "news", nextOpportunity: nil, blockers: []).description
+            == "news's background fetch is due and runs at the next opportunity.")
+    }
 }

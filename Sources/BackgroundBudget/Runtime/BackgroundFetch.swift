@@ -84,3 +84,85 @@ public struct FetchModel: Sendable, Hashable {
         factor = min(max(factor, 0.5), 8)
     }
 }
+
+/// Something that keeps an app from getting a background fetch now.
+public enum FetchBlocker: Sendable, Hashable, CustomStringConvertible {
+    /// `UIBackgroundModes` does not declare `fetch`.
+    case fetchModeMissing
+    /// The app has `BGTaskSchedulerPermittedIdentifiers`, which turn legacy fetch off [S44].
+    case usesTaskScheduler
+    /// The app exits on suspend: it is never woken in the background.
+    case exitsOnSuspend
+    /// The app's minimum fetch interval is `never` (the default).
+    case intervalNever
+    /// Background App Refresh is not available to the app (off, Low Power Mode, or restricted).
+    case backgroundAppRefreshOff
+    /// The user killed the app from the app switcher and has not opened it since.
+    case killedByUser
+    /// The app is on screen; opportunities while it is are skipped.
+    case inForeground
+    /// A fetch is running.
+    case fetchInProgress
+    /// The next opportunity the fetch model planned is at this instant.
+    case notBefore(BudgetInstant)
+    /// Recent `noData`, `failed` or slow fetches stretched the gap between opportunities by this
+    /// factor (``FetchModel/factor``); `newData` shrinks it again.
+    case throttled(factor: Double)
+
+    /// A sentence.
+    public var description: String {
+        switch self {
+        case .fetchModeMissing: "UIBackgroundModes does not declare \"fetch\"."
+        case .usesTaskScheduler: "The app has BGTaskSchedulerPermittedIdentifiers, which turn legacy background fetch off."
+        case .exitsOnSuspend: "The app exits on suspend, so it is never woken in the background."
+        case .intervalNever: "The app's minimum background fetch interval is \"never\"."
+        case .backgroundAppRefreshOff: "Background App Refresh is off for the app."
+        case .killedByUser: "The user killed the app from the app switcher and has not opened it since."
+        case .inForeground: "The app is on screen."
+        case .fetchInProgress: "A fetch is running."
+        case .notBefore(let instant): "The next fetch opportunity is at \(instant)."
+        case .throttled(let factor):
+            "Recent fetches found nothing, failed or were slow: the gap between opportunities is stretched ×\(Self.format(factor))."
+        }
+    }
+
+    private static func format(_ factor: Double) -> String {
+        let hundredths = (factor * 100).rounded()
+        return hundredths.truncatingRemainder(dividingBy: 100) == 0 ? String(Int(hundredths / 100)) : String(hundredths / 100)
+    }
+}
+
+/// Why an app gets no background fetch now: "why didn't my fetch run?"
+///
+/// ```swift
+/// print(system.explainBackgroundFetch(of: news))
+/// // com.example.news gets no background fetch now. Background App Refresh is off for the app. …
+/// ```
+public struct FetchExplanation: Sendable, Hashable, CustomStringConvertible {
+    /// The app.
+    public var app: AppID
+    /// The next opportunity the fetch model has planned, if it plans any.
+    public var nextOpportunity: BudgetInstant?
+    /// Every condition not met now, in a fixed order; empty when a fetch is due now.
+    public var blockers: [FetchBlocker]
+
+    /// Sentences.
+    public var description: String {
+        guard !blockers.isEmpty else { return "\(app)'s background fetch is due and runs at the next opportunity." }
+        return "\(app) gets no background fetch now. " + blockers.map(\.description).joined(separator: " ")
+    }
+}
+
+extension BackgroundSystem {
+    /// Why an app gets no background fetch now: every condition not met (no `fetch` mode, task
+    /// scheduler identifiers, exits on suspend, interval `never`, Background App Refresh off, a user
+    /// kill, on screen, a fetch running), and when the next opportunity is and how much recent results
+    /// stretched the gap.
+    /// - Parameter app: The app.
+    /// - Precondition: `app` was installed on this system.
+    public func explainBackgroundFetch(of app: Application) -> FetchExplanation {
+        requireInstalled(app)
+        let now = clock.now
+        return state.withLock { $0.core.explainFetch(app.id, at: now) }
+    }
+}

@@ -20,10 +20,14 @@ extension DeviceCore {
     /// Arms the next fetch opportunity from the model, or disarms it when no fetch is planned.
     mutating func planFetch(_ app: AppID, at now: BudgetInstant) -> [Effect] {
         let s = slot(app)
-        guard fetchesPlanned(s) else { return [disarm(.fetchOpportunity, for: app)] }
+        guard fetchesPlanned(s) else {
+            records[s].nextFetchAt = nil
+            return [disarm(.fetchOpportunity, for: app)]
+        }
         let requested: Duration? = if case .atLeast(let interval) = records[s].fetchInterval { interval } else { nil }
         let gap = records[s].fetchModel.nextGap(requested: requested, systemMinimum: policy.minimumFetchInterval)
         let at = max(now, (records[s].lastFetchEnd ?? now) + gap)
+        records[s].nextFetchAt = at
         return [arm(.fetchOpportunity, for: app, at: at)]
     }
 
@@ -79,5 +83,25 @@ extension DeviceCore {
         record(.fetchCompleted(result), app, now)
         return [disarm(.fetchDeadline, for: app)] + planFetch(app, at: now)
             + suspendIfIdle(app, at: now, reason: .fetchCompleted)
+    }
+
+    /// Why the app gets no background fetch now: every condition not met, in a fixed order.
+    func explainFetch(_ app: AppID, at now: BudgetInstant) -> FetchExplanation {
+        let s = slot(app)
+        let record = records[s]
+        let manifest = record.manifest
+        var blockers: [FetchBlocker] = []
+        if !manifest.backgroundModes.contains(.fetch) { blockers.append(.fetchModeMissing) }
+        if !manifest.permittedTaskIdentifiers.isEmpty { blockers.append(.usesTaskScheduler) }
+        if manifest.exitsOnSuspend { blockers.append(.exitsOnSuspend) }
+        if record.fetchInterval == .never { blockers.append(.intervalNever) }
+        if backgroundRefreshStatus(of: app) != .available { blockers.append(.backgroundAppRefreshOff) }
+        if record.killedByUser { blockers.append(.killedByUser) }
+        if record.state.isForeground { blockers.append(.inForeground) }
+        if record.fetch != nil { blockers.append(.fetchInProgress) }
+        let planned = fetchesPlanned(s) ? record.nextFetchAt : nil
+        if let planned, planned > now { blockers.append(.notBefore(planned)) }
+        if planned != nil, record.fetchModel.factor > 1 { blockers.append(.throttled(factor: record.fetchModel.factor)) }
+        return FetchExplanation(app: app, nextOpportunity: planned, blockers: blockers)
     }
 }

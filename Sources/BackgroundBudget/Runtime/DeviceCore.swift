@@ -78,6 +78,8 @@ struct DeviceCore: Sendable {
         var fetch: (number: UInt64, started: BudgetInstant)?
         /// When the last fetch ended (or the interval was set).
         var lastFetchEnd: BudgetInstant?
+        /// The next fetch opportunity, while one is planned.
+        var nextFetchAt: BudgetInstant?
         /// What the app last finished in the background, for the reason of the suspension that follows.
         var finishedWork: SuspensionReason?
         /// `BGTaskScheduler` launch handlers registered in this process, by identifier.
