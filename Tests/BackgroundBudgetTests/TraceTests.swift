@@ -95,4 +95,33 @@ import Testing
         #expect(system.trace.discardedCount == 5)
         #expect(app.applicationState == .active)
     }
+
+    @Test func deviceChangesAreRecordedOnceEachOnTheDeviceOrTheApp() throws {
+        let clock = VirtualClock()
+        let system = BackgroundSystem(clock: clock)
+        let news = try system.install(AppManifest(id: "news"))
+        system.setDeviceIdle(true)
+        system.setDeviceIdle(true)                        // no change: not recorded
+        clock.advance(by: .seconds(2))
+        system.setNetworkAvailable(false)
+        system.setExternalPower(true)
+        system.setLowPowerMode(true)
+        system.setBackgroundAppRefresh(enabled: false)
+        system.setBackgroundAppRefreshRestricted(true)
+        system.setBackgroundAppRefresh(enabled: false, for: news)
+        system.setMemoryCapacity(512_000_000)
+        system.setMemoryCapacity(nil)
+        system.setSystemUnderLoad(true)
+        system.setSupportsBackgroundGPU(true)
+        try system.open(news)                             // opening an app ends idleness
+        let changes = system.trace.events.filter { $0.eventName == "deviceChanged" }
+        #expect(changes.map(\.app) == Array(repeating: .device, count: 6) + ["news"] + Array(repeating: .device, count: 5))
+        #expect(changes.compactMap { if case .deviceChanged(let change) = $0.kind { change.description } else { nil } } == [
+            "idle on", "network off", "externalPower on", "lowPowerMode on", "backgroundAppRefresh off",
+            "backgroundAppRefreshRestricted on", "backgroundAppRefresh off", "memoryCapacity 512 MB", "memoryCapacity unlimited",
+            "systemUnderLoad on", "backgroundGPU on", "idle off",
+        ])
+        #expect(changes[1].jsonLine == #"{"t":2.000,"app":"(device)","event":"deviceChanged","name":"network","value":"off"}"#)
+        #expect(AppID.device.validationProblem != nil)
+    }
 }

@@ -103,7 +103,8 @@ extension BackgroundSystem {
     /// starts — requests with the `queue` strategy wait, those with `fail` are refused
     /// (`immediateRunIneligible`) [S55]. Turning it off starts queued requests while there is room.
     public func setSystemUnderLoad(_ underLoad: Bool) {
-        decide { core, _ in
+        decide { core, now in
+            if core.systemUnderLoad != underLoad { core.recordDevice(.systemUnderLoad(underLoad), now) }
             core.systemUnderLoad = underLoad
             return []
         }
@@ -113,7 +114,8 @@ extension BackgroundSystem {
     /// (`BGTaskScheduler.supportedResources` containing `.gpu`; off by default). A request that
     /// needs the GPU on a device without it is refused (`notPermitted`) [S47][S53].
     public func setSupportsBackgroundGPU(_ supported: Bool) {
-        decide { core, _ in
+        decide { core, now in
+            if core.supportsBackgroundGPU != supported { core.recordDevice(.backgroundGPU(supported), now) }
             core.supportsBackgroundGPU = supported
             return []
         }

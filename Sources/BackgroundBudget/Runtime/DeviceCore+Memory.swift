@@ -41,7 +41,9 @@ extension DeviceCore {
     }
 
     mutating func setMemoryCapacity(_ bytes: Int?, at now: BudgetInstant) -> [Effect] {
-        memoryCapacity = bytes.map { max(0, $0) }
+        let capacity = bytes.map { max(0, $0) }
+        if capacity != memoryCapacity { recordDevice(.memoryCapacity(capacity), now) }
+        memoryCapacity = capacity
         return relieveMemoryPressure(at: now)
     }
 

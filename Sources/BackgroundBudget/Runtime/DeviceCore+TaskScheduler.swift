@@ -344,6 +344,9 @@ extension DeviceCore {
         change(&conditions)
         // Nothing changed (opening an app while the device is already in use): no app to look at.
         guard conditions != before else { return [] }
+        if conditions.networkAvailable != before.networkAvailable { recordDevice(.network(conditions.networkAvailable), now) }
+        if conditions.externalPower != before.externalPower { recordDevice(.externalPower(conditions.externalPower), now) }
+        if conditions.deviceIdle != before.deviceIdle { recordDevice(.idle(conditions.deviceIdle), now) }
         return expireProcessingTasks(at: now) + runDueTaskRequests(at: now)
     }
 

@@ -189,6 +189,11 @@ struct DeviceCore: Sendable {
         trace.append(TraceEvent(time: now, app: app, kind: kind), retention: retention)
     }
 
+    /// Records a device-wide change on ``AppID/device``.
+    mutating func recordDevice(_ change: DeviceChange, _ now: BudgetInstant) {
+        record(.deviceChanged(change), .device, now)
+    }
+
     // MARK: Lifecycle
 
     /// Applies an event to one app. An event that brings the app to the foreground first sends the

@@ -86,6 +86,9 @@ public struct TraceEvent: Sendable, Hashable, CustomStringConvertible {
         case taskCompleted(String, TaskCompletion)
         /// `setTaskCompleted` was called again, or after the task ended; ignored.
         case taskCompletionIgnored(String)
+        /// A device setting or condition changed: recorded on ``AppID/device``, or on the app for the
+        /// app's own Background App Refresh switch.
+        case deviceChanged(DeviceChange)
     }
 
     /// When it happened.
@@ -145,6 +148,7 @@ public struct TraceEvent: Sendable, Hashable, CustomStringConvertible {
         case .taskExpired: "taskExpired"
         case .taskCompleted: "taskCompleted"
         case .taskCompletionIgnored: "taskCompletionIgnored"
+        case .deviceChanged: "deviceChanged"
         }
     }
 
@@ -174,7 +178,8 @@ public struct TraceEvent: Sendable, Hashable, CustomStringConvertible {
         case .callback, .workDropped, .backgroundTaskBegan, .backgroundTaskEnded, .allowanceStarted,
              .expirationHandlerCalled, .backgroundTaskOpenTooLong, .activityStarted, .activityStopped,
              .eventDelivered, .eventQueued, .eventWindowStarted, .voipCallReported, .keepAliveHandlerCalled,
-             .notificationDelivered, .notificationQueued, .fetchStarted, .fetchCompleted, .fetchCompletionIgnored: nil
+             .notificationDelivered, .notificationQueued, .fetchStarted, .fetchCompleted, .fetchCompletionIgnored,
+             .deviceChanged: nil
         }
     }
 
@@ -207,6 +212,7 @@ public struct TraceEvent: Sendable, Hashable, CustomStringConvertible {
              .taskSubmitRejected(let id, _), .taskRequestCancelled(let id), .taskQueued(let id), .taskProgress(let id, _, _),
              .taskStarted(let id), .taskDropped(let id),
              .taskExpired(let id, _), .taskCompleted(let id, _), .taskCompletionIgnored(let id): id
+        case .deviceChanged(let change): change.name
         default: nil
         }
     }
@@ -226,13 +232,14 @@ public struct TraceEvent: Sendable, Hashable, CustomStringConvertible {
         case .taskProgress(_, let completed, let total):
             fields.append(("completed", String(completed)))
             fields.append(("total", String(total)))
+        case .deviceChanged(let change): fields.append(("value", jsonString(change.value)))
         default: break
         }
         return fields
     }
 
     /// The entry as one line of JSON, keys in a fixed order: `t`, `app`, `event`, then whichever of
-    /// `state`, `task`, `name`, `reason`, `code`, `until`, `count`, `completed` and `total` apply.
+    /// `state`, `task`, `name`, `reason`, `code`, `until`, `count`, `completed`, `total` and `value` apply.
     public var jsonLine: String {
         var line = "{\"t\":\(formatSeconds(time.nanoseconds)),\"app\":\(jsonString(app.rawValue))"
         line += ",\"event\":\(jsonString(eventName))"
@@ -271,4 +278,63 @@ func jsonString(_ text: String) -> String {
         }
     }
     return out + "\""
+}
+
+/// A device setting or condition that changed, as the trace records it (`deviceChanged`).
+public enum DeviceChange: Sendable, Hashable, CustomStringConvertible {
+    /// The network connection came or went.
+    case network(Bool)
+    /// External power was connected or disconnected.
+    case externalPower(Bool)
+    /// The device became idle or stopped being idle.
+    case idle(Bool)
+    /// Low Power Mode went on or off.
+    case lowPowerMode(Bool)
+    /// Background App Refresh was switched on or off (the device's switch, or an app's own).
+    case backgroundAppRefresh(Bool)
+    /// Background App Refresh became restricted or not.
+    case backgroundAppRefreshRestricted(Bool)
+    /// The memory for apps changed, in bytes; `nil` for no limit.
+    case memoryCapacity(Int?)
+    /// The system came under load or left it (continued-processing tasks wait while it is).
+    case systemUnderLoad(Bool)
+    /// Background GPU support was turned on or off.
+    case backgroundGPU(Bool)
+
+    /// The setting's name, the trace's `name`: `network`, `externalPower`, `idle`, `lowPowerMode`,
+    /// `backgroundAppRefresh`, `backgroundAppRefreshRestricted`, `memoryCapacity`, `systemUnderLoad`,
+    /// `backgroundGPU`.
+    public var name: String {
+        switch self {
+        case .network: "network"
+        case .externalPower: "externalPower"
+        case .idle: "idle"
+        case .lowPowerMode: "lowPowerMode"
+        case .backgroundAppRefresh: "backgroundAppRefresh"
+        case .backgroundAppRefreshRestricted: "backgroundAppRefreshRestricted"
+        case .memoryCapacity: "memoryCapacity"
+        case .systemUnderLoad: "systemUnderLoad"
+        case .backgroundGPU: "backgroundGPU"
+        }
+    }
+
+    /// The new value, the trace's `value`: `on` or `off`, or a capacity such as `512 MB` or `unlimited`.
+    public var value: String {
+        switch self {
+        case .network(let on), .externalPower(let on), .idle(let on), .lowPowerMode(let on), .backgroundAppRefresh(let on),
+             .backgroundAppRefreshRestricted(let on), .systemUnderLoad(let on), .backgroundGPU(let on):
+            on ? "on" : "off"
+        case .memoryCapacity(let bytes):
+            bytes.map { $0 % 1_000_000 == 0 ? "\($0 / 1_000_000) MB" : "\($0) bytes" } ?? "unlimited"
+        }
+    }
+
+    /// `network off`.
+    public var description: String { "\(name) \(value)" }
+}
+
+extension AppID {
+    /// The identifier device-wide trace entries (``TraceEvent/Kind/deviceChanged(_:)``) carry. It is not a
+    /// valid bundle identifier, so no app can have it.
+    public static let device: AppID = "(device)"
 }

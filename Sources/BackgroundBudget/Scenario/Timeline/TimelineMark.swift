@@ -38,7 +38,7 @@ enum TimelineMark: Sendable, Hashable {
         case .workDropped, .backgroundTaskDenied, .backgroundTaskEndIgnored, .backgroundTaskOpenTooLong,
              .activityDenied, .eventQueued, .eventDropped, .notificationQueued, .fetchCompletionIgnored, .fetchSkipped,
              .taskRegistered, .taskRegistrationRejected, .taskSubmitted, .taskSubmitRejected, .taskRequestCancelled, .taskQueued, .taskProgress,
-             .taskDropped, .taskCompletionIgnored:
+             .taskDropped, .taskCompletionIgnored, .deviceChanged:
             self = .other
         }
     }

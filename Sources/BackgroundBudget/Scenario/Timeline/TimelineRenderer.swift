@@ -60,7 +60,7 @@ struct TimelineRenderer {
             } else {
                 index = lanes.count
                 laneOf[event.app] = index
-                lanes.append(Lane(manifest: AppManifest(id: event.app)))
+                lanes.append(Lane(manifest: AppManifest(id: event.app, displayName: event.app == .device ? "Device" : nil)))
             }
             let t = event.time.nanoseconds
             let mark = TimelineMark(event.kind)
