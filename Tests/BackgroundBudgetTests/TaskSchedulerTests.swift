@@ -491,4 +491,29 @@ final class ResubmittingDelegate: ApplicationDelegate {
         system.setNetworkAvailable(false)
         #expect(!system.isNetworkAvailable && system.isOnExternalPower && system.isDeviceIdle)
     }
+
+    @Test func aRequestResubmittedWhileItsTaskRunsRunsWhenTheTaskEnds() throws {
+        /// Keeps the processing tasks it is handed, uncompleted.
+        final class Holder: ApplicationDelegate {
+            let tasks = TestLog<ScheduledTask>()
+            func application(_ application: Application, didFinishLaunchingWithOptions options: LaunchOptions) {
+                application.register(forTaskWithIdentifier: TaskSchedulerTests.cleanID) { [tasks] in tasks.append($0) }
+            }
+        }
+        let system = BackgroundSystem(clock: clock)
+        let holder = Holder()
+        let app = try system.install(AppManifest(id: "holder", backgroundModes: [.processing], permittedTaskIdentifiers: [Self.cleanID]),
+                                     delegate: holder)
+        try openAndLeave(system, app)
+        system.setDeviceIdle(true)
+        try app.submit(processing())
+        clock.advance(by: .seconds(10))
+        try app.submit(processing())                                        // waits: the task runs
+        #expect(system.explainPendingTaskRequest(Self.cleanID, of: app)?.blockers == [.alreadyRunning])
+        clock.advance(by: .seconds(20))
+        try #require(holder.tasks.entries.first).setTaskCompleted(success: true)
+        #expect(events(system, "taskStarted").map(\.time) == [.zero, .seconds(30)])
+        #expect(holder.tasks.entries.count == 2)
+        #expect(app.pendingTaskRequests().isEmpty)
+    }
 }

@@ -2,7 +2,7 @@
 /// (1 refresh + 10 processing), and running tasks that hold the app in the background.
 ///
 /// A request submitted while a task with its identifier runs waits (``TaskRequestBlocker/alreadyRunning``)
-/// and is checked again at the next timer or condition change, not the moment the running task ends.
+/// and is checked again the moment the running task ends.
 ///
 /// A request that comes due while its app is in the foreground runs there: its handler is called at
 /// once, and the task holds the app when it leaves the foreground.
@@ -299,7 +299,8 @@ extension DeviceCore {
         let app = records[s].manifest.id
         record(.taskCompleted(running.task.identifier, completion), app, now)
         records[s].finishedWork = .scheduledTaskCompleted
-        var effects = rearmTaskDeadline(s)
+        // A request resubmitted while this task ran may run now.
+        var effects = rearmTaskDeadline(s) + runDueTaskRequests(slot: s, at: now)
         if running.task.kind.isContinuedProcessing {
             // Room freed up: a queued request starts now, before the app is considered for suspension,
             // so that one of its own does not see it suspended and woken at the same instant.
