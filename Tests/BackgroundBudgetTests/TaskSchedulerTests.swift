@@ -516,4 +516,27 @@ final class ResubmittingDelegate: ApplicationDelegate {
         #expect(holder.tasks.entries.count == 2)
         #expect(app.pendingTaskRequests().isEmpty)
     }
+
+    @Test func anAppThatExitsOnSuspendIsNeverWokenForItsRequestsAndTakesThemOnScreen() throws {
+        let system = BackgroundSystem(clock: clock)
+        let delegate = TaskDelegate([Self.refreshID: TaskAnswer(success: true), Self.cleanID: TaskAnswer(success: true)])
+        let old = try system.install(AppManifest(id: "old", exitsOnSuspend: true, backgroundModes: [.fetch, .processing],
+                                                 permittedTaskIdentifiers: [Self.refreshID, Self.cleanID]), delegate: delegate)
+        try system.open(old)
+        try old.submit(refresh())
+        try old.submit(processing())
+        try system.pressHome()                                                // exits
+        system.setExternalPower(true)
+        system.setDeviceIdle(true)
+        clock.advance(by: .seconds(86_400))
+        #expect(delegate.runs.entries.isEmpty)
+        #expect(old.applicationState == .notRunning)
+        #expect(system.explainPendingTaskRequest(Self.refreshID, of: old)?.blockers == [.exitsOnSuspend])
+        #expect(system.explainPendingTaskRequest(Self.cleanID, of: old)?.blockers == [.exitsOnSuspend])
+        // On screen the due refresh runs; the processing request waits for an idle device it will not get.
+        try system.open(old)
+        #expect(delegate.runs.entries.map(\.0) == [Self.refreshID])
+        #expect(delegate.runs.entries.map(\.2) == [.active])
+        #expect(system.explainPendingTaskRequest(Self.cleanID, of: old)?.blockers == [.deviceNotIdle])
+    }
 }

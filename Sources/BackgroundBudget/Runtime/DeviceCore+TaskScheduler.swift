@@ -136,6 +136,8 @@ extension DeviceCore {
         let start = notBefore(pending)
         if start > now { blockers.append(.notBefore(start)) }
         if record.killedByUser { blockers.append(.killedByUser) }
+        // An app that exits on suspend is never woken in the background; on screen it takes its tasks.
+        if record.manifest.exitsOnSuspend, !record.state.isForeground { blockers.append(.exitsOnSuspend) }
         if case .processing(let network, let power) = pending.request.kind {
             if !conditions.deviceIdle { blockers.append(.deviceNotIdle) }
             if power, !conditions.externalPower { blockers.append(.noExternalPower) }
@@ -158,8 +160,7 @@ extension DeviceCore {
         var index = 0
         while index < records[s].pendingTaskRequests.count {
             let pending = records[s].pendingTaskRequests[index]
-            guard blockers(pending, slot: s, at: now).isEmpty, records[s].pendingExit == nil,
-                  !records[s].manifest.exitsOnSuspend else {
+            guard blockers(pending, slot: s, at: now).isEmpty, records[s].pendingExit == nil else {
                 index += 1
                 continue
             }

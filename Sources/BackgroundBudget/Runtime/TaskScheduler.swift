@@ -420,6 +420,8 @@ public enum TaskRequestBlocker: Sendable, Hashable, CustomStringConvertible {
     case notBefore(BudgetInstant)
     /// The user killed the app from the app switcher and has not opened it since.
     case killedByUser
+    /// The app exits on suspend and is not on screen: it is never woken in the background.
+    case exitsOnSuspend
     /// The device is not idle (processing only).
     case deviceNotIdle
     /// The request requires external power and the device is not connected (processing only).
@@ -445,6 +447,7 @@ public enum TaskRequestBlocker: Sendable, Hashable, CustomStringConvertible {
         case .backgroundAppRefreshOff: "Background App Refresh is off for the app."
         case .notBefore(let instant): "It may not begin before \(instant)."
         case .killedByUser: "The user killed the app from the app switcher and has not opened it since."
+        case .exitsOnSuspend: "The app exits on suspend, so it is never woken in the background; it runs the task when the user opens it."
         case .deviceNotIdle: "The device is not idle."
         case .noExternalPower: "It requires external power and the device is not connected to power."
         case .noNetwork: "It requires a network connection and there is none."
