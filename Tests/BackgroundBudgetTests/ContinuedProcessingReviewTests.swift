@@ -1,3 +1,4 @@
+import Synchronization
 import Testing
 @testable import BackgroundBudget
 
@@ -21,8 +22,16 @@ final class ReviewDelegate: ApplicationDelegate {
 }
 
 /// A weak reference to a task, to see whether it is still alive.
-final class WeakTask: @unchecked Sendable {
-    weak var task: ScheduledTask?
+final class WeakTask: Sendable {
+    private struct Reference {
+        weak var task: ScheduledTask?
+    }
+    private let reference = Mutex(Reference())
+
+    var task: ScheduledTask? {
+        get { reference.withLock { $0.task } }
+        set { reference.withLock { $0.task = newValue } }
+    }
 }
 
 /// Second review of continued-processing tasks, fetch explanations and their scenario vocabulary.
@@ -87,8 +96,8 @@ final class WeakTask: @unchecked Sendable {
     /// Random but seeded sequences of user, system and app actions; after each, the device-wide count
     /// matches the apps' running tasks, every `taskQueued` request is still queued or has a later
     /// `taskStarted`/`taskRequestCancelled`/`taskSubmitted`, and no suspended or dead app holds a task.
-    /// Fails at seed 215 (a queued request lost when jetsam kills the app its start just launched;
-    /// see `aQueuedRequestIsNotLostWhenItsLaunchIsUndoneByMemoryPressure`).
+    /// (Seed 215 once lost a queued request when jetsam killed the app its start had just launched;
+    /// see `aQueuedRequestIsNotLostWhenItsLaunchIsUndoneByMemoryPressure`.)
     @Test func randomSequencesKeepTheDeviceWideCountAndTheQueueInStep() throws {
         for seed in UInt64(0)..<300 {
             let clock = VirtualClock()
@@ -142,8 +151,8 @@ final class WeakTask: @unchecked Sendable {
 
     // MARK: Findings
 
-    /// A queued request is taken off the queue before its app is launched; when the launch is undone at
-    /// once (jetsam kills the app it just launched), the request is gone with no trace event at all.
+    /// When the launch that would start a queued request is undone at once (jetsam kills the app it
+    /// just launched), the request stays queued instead of vanishing without a trace event.
     @Test func aQueuedRequestIsNotLostWhenItsLaunchIsUndoneByMemoryPressure() throws {
         let system = try system(limit: 1)
         func manifest(_ id: AppID, _ footprint: Int) -> AppManifest {
@@ -178,7 +187,7 @@ final class WeakTask: @unchecked Sendable {
     }
 
     /// A queued request that does not start although there is room (its app exits on suspend and is
-    /// not on screen) is explained with no blocker at all: "is due and runs at the next opportunity".
+    /// not on screen) is explained with that blocker, not as "due and runs at the next opportunity".
     @Test func aQueuedRequestThatCannotStartSaysWhy() throws {
         let system = try system(limit: 1)
         let photos = try install(system, ExportDelegate())
@@ -196,8 +205,8 @@ final class WeakTask: @unchecked Sendable {
         #expect(!explanation.blockers.isEmpty, "\(explanation)")
     }
 
-    /// `exit(.userKill)` marks the app killed by the user, which blocks its refresh and processing
-    /// requests; its queued continued-processing request is not cancelled and relaunches it at once.
+    /// However the user kills the app (`exit(.userKill)`, not only a swipe), its queued
+    /// continued-processing requests are cancelled instead of relaunching it at once.
     @Test func aUserKillThatIsNotASwipeDoesNotRelaunchTheApp() throws {
         let system = try system(limit: 1)
         let delegate = ExportDelegate()
@@ -229,9 +238,8 @@ final class WeakTask: @unchecked Sendable {
         """)
     }
 
-    /// `"result": "never"` means the handler never completes the task: without `progress` the system
-    /// marks it `expiredUnfinished` after expiry; with `progress` its expiration handler completes it
-    /// (`failure`), so the same scenario models a different app.
+    /// `"result": "never"` means the handler never completes the task, with or without `progress`:
+    /// after expiry the system marks it `expiredUnfinished` either way.
     @Test func neverMeansNeverWithProgressToo() throws {
         let plain = try scenario(result: "never", progress: nil).run()
         let stepped = try scenario(result: "never", progress: 10).run()
@@ -240,8 +248,8 @@ final class WeakTask: @unchecked Sendable {
         #expect(completions(stepped) == completions(plain))
     }
 
-    /// The handler's expiration handler captures the task, and nothing clears it when the task ends
-    /// normally: every completed task stays alive for ever (a cycle task → handler → task).
+    /// An expiration handler that captures its task (a cycle task → handler → task) is dropped when the
+    /// task ends, so completed tasks are released.
     @Test func aCompletedTaskIsReleased() throws {
         let system = try system()
         let photos = try install(system, nil)
@@ -272,9 +280,8 @@ final class WeakTask: @unchecked Sendable {
 
     // MARK: explainBackgroundFetch
 
-    /// A fetch that ends with the process (here: not completed in 30 s) plans no next opportunity, so
-    /// fetches stop for good; `explainBackgroundFetch` then says one "is due and runs at the next
-    /// opportunity", with a next opportunity in the past.
+    /// A fetch that ends with the process (here: not completed in 30 s) plans the next opportunity, so
+    /// fetches go on, and `explainBackgroundFetch` never promises one in the past.
     @Test func afterAFetchKillTheExplanationDoesNotPromiseAFetch() throws {
         let system = BackgroundSystem(clock: clock)
         let news = try system.install(AppManifest(id: "news", backgroundModes: [.fetch]), delegate: FetchDelegate(result: nil))
@@ -290,8 +297,7 @@ final class WeakTask: @unchecked Sendable {
         #expect(system.trace.events.filter { $0.eventName == "performFetch" }.count > 1, "no fetch ever again after the kill")
     }
 
-    /// While a fetch runs, `nextOpportunity` ("the next opportunity the fetch model has planned") is
-    /// the instant the running fetch started.
+    /// While a fetch runs, `nextOpportunity` is not the instant the running fetch started.
     @Test func whileAFetchRunsTheNextOpportunityIsNotInThePast() throws {
         let system = BackgroundSystem(clock: clock)
         let news = try system.install(AppManifest(id: "news", backgroundModes: [.fetch]), delegate: FetchDelegate(result: nil))

@@ -16,7 +16,10 @@ extension Application {
     ///
     /// Registration succeeds only for identifiers in `BGTaskSchedulerPermittedIdentifiers` and only
     /// while the app is finishing launching (during its launch's callbacks); otherwise it returns
-    /// `false` and the trace records `taskRegistrationRejected` with the reason. Registering the same
+    /// `false` and the trace records `taskRegistrationRejected` with the reason. Continued-processing
+    /// identifiers — a wildcard entry such as `com.example.photos.export.*`, or an identifier matching
+    /// one — may be registered at any time, and a handler registered for the wildcard entry runs every
+    /// matching task. Registering the same
     /// identifier twice in one process terminates the app (``TerminationReason/taskRegisteredTwice``).
     /// Handlers last as long as the process.
     /// - Returns: Whether the handler was registered.

@@ -72,7 +72,14 @@ extension DeviceCore {
                 continue
             }
             continuedQueue.remove(at: index)
+            let before = lastScheduledTaskNumber
             effects += startTask(queued.pending.request, slot: s, at: now)
+            if lastScheduledTaskNumber == before {
+                // The app could not take it (its launch was undone at once, by memory pressure say):
+                // the request stays where it was, for the next decision.
+                continuedQueue.insert(queued, at: min(index, continuedQueue.count))
+                index += 1
+            }
         }
         return effects
     }
@@ -190,6 +197,8 @@ extension DeviceCore {
         if position > 0 { blockers.append(.queuedBehind(position)) }
         let s = slot(app)
         let manifest = records[s].manifest
+        if manifest.exitsOnSuspend, !records[s].state.isForeground { blockers.append(.exitsOnSuspend) }
+        if records[s].pendingExit != nil { blockers.append(.appTerminating) }
         let registered = records[s].taskHandlers[identifier] != nil
             || manifest.continuedProcessingPattern(matching: identifier).map { records[s].taskHandlers[$0] != nil } == true
         if records[s].state != .notRunning, !registered { blockers.append(.notRegistered) }

@@ -60,6 +60,7 @@ extension DeviceCore {
         guard records[s].state == .background else { return effects }
         lastFetchNumber += 1
         records[s].fetch = (lastFetchNumber, now)
+        records[s].nextFetchAt = nil            // this opportunity is used; the next is planned when it ends
         records[s].inFlight += 1
         record(.fetchStarted, app, now)
         effects.append(arm(.fetchDeadline, for: app, at: now + policy.fetchRuntime))

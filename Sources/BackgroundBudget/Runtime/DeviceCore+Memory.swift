@@ -62,7 +62,11 @@ extension DeviceCore {
         }) {
             effects += (try? apply(.purge, to: records[victim].manifest.id, at: now)) ?? []
         }
-        guard memoryInUse > capacity else { return effects }
+        guard memoryInUse > capacity else {
+            // Purging alone ended the episode.
+            if pendingMemoryWarnings == 0 { warnedThisEpisode = false }
+            return effects
+        }
         // 2. A memory warning to every running app, once per episode; wait for them to handle it.
         if !warnedThisEpisode {
             warnedThisEpisode = true

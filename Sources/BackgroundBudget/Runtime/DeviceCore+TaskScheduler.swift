@@ -229,6 +229,7 @@ extension DeviceCore {
         let s = slot(task.app)
         guard let running = records[s].runningTasks.removeValue(forKey: task.number) else { return [] }
         release { _ = running }
+        release(running.task.takeExpirationHandler())
         forgetContinued(task.app, task.number)
         record(.taskDropped(task.identifier), task.app, now)
         return rearmTaskDeadline(s)
@@ -297,6 +298,8 @@ extension DeviceCore {
     private mutating func finish(_ number: UInt64, slot s: Int, _ completion: TaskCompletion, at now: BudgetInstant) -> [Effect] {
         guard let running = records[s].runningTasks.removeValue(forKey: number) else { return [] }
         release { _ = running }
+        // The handler usually captures the task: dropping it breaks the cycle (outside the lock).
+        release(running.task.takeExpirationHandler())
         let app = records[s].manifest.id
         record(.taskCompleted(running.task.identifier, completion), app, now)
         records[s].finishedWork = .scheduledTaskCompleted
@@ -357,6 +360,7 @@ extension DeviceCore {
         let handlers = records[s].taskHandlers
         let running = records[s].runningTasks
         release { _ = handlers; _ = running }
+        for task in running.values { release(task.task.takeExpirationHandler()) }
         records[s].taskHandlers.removeAll()
         records[s].runningTasks.removeAll()
         let app = records[s].manifest.id

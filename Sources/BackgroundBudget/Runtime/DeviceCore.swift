@@ -369,7 +369,10 @@ struct DeviceCore: Sendable {
         records[s].keepAlive = nil
         records[s].voipPushesInFlight = 0
         records[s].callsReported = 0
+        // A fetch cut short used up its opportunity: the plan goes on from now.
+        let fetchCutShort = records[s].fetch != nil
         records[s].fetch = nil
+        if fetchCutShort { records[s].lastFetchEnd = now }
         endScheduledTasksOnExit(s)
         records[s].queuedNotifications.removeAll()
         if records[s].memoryWarningInFlight {
@@ -378,11 +381,15 @@ struct DeviceCore: Sendable {
             // The last warning of an episode was this app's: evaluate pressure again once it is gone.
             if pendingMemoryWarnings == 0 { memoryRecheckDue = true }
         }
-        if reason == .userKill { records[s].killedByUser = true }
+        if reason == .userKill {
+            records[s].killedByUser = true
+            // However the user killed it, its queued continued-processing requests go with it.
+            cancelQueuedContinuedRequests(of: app, at: now)
+        }
         // Everything of the process goes; the system's fetch plan for the app stays.
         let processTimers = AppTimer.allCases.filter { $0 != .fetchOpportunity && $0 != .taskRequestDue }
         for timer in processTimers { records[s].timerTokens[timer] = nil }
-        return processTimers.map { .disarm(app, $0) } + [.dropQueue(app)]
+        return processTimers.map { .disarm(app, $0) } + [.dropQueue(app)] + (fetchCutShort ? planFetch(app, at: now) : [])
     }
 
     /// Called once the app's queue has run a delivery or handler batch that `settles`: finishes a

@@ -1,7 +1,7 @@
 import Synchronization
 
-/// A request to run work later, as `BGTaskScheduler` takes it: a `BGAppRefreshTaskRequest` or a
-/// `BGProcessingTaskRequest` (IOS-FACTS §5 [S46][S47]).
+/// A request to run work, as `BGTaskScheduler` takes it: a `BGAppRefreshTaskRequest`, a
+/// `BGProcessingTaskRequest`, or a `BGContinuedProcessingTaskRequest` (IOS-FACTS §5 [S46][S47]).
 ///
 /// ```swift
 /// try app.submit(TaskRequest(identifier: "com.example.news.refresh", kind: .appRefresh,
@@ -235,8 +235,12 @@ public struct TaskSchedulerError: Error, Sendable, Hashable, CustomStringConvert
 ///
 /// The task holds the app in the background until it completes. A refresh task that has not completed
 /// after ``BudgetPolicy/fetchRuntime`` terminates the app (`0x2182bad4`); a processing task expires when
-/// the device stops being idle, a required condition is lost, or the cap is reached, and is marked
-/// completed unsuccessfully ``BudgetPolicy/expirationWarningLead`` later if the app has not completed it.
+/// the device stops being idle, a required condition is lost, or the cap is reached; a
+/// continued-processing task has no time limit and expires when the user cancels it or the system
+/// reclaims resources. An expired processing or continued-processing task is marked completed
+/// unsuccessfully ``BudgetPolicy/expirationWarningLead`` later if the app has not completed it. When
+/// a task ends, its expiration handler is dropped, so a handler that captures the task does not keep
+/// it alive.
 public final class ScheduledTask: Sendable {
     /// The task's identifier.
     public let identifier: String
@@ -437,6 +441,8 @@ public enum TaskRequestBlocker: Sendable, Hashable, CustomStringConvertible {
     case continuedProcessingLimit(Int)
     /// A queued continued-processing request: this many requests are ahead of it in the system's queue.
     case queuedBehind(Int)
+    /// The app is terminating (its `applicationWillTerminate` runs).
+    case appTerminating
     /// A queued continued-processing request: the system is under load
     /// (``BackgroundSystem/setSystemUnderLoad(_:)``).
     case systemUnderLoad
@@ -457,6 +463,7 @@ public enum TaskRequestBlocker: Sendable, Hashable, CustomStringConvertible {
             "\(limit) continued-processing task\(limit == 1 ? " runs" : "s run"), the most the system allows at once."
         case .queuedBehind(let count): "\(count) continued-processing request\(count == 1 ? " is" : "s are") ahead of it in the queue."
         case .systemUnderLoad: "The system is under load and starts no continued-processing task."
+        case .appTerminating: "The app is terminating."
         }
     }
 }

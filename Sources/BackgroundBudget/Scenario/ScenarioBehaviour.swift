@@ -318,7 +318,8 @@ public struct ScenarioTaskHandler: Sendable, Hashable {
         let stopped = Mutex(false)
         task.expirationHandler = {
             stopped.withLock { $0 = true }
-            task.setTaskCompleted(success: false)
+            // A task that never completes does not complete on expiry either.
+            if result != nil { task.setTaskCompleted(success: false) }
         }
         task.updateProgress(completedUnitCount: 0, totalUnitCount: Int64(steps))
         // Work started by one incarnation of the app dies with it.
