@@ -239,7 +239,9 @@ public final class BackgroundSystem: Sendable {
             if let app {
                 precondition(state.handles[app.id] === app, "\(app.id) was not installed on this BackgroundSystem")
             }
-            let effects = try body(&state.core, now) + state.core.startQueuedContinuedTasks(at: now)
+            var effects = try body(&state.core, now)
+            // Queued continued-processing requests start as soon as there is room (free while none wait).
+            if !state.core.continuedQueue.isEmpty { effects += state.core.startQueuedContinuedTasks(at: now) }
             return (perform(effects, in: &state, at: now), state.core.takeReleasedClosures())
         }
         withExtendedLifetime(released) {}   // dropped here, outside the lock
@@ -250,7 +252,8 @@ public final class BackgroundSystem: Sendable {
     func decide(_ body: (inout DeviceCore, BudgetInstant) -> [Effect]) {
         let (touched, released) = state.withLock { state in
             let now = clock.now
-            let effects = body(&state.core, now) + state.core.startQueuedContinuedTasks(at: now)
+            var effects = body(&state.core, now)
+            if !state.core.continuedQueue.isEmpty { effects += state.core.startQueuedContinuedTasks(at: now) }
             return (perform(effects, in: &state, at: now), state.core.takeReleasedClosures())
         }
         withExtendedLifetime(released) {}   // dropped here, outside the lock
