@@ -35,30 +35,8 @@ final class WeakTask: Sendable {
 }
 
 /// Second review of continued-processing tasks, fetch explanations and their scenario vocabulary.
-@Suite struct ContinuedProcessingReviewTests {
+@Suite struct ContinuedProcessingReviewTests: ContinuedProcessingFixture {
     let clock = VirtualClock()
-
-    private func system(limit: Int = 4) throws -> BackgroundSystem {
-        var policy = BudgetPolicy.iOS13
-        policy.continuedProcessingTaskLimit = limit
-        return try BackgroundSystem(policy: policy, clock: clock)
-    }
-
-    private func install(
-        _ system: BackgroundSystem, _ delegate: ApplicationDelegate?, id: AppID = "com.example.photos",
-        permitted: [String] = [ExportDelegate.pattern], exitsOnSuspend: Bool = false
-    ) throws -> Application {
-        try system.install(AppManifest(id: id, exitsOnSuspend: exitsOnSuspend, permittedTaskIdentifiers: permitted), delegate: delegate)
-    }
-
-    private func export(_ suffix: String, strategy: ContinuedProcessingOptions.SubmissionStrategy = .queue) -> TaskRequest {
-        .continuedProcessing(identifier: "com.example.photos.export.\(suffix)", title: "Exporting \(suffix)",
-                             subtitle: "Album", strategy: strategy)
-    }
-
-    private func names(_ system: BackgroundSystem, _ name: String) -> [String?] {
-        system.trace.events.filter { $0.eventName == name }.map(\.name)
-    }
 
     /// The device-wide count agrees with the apps' running continued-processing tasks.
     private func checkBookkeeping(_ system: BackgroundSystem, _ note: String) -> Bool {

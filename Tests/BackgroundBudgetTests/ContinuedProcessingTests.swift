@@ -32,36 +32,43 @@ final class ExportDelegate: ApplicationDelegate {
     }
 }
 
-/// Continued-processing tasks (iOS 26) on the virtual clock (IOS-FACTS §5 [S46][S47][S53][S54][S55]).
-@Suite struct ContinuedProcessingTests {
-    let clock = VirtualClock()
+/// The set-up continued-processing suites share: a system with a limit, a photos app, export requests.
+protocol ContinuedProcessingFixture {
+    var clock: VirtualClock { get }
+}
 
-    private func system(limit: Int = 4) throws -> BackgroundSystem {
+extension ContinuedProcessingFixture {
+    func system(limit: Int = 4) throws -> BackgroundSystem {
         var policy = BudgetPolicy.iOS13
         policy.continuedProcessingTaskLimit = limit
         return try BackgroundSystem(policy: policy, clock: clock)
     }
 
-    private func install(
+    func install(
         _ system: BackgroundSystem, _ delegate: ApplicationDelegate?, id: AppID = "com.example.photos",
         permitted: [String] = [ExportDelegate.pattern], exitsOnSuspend: Bool = false
     ) throws -> Application {
         try system.install(AppManifest(id: id, exitsOnSuspend: exitsOnSuspend, permittedTaskIdentifiers: permitted), delegate: delegate)
     }
 
-    private func export(_ suffix: String, strategy: ContinuedProcessingOptions.SubmissionStrategy = .queue,
-                        gpu: Bool = false) -> TaskRequest {
+    func export(_ suffix: String, strategy: ContinuedProcessingOptions.SubmissionStrategy = .queue,
+                gpu: Bool = false) -> TaskRequest {
         .continuedProcessing(identifier: "com.example.photos.export.\(suffix)", title: "Exporting \(suffix)",
                              subtitle: "Album", strategy: strategy, requiresGPU: gpu)
     }
 
-    private func events(_ system: BackgroundSystem, _ name: String) -> [TraceEvent] {
+    func events(_ system: BackgroundSystem, _ name: String) -> [TraceEvent] {
         system.trace.events.filter { $0.eventName == name }
     }
 
-    private func names(_ system: BackgroundSystem, _ name: String) -> [String?] {
+    func names(_ system: BackgroundSystem, _ name: String) -> [String?] {
         events(system, name).map(\.name)
     }
+}
+
+/// Continued-processing tasks (iOS 26) on the virtual clock (IOS-FACTS §5 [S46][S47][S53][S54][S55]).
+@Suite struct ContinuedProcessingTests: ContinuedProcessingFixture {
+    let clock = VirtualClock()
 
     // MARK: Starting from the foreground
 

@@ -196,12 +196,9 @@ extension DeviceCore {
         }
         if position > 0 { blockers.append(.queuedBehind(position)) }
         let s = slot(app)
-        let manifest = records[s].manifest
-        if manifest.exitsOnSuspend, !records[s].state.isForeground { blockers.append(.exitsOnSuspend) }
+        if records[s].manifest.exitsOnSuspend, !records[s].state.isForeground { blockers.append(.exitsOnSuspend) }
         if records[s].pendingExit != nil { blockers.append(.appTerminating) }
-        let registered = records[s].taskHandlers[identifier] != nil
-            || manifest.continuedProcessingPattern(matching: identifier).map { records[s].taskHandlers[$0] != nil } == true
-        if records[s].state != .notRunning, !registered { blockers.append(.notRegistered) }
+        if records[s].state != .notRunning, registeredHandler(identifier, slot: s) == nil { blockers.append(.notRegistered) }
         return TaskRequestExplanation(app: app, request: queued.pending.request, submittedAt: queued.pending.submittedAt, blockers: blockers)
     }
 }

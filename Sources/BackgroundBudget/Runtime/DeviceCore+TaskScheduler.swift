@@ -219,9 +219,14 @@ extension DeviceCore {
     func launchHandler(for task: ScheduledTask, incarnation: UInt64) -> (@Sendable (ScheduledTask) -> Void)? {
         let s = slot(task.app)
         guard records[s].incarnation == incarnation, records[s].runningTasks[task.number] != nil else { return nil }
-        if let handler = records[s].taskHandlers[task.identifier] { return handler }
-        // A continued-processing task may be handled by the handler registered for its wildcard entry.
-        return records[s].manifest.continuedProcessingPattern(matching: task.identifier).flatMap { records[s].taskHandlers[$0] }
+        return registeredHandler(task.identifier, slot: s)
+    }
+
+    /// The handler registered for an identifier, or for the wildcard entry a continued-processing
+    /// identifier matches.
+    func registeredHandler(_ identifier: String, slot s: Int) -> (@Sendable (ScheduledTask) -> Void)? {
+        if let handler = records[s].taskHandlers[identifier] { return handler }
+        return records[s].manifest.continuedProcessingPattern(matching: identifier).flatMap { records[s].taskHandlers[$0] }
     }
 
     /// No launch handler was registered for a task that was started: it is dropped.
@@ -375,7 +380,7 @@ extension DeviceCore {
             return nil
         }
         var list = blockers(pending, slot: s, at: now)
-        if records[s].state != .notRunning, records[s].taskHandlers[identifier] == nil { list.append(.notRegistered) }
+        if records[s].state != .notRunning, registeredHandler(identifier, slot: s) == nil { list.append(.notRegistered) }
         return TaskRequestExplanation(app: app, request: pending.request, submittedAt: pending.submittedAt, blockers: list)
     }
 }
