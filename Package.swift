@@ -3,8 +3,8 @@ import PackageDescription
 
 let package = Package(
     name: "BackgroundBudget",
-    // `Synchronization.Mutex` needs these releases on Apple platforms; Linux has no minimum.
-    platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
+    // Swift's `Duration` and `Clock` begin with these releases; Linux has no minimum.
+    platforms: [.macOS(.v13), .iOS(.v16), .tvOS(.v16), .watchOS(.v9), .visionOS(.v1)],
     products: [
         .library(name: "BackgroundBudget", targets: ["BackgroundBudget"]),
         .executable(name: "StateLab", targets: ["StateLab"]),

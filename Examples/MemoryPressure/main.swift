@@ -7,7 +7,6 @@
 //   swift run MemoryPressure --trace    # the whole trace as NSLog lines
 import BackgroundBudget
 import Foundation
-import Synchronization
 
 /// A note the user is writing.
 struct Draft: Codable, Sendable, Equatable {
@@ -18,8 +17,8 @@ struct Draft: Codable, Sendable, Equatable {
 /// should: a suspended app can be purged without a word.
 final class NotesDelegate: ApplicationDelegate {
     let store: StateStore<Draft>
-    let draft = Mutex(Draft(text: ""))
-    let log = Mutex<[String]>([])
+    let draft = LockedValue(Draft(text: ""))
+    let log = LockedValue<[String]>([])
 
     init(store: StateStore<Draft>) {
         self.store = store

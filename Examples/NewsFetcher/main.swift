@@ -14,7 +14,6 @@
 //   swift run NewsFetcher --trace       # the whole trace as NSLog lines (writes no SVG unless --svg)
 import BackgroundBudget
 import Foundation
-import Synchronization
 
 // MARK: The world
 
@@ -27,7 +26,7 @@ final class NewsFeed: Sendable {
         case unreachable
     }
 
-    private let random: Mutex<SplitMix64>
+    private let random: LockedValue<SplitMix64>
     private let clock: any BudgetClock
     private let isOnline: @Sendable () -> Bool
 
@@ -36,7 +35,7 @@ final class NewsFeed: Sendable {
     ///   - clock: The clock whose time of day (t = 0 is midnight) makes the news busy or quiet.
     ///   - isOnline: Whether the phone has a connection (the apps' stand-in for a path monitor).
     init(seed: UInt64, clock: any BudgetClock, isOnline: @escaping @Sendable () -> Bool) {
-        random = Mutex(SplitMix64(seed: seed))
+        random = LockedValue(SplitMix64(seed: seed))
         self.clock = clock
         self.isOnline = isOnline
     }
@@ -71,7 +70,7 @@ struct LogLine: Sendable {
 final class WireDelegate: ApplicationDelegate {
     let feed: NewsFeed
     let clock: any BudgetClock
-    let log = Mutex<[LogLine]>([])
+    let log = LockedValue<[LogLine]>([])
 
     init(feed: NewsFeed, clock: any BudgetClock) {
         self.feed = feed
@@ -116,13 +115,13 @@ final class DailyDelegate: ApplicationDelegate {
 
     let feed: NewsFeed
     let clock: any BudgetClock
-    let refreshLog = Mutex<[LogLine]>([])
-    let rebuildLog = Mutex<[LogLine]>([])
+    let refreshLog = LockedValue<[LogLine]>([])
+    let rebuildLog = LockedValue<[LogLine]>([])
     /// The rebuild's checkpoint: work still to do. The process lives all day in this story, so memory
     /// is enough; a real app would save it (see StateStore).
-    let rebuildLeft = Mutex<Duration>(DailyDelegate.rebuildWork)
+    let rebuildLeft = LockedValue<Duration>(DailyDelegate.rebuildWork)
     /// Whether the user has had the app on screen since it last entered the background.
-    let onScreen = Mutex(false)
+    let onScreen = LockedValue(false)
 
     init(feed: NewsFeed, clock: any BudgetClock) {
         self.feed = feed

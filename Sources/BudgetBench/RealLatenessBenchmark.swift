@@ -1,6 +1,5 @@
 import BackgroundBudget
 import Dispatch
-import Synchronization
 
 /// How late real deadlines fire: n live deadlines spread uniformly over 3 s, all scheduled up front,
 /// each recording the time it ran. The figure is the p99 of (ran − deadline) in milliseconds.
@@ -61,14 +60,14 @@ struct RealLatenessBenchmark: Benchmark {
         let offsets = offsets(count: count, window: window, seed: seed)
         let clock = DispatchClock(label: "bench.clock")
         let ranAt = Samples(count: count)
-        let remaining = Atomic(count)
+        let remaining = LockedValue(count)
         let done = DispatchSemaphore(value: 0)
         let start = clock.now
         let scheduleStart = nowNanoseconds()
         for (index, offset) in offsets.enumerated() {
             clock.schedule(at: start + .nanoseconds(offset)) {
                 ranAt[index] = clock.now.nanoseconds
-                if remaining.subtract(1, ordering: .relaxed).newValue == 0 { done.signal() }
+                if remaining.withLock({ $0 -= 1; return $0 }) == 0 { done.signal() }
             }
         }
         let scheduling = nowNanoseconds() - scheduleStart
@@ -83,7 +82,7 @@ struct RealLatenessBenchmark: Benchmark {
         let offsets = offsets(count: count, window: Self.window, seed: seed)
         let queue = DispatchQueue(label: "bench.sources", qos: .userInteractive)
         let ranAt = Samples(count: count)
-        let remaining = Atomic(count)
+        let remaining = LockedValue(count)
         let done = DispatchSemaphore(value: 0)
         var sources: [any DispatchSourceTimer] = []
         sources.reserveCapacity(count)
@@ -93,7 +92,7 @@ struct RealLatenessBenchmark: Benchmark {
             source.schedule(deadline: DispatchTime(uptimeNanoseconds: start + UInt64(offset)), leeway: .nanoseconds(0))
             source.setEventHandler {
                 ranAt[index] = Int64(nowNanoseconds())
-                if remaining.subtract(1, ordering: .relaxed).newValue == 0 { done.signal() }
+                if remaining.withLock({ $0 -= 1; return $0 }) == 0 { done.signal() }
             }
             source.activate()
             sources.append(source)

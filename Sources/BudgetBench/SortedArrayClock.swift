@@ -1,4 +1,4 @@
-import Synchronization
+import BackgroundBudget
 
 /// The obvious alternative to a deadline heap, for comparison only: a virtual clock that keeps its
 /// work in an array and, like swift-clocks' `TestClock.advance(by:)`, sorts the array and takes its
@@ -20,7 +20,7 @@ final class SortedArrayClock: Sendable {
         var items: [Item] = []
     }
 
-    private let state = Mutex(State())
+    private let state = LockedValue(State())
 
     /// Number of items not yet run.
     var pendingCount: Int { state.withLock { $0.items.count } }

@@ -1,11 +1,10 @@
-import Synchronization
 import Testing
 @testable import BackgroundBudget
 
 /// Records what a delegate saw: each callback with the state the app reported during it.
 final class RecordingDelegate: ApplicationDelegate {
-    let seen = Mutex<[(AppCallback, ApplicationState)]>([])
-    let launchOptions = Mutex<[LaunchOptions]>([])
+    let seen = LockedValue<[(AppCallback, ApplicationState)]>([])
+    let launchOptions = LockedValue<[LaunchOptions]>([])
     let onCallback: @Sendable (AppCallback, Application) -> Void
 
     init(onCallback: @escaping @Sendable (AppCallback, Application) -> Void = { _, _ in }) {
@@ -206,7 +205,7 @@ final class RecordingDelegate: ApplicationDelegate {
     }
 
     @Test func observersRunAfterTheDelegateUntilRemoved() throws {
-        let order = Mutex<[String]>([])
+        let order = LockedValue<[String]>([])
         let delegate = RecordingDelegate { callback, _ in order.withLock { $0.append("delegate \(callback)") } }
         let app = try system.install(AppManifest(id: "a"), delegate: delegate)
         let token = app.addObserver(for: [.didBecomeActive]) { callback in

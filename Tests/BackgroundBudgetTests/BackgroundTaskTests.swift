@@ -1,4 +1,3 @@
-import Synchronization
 import Testing
 @testable import BackgroundBudget
 
@@ -76,7 +75,7 @@ final class ScriptedDelegate: ApplicationDelegate {
         let system = try system()
         let app = try system.install(AppManifest(id: "news"))
         try system.open(app)
-        let id = Mutex(BackgroundTaskIdentifier.invalid)
+        let id = LockedValue(BackgroundTaskIdentifier.invalid)
         let task = app.beginBackgroundTask(withName: "upload") { app.endBackgroundTask(id.withLock { $0 }) }
         id.withLock { $0 = task }
         try system.pressHome()

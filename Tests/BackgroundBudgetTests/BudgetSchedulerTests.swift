@@ -1,7 +1,6 @@
 #if canImport(Dispatch)
 import Dispatch
 #endif
-import Synchronization
 import Testing
 @testable import BackgroundBudget
 
@@ -106,7 +105,7 @@ import Testing
     #if canImport(Dispatch)
     @Test func budgetsFromEightThreadsAtOnce() throws {
         let scheduler = self.scheduler
-        let failures = Mutex(0)
+        let failures = LockedValue(0)
         DispatchQueue.concurrentPerform(iterations: 8) { thread in
             var mine: [Budget] = []
             for round in 0..<1_000 {

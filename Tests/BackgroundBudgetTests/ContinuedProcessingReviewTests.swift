@@ -1,4 +1,3 @@
-import Synchronization
 import Testing
 @testable import BackgroundBudget
 
@@ -26,7 +25,7 @@ final class WeakTask: Sendable {
     private struct Reference {
         weak var task: ScheduledTask?
     }
-    private let reference = Mutex(Reference())
+    private let reference = LockedValue(Reference())
 
     var task: ScheduledTask? {
         get { reference.withLock { $0.task } }

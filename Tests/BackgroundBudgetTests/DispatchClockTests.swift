@@ -1,5 +1,4 @@
 import Dispatch
-import Synchronization
 import Testing
 @testable import BackgroundBudget
 
@@ -25,12 +24,12 @@ struct DispatchClockTests {
         let clock = DispatchClock()
         let log = TestLog<(index: Int, ranAt: BudgetInstant)>()
         let finished = DispatchSemaphore(value: 0)
-        let remaining = Atomic(count)
+        let remaining = LockedValue(count)
         for (index, deadline) in deadlines.enumerated() {
             clock.schedule(at: deadline) {
                 dispatchPrecondition(condition: .onQueue(clock.queue))
                 log.append((index, clock.now))
-                if remaining.subtract(1, ordering: .relaxed).newValue == 0 { finished.signal() }
+                if remaining.withLock({ $0 -= 1; return $0 }) == 0 { finished.signal() }
             }
         }
         #expect(clock.pendingCount == count)
@@ -47,7 +46,7 @@ struct DispatchClockTests {
         let clock = DispatchClock()
         let log = TestLog<String>()
         let finished = DispatchSemaphore(value: 0)
-        let victim = Mutex<ScheduledWork?>(nil)
+        let victim = LockedValue<ScheduledWork?>(nil)
         let cancelled = clock.schedule(after: .milliseconds(20)) { log.append("cancelled") }
         let sharedDeadline = clock.now + .milliseconds(40)
         clock.schedule(at: sharedDeadline) {
@@ -74,7 +73,7 @@ struct DispatchClockTests {
         // Expected: "soon" runs about 20 ms in, long before the 30 s item the timer was armed for.
         let clock = DispatchClock()
         let finished = DispatchSemaphore(value: 0)
-        let ranAt = Mutex<BudgetInstant?>(nil)
+        let ranAt = LockedValue<BudgetInstant?>(nil)
         let far = clock.schedule(after: .seconds(30)) { Issue.record("the 30 s item ran") }
         let soon = clock.now + .milliseconds(20)
         clock.schedule(at: soon) {
@@ -93,23 +92,23 @@ struct DispatchClockTests {
     @Test func shutdownDropsPendingWorkAndRefusesNewWork() {
         // Expected: nothing runs; shutdown reports the 10 items it dropped.
         let clock = DispatchClock()
-        let ran = Atomic(0)
+        let ran = LockedValue(0)
         let released = DispatchSemaphore(value: 0)
         for _ in 0..<10 {
             let token = ReleaseSignal(released)
-            clock.schedule(after: .milliseconds(30)) { _ = token; ran.add(1, ordering: .relaxed) }
+            clock.schedule(after: .milliseconds(30)) { _ = token; ran.withLock { $0 += 1 } }
         }
         #expect(clock.shutdown() == 10)
         #expect(clock.isShutDown)
         for _ in 0..<10 {
             #expect(released.wait(timeout: .now() + .seconds(1)) == .success, "dropped work is released")
         }
-        let late = clock.schedule(after: .zero) { ran.add(1, ordering: .relaxed) }
+        let late = clock.schedule(after: .zero) { ran.withLock { $0 += 1 } }
         #expect(!clock.cancel(late), "work scheduled after shutdown is never pending")
 
         // Wait past the dropped deadlines: nothing may run.
         #expect(DispatchSemaphore(value: 0).wait(timeout: .now() + .milliseconds(80)) == .timedOut)
-        #expect(ran.load(ordering: .relaxed) == 0)
+        #expect(ran.withLock { $0 } == 0)
         #expect(clock.shutdown() == 0, "a second shutdown does nothing")
         #expect(clock.pendingCount == 0)
     }

@@ -1,7 +1,6 @@
 #if canImport(Dispatch)
 import Dispatch
 #endif
-import Synchronization
 import Testing
 @testable import BackgroundBudget
 
@@ -20,7 +19,7 @@ import Testing
         let system = BackgroundSystem(clock: clock)
         let handlerRuns = TestLog<(BackgroundTaskIdentifier, ApplicationState)>()
         let callbackStates = TestLog<ApplicationState>()
-        let ids = Mutex<[BackgroundTaskIdentifier]>([])
+        let ids = LockedValue<[BackgroundTaskIdentifier]>([])
         let app = try system.install(AppManifest(id: "app"))
         app.addObserver { _ in callbackStates.append(app.applicationState) }
         try system.open(app)
@@ -28,7 +27,7 @@ import Testing
         for _ in 0..<Int.random(in: 4...16, using: &random) {
             switch Int.random(in: 0..<6, using: &random) {
             case 0, 1:
-                let slot = Mutex(BackgroundTaskIdentifier.invalid)
+                let slot = LockedValue(BackgroundTaskIdentifier.invalid)
                 let endInHandler = Bool.random(using: &random)
                 let id = app.beginBackgroundTask(withName: "t") {
                     let id = slot.withLock { $0 }
@@ -94,7 +93,7 @@ import Testing
         let system = BackgroundSystem(clock: clock)
         let app = try system.install(AppManifest(id: "runner"))
         try system.open(app)
-        let granted = Mutex<[BackgroundTaskIdentifier]>([])
+        let granted = LockedValue<[BackgroundTaskIdentifier]>([])
         DispatchQueue.concurrentPerform(iterations: 8) { _ in
             var mine: [BackgroundTaskIdentifier] = []
             for round in 0..<500 {

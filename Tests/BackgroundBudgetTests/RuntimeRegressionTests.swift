@@ -1,11 +1,10 @@
 import Dispatch
-import Synchronization
 import Testing
 @testable import BackgroundBudget
 
 /// Reacts to its first memory warning by freeing memory and at once taking more.
 final class ReshrinkDelegate: ApplicationDelegate {
-    let warnings = Mutex(0)
+    let warnings = LockedValue(0)
     func applicationDidReceiveMemoryWarning(_ application: Application) {
         guard warnings.withLock({ $0 += 1; return $0 }) == 1 else { return }
         application.setMemoryFootprint(10_000_000)    // pressure relieved…
@@ -15,7 +14,7 @@ final class ReshrinkDelegate: ApplicationDelegate {
 
 /// Reports a call for the first VoIP push, during which a second push arrives that it never reports.
 final class DoublePushDelegate: ApplicationDelegate {
-    let pushes = Mutex(0)
+    let pushes = LockedValue(0)
     func application(_ application: Application, didReceive event: BackgroundEvent) {
         guard pushes.withLock({ $0 += 1; return $0 }) == 1 else { return }
         application.reportNewIncomingCall()

@@ -1,9 +1,8 @@
-import Synchronization
 @testable import BackgroundBudget
 
 /// A thread-safe list that `@Sendable` work appends to, so tests can assert the order work ran in.
 final class TestLog<Element: Sendable>: Sendable {
-    private let storage = Mutex<[Element]>([])
+    private let storage = LockedValue<[Element]>([])
 
     /// Appends one entry.
     func append(_ element: Element) {

@@ -1,4 +1,3 @@
-import Synchronization
 import Testing
 @testable import BackgroundBudget
 
@@ -90,7 +89,7 @@ private struct Model {
 /// The clock under test, with work that logs its id and then acts out its behaviour.
 private final class Harness: Sendable {
     let clock = VirtualClock()
-    private let state = Mutex<(log: [Int], handles: [ScheduledWork], nextID: Int)>(([], [], 0))
+    private let state = LockedValue<(log: [Int], handles: [ScheduledWork], nextID: Int)>(([], [], 0))
 
     var log: [Int] { state.withLock { $0.log } }
 

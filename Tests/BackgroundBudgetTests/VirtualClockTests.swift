@@ -1,5 +1,4 @@
 import Dispatch
-import Synchronization
 import Testing
 @testable import BackgroundBudget
 
@@ -125,8 +124,8 @@ import Testing
         let expected = ["canceller@4.000", "survivor@4.000"]
         let clock = VirtualClock()
         let log = TestLog<String>()
-        let victim = Mutex<ScheduledWork?>(nil)
-        let result = Mutex<Bool?>(nil)
+        let victim = LockedValue<ScheduledWork?>(nil)
+        let result = LockedValue<Bool?>(nil)
         clock.schedule(at: .seconds(4)) {
             log.append("canceller@\(formatSeconds(clock.now.nanoseconds))")
             let handle = victim.withLock { $0 }!
@@ -142,8 +141,8 @@ import Testing
 
     @Test func workCanCancelItselfWhileRunningWhichReturnsFalse() {
         let clock = VirtualClock()
-        let own = Mutex<ScheduledWork?>(nil)
-        let result = Mutex<Bool?>(nil)
+        let own = LockedValue<ScheduledWork?>(nil)
+        let result = LockedValue<Bool?>(nil)
         own.withLock {
             $0 = clock.schedule(at: .seconds(1)) {
                 let handle = own.withLock { $0 }!
@@ -213,8 +212,8 @@ import Testing
 
     @Test func runUntilIdleStopsAfterMaxStepsWhenWorkKeepsRescheduling() {
         let clock = VirtualClock()
-        let runs = Mutex(0)
-        let keepGoing = Mutex(true)
+        let runs = LockedValue(0)
+        let keepGoing = LockedValue(true)
         @Sendable func tick() {
             runs.withLock { $0 += 1 }
             if keepGoing.withLock({ $0 }) {
@@ -239,7 +238,7 @@ import Testing
         let expected = ["callback-start@1.000", "watchdog@5.000", "callback-end@8.000", "after@9.000"]
         let clock = VirtualClock()
         let log = TestLog<String>()
-        let nestedCount = Mutex(-1)
+        let nestedCount = LockedValue(-1)
         clock.schedule(at: .seconds(1)) {
             log.append("callback-start@\(formatSeconds(clock.now.nanoseconds))")
             let ran = clock.advance(by: .seconds(7))
@@ -298,8 +297,8 @@ import Testing
 
     @Test func schedulingFromManyThreadsLosesNothing() {
         let clock = VirtualClock()
-        let ran = Mutex(0)
-        let cancelled = Mutex(0)
+        let ran = LockedValue(0)
+        let cancelled = LockedValue(0)
         let threads = 8
         let perThread = 500
         // No #expect off the test's own task: count here, assert below.

@@ -1,4 +1,3 @@
-import Synchronization
 
 /// Time budgets for any work, in the image of iOS's background tasks: a job asks for an allowance, gets
 /// a soft warning shortly before it runs out, and a hard stop with a typed reason if it is not ended in
@@ -42,7 +41,7 @@ public final class BudgetScheduler: Sendable {
         var onStop: BudgetStopHandler?
     }
 
-    private struct State {
+    private struct State: Sendable {
         var records: [Record] = []
         var freeHead: UInt32 = 0
         var liveCount = 0
@@ -74,7 +73,7 @@ public final class BudgetScheduler: Sendable {
 
     /// The clock deadlines run on.
     public let clock: any BudgetClock
-    private let state = Mutex(State())
+    private let state = LockedValue(State())
 
     /// Creates a scheduler with no budgets.
     /// - Parameter clock: A ``VirtualClock`` for tests, a real-time clock for real work.

@@ -1,4 +1,3 @@
-import Synchronization
 
 /// A budget stopped before the work finished.
 public struct BudgetStoppedError: Error, Sendable, Hashable, CustomStringConvertible {
@@ -85,7 +84,7 @@ private final class Outcome<T: Sendable>: Sendable {
         var cancelRequested = false
     }
 
-    private let state = Mutex(State())
+    private let state = LockedValue(State())
 
     func setWork(_ work: Task<Void, Never>) {
         let cancel = state.withLock { state -> Bool in

@@ -264,3 +264,5 @@ struct DeadlineHeap<Payload> {
         freeHead = Int32(truncatingIfNeeded: slot)
     }
 }
+
+extension DeadlineHeap: Sendable where Payload: Sendable {}

@@ -10,7 +10,7 @@ extension DispatchClock {
     /// moves earlier than what the timer is armed for, or when a firing finishes with work left.
     /// While a firing runs (``isFiring``) nothing is armed: the firing arms the timer itself when it
     /// finishes, so work scheduled meanwhile never costs a second arm.
-    struct State {
+    struct State: Sendable {
         /// Pending work by deadline, in nanoseconds since the clock's origin.
         private(set) var queue = DeadlineHeap<Work>()
         /// The deadline the timer is armed for, or `nil` while it is not armed.

@@ -1,6 +1,5 @@
 #if canImport(Dispatch)
 import Dispatch
-import Synchronization
 
 /// A clock on real time: work runs on a serial Dispatch queue when its deadline comes.
 ///
@@ -53,7 +52,7 @@ import Synchronization
 ///   each item run costs O(log n) plus one uncontended lock round trip.
 public final class DispatchClock: BudgetClock {
     /// Everything mutable, behind one lock; see ``State``.
-    private let state = Mutex(State())
+    private let state = LockedValue(State())
     /// The serial queue that work runs on, and the timer's target.
     let queue: DispatchQueue
     /// The one timer, armed for the earliest deadline.

@@ -1,4 +1,3 @@
-import Synchronization
 
 /// A handle to work scheduled on a clock; pass it to the same clock's `cancel(_:)`
 /// (``VirtualClock/cancel(_:)``, ``DispatchClock/cancel(_:)``).
@@ -24,12 +23,15 @@ public struct ScheduledWork: Hashable, Sendable {
     /// A new clock identity, different from every other clock's in this process (virtual or real),
     /// so a handle from one clock never matches another's work.
     static func nextClockIdentity() -> UInt64 {
-        clockIdentities.wrappingAdd(1, ordering: .relaxed).oldValue
+        clockIdentities.withLock { next in
+            defer { next &+= 1 }
+            return next
+        }
     }
 }
 
 /// Source of clock identities; see ``ScheduledWork/nextClockIdentity()``.
-private let clockIdentities = Atomic<UInt64>(0)
+private let clockIdentities = LockedValue<UInt64>(0)
 
 /// Work a clock runs: the closure, wrapped in a struct.
 ///

@@ -1,4 +1,3 @@
-import Synchronization
 
 /// A clock whose time moves only when you advance it, for deterministic unit tests of code that
 /// schedules work in time.
@@ -42,21 +41,21 @@ public final class VirtualClock: Sendable {
     typealias Work = ClockWork
 
     /// Everything the lock protects.
-    struct State {
+    struct State: Sendable {
         /// The current instant, in nanoseconds.
         var now: Int64
         /// Pending work by deadline.
         var queue = DeadlineHeap<Work>()
     }
 
-    private let state: Mutex<State>
+    private let state: LockedValue<State>
     /// Distinguishes this clock's handles from other clocks'.
     private let identity: UInt64
 
     /// Creates a clock with no pending work.
     /// - Parameter start: The clock's initial ``now``; ``BudgetInstant/zero`` by default.
     public init(startingAt start: BudgetInstant = .zero) {
-        state = Mutex(State(now: start.nanoseconds))
+        state = LockedValue(State(now: start.nanoseconds))
         identity = ScheduledWork.nextClockIdentity()
     }
 

@@ -1,7 +1,6 @@
 #if canImport(Dispatch)
 @preconcurrency import Dispatch
 #endif
-import Synchronization
 
 /// An app's own serial queue: every callback, expiration handler and piece of app work runs here, one
 /// at a time, and nothing new starts while the app is suspended.
@@ -33,7 +32,7 @@ final class AppExecutor: Sendable {
     }
 
     private let backend: Backend
-    private let state = Mutex(State())
+    private let state = LockedValue(State())
 
     init(backend: Backend) {
         self.backend = backend

@@ -1,4 +1,3 @@
-import Synchronization
 
 /// An installed app as the app itself sees it: its state, its delegate, and observers of its lifecycle.
 ///
@@ -21,7 +20,7 @@ public final class Application: Sendable {
 
     /// The app's own serial queue.
     let queue: AppExecutor
-    private let side: Mutex<SideState>
+    private let side: LockedValue<SideState>
     /// The device the app is installed on; weak, because the system owns its apps.
     weak let system: BackgroundSystem?
 
@@ -49,7 +48,7 @@ public final class Application: Sendable {
         self.queue = queue
         self.id = manifest.id
         self.manifest = manifest
-        self.side = Mutex(SideState(delegate: delegate))
+        self.side = LockedValue(SideState(delegate: delegate))
     }
 
     /// The app's state as the app sees it: it changes as each step is delivered on the app's executor.

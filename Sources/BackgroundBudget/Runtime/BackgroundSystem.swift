@@ -1,7 +1,6 @@
 #if canImport(Dispatch)
 @preconcurrency import Dispatch
 #endif
-import Synchronization
 
 /// The device: installed apps, the user's gestures, the system's decisions, and the trace of it all.
 ///
@@ -41,14 +40,14 @@ public final class BackgroundSystem: Sendable {
         var timer: AppTimer
     }
 
-    let state: Mutex<State>
+    let state: LockedValue<State>
 
     /// Creates a device with no apps under the default policy, ``BudgetPolicy/iOS13``.
     /// - Parameter clock: The clock to run on; usually a ``VirtualClock``.
     public init(clock: any BudgetClock) {
         self.clock = clock
         self.policy = .iOS13
-        self.state = Mutex(State(core: DeviceCore(policy: .iOS13)))
+        self.state = LockedValue(State(core: DeviceCore(policy: .iOS13)))
         state.withLock { $0.core.owner = self }
     }
 
@@ -62,7 +61,7 @@ public final class BackgroundSystem: Sendable {
         try policy.validate()
         self.clock = clock
         self.policy = policy
-        self.state = Mutex(State(core: DeviceCore(policy: policy, retention: traceRetention)))
+        self.state = LockedValue(State(core: DeviceCore(policy: policy, retention: traceRetention)))
         state.withLock { $0.core.owner = self }
     }
 

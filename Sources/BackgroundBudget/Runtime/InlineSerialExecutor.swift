@@ -1,4 +1,3 @@
-import Synchronization
 
 /// A serial executor that runs work on a calling thread, in submission order: the backend of an app's
 /// queue on a ``VirtualClock``.
@@ -31,7 +30,7 @@ final class InlineSerialExecutor: Sendable {
         }
     }
 
-    private let state = Mutex(State())
+    private let state = LockedValue(State())
 
     /// Appends work without running anything.
     func enqueue(_ work: @escaping @Sendable () -> Void) {

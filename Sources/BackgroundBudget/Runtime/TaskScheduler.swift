@@ -1,4 +1,3 @@
-import Synchronization
 
 /// A request to run work, as `BGTaskScheduler` takes it: a `BGAppRefreshTaskRequest`, a
 /// `BGProcessingTaskRequest`, or a `BGContinuedProcessingTaskRequest` (IOS-FACTS §5 [S46][S47]).
@@ -248,7 +247,7 @@ public final class ScheduledTask: Sendable {
     public let kind: TaskRequest.Kind
     let app: AppID
     let number: UInt64
-    private let handler = Mutex<(@Sendable () -> Void)?>(nil)
+    private let handler = LockedValue<(@Sendable () -> Void)?>(nil)
     weak let system: BackgroundSystem?
 
     init(identifier: String, kind: TaskRequest.Kind, app: AppID, number: UInt64, system: BackgroundSystem?) {

@@ -1,4 +1,3 @@
-import Synchronization
 
 /// One thing a scenario app does inside a lifecycle callback.
 ///
@@ -315,7 +314,7 @@ public struct ScenarioTaskHandler: Sendable, Hashable {
     /// Works off the app's queue in steps, reporting progress after each, until done or expired.
     private static func work(_ task: ScheduledTask, for work: Duration, in steps: Int, result: Bool?,
                              application: Application, clock: any BudgetClock) {
-        let stopped = Mutex(false)
+        let stopped = LockedValue(false)
         task.expirationHandler = {
             stopped.withLock { $0 = true }
             // A task that never completes does not complete on expiry either.

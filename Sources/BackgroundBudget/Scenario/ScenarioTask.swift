@@ -1,4 +1,3 @@
-import Synchronization
 
 /// A finite background task a scenario app begins: how long its work takes and what the app does when
 /// the task's expiration handler runs.
@@ -51,7 +50,7 @@ public struct ScenarioTask: Sendable, Hashable {
 
     /// Begins the task now and arranges for its work and expiration handler.
     func begin(in application: Application) {
-        let state = Mutex((id: BackgroundTaskIdentifier.invalid, ended: false))
+        let state = LockedValue((id: BackgroundTaskIdentifier.invalid, ended: false))
         // Work started by one incarnation of the app dies with it.
         let epoch = application.queue.epoch
         let endOnce: @Sendable () -> Void = {

@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// Saves one app's (or one job runner's) state in a folder on disk, so that it survives the app being
 /// purged without a word, a crash, or a kill at any instant.
@@ -67,7 +66,7 @@ public final class StateStore<Value: Codable & Sendable>: Sendable {
     let currentPath: String
     let previousPath: String
     let temporaryPath: String
-    private let current = Mutex(CurrentFile.unknown)
+    private let current = LockedValue(CurrentFile.unknown)
 
     /// Creates a store for the state called `name` in a folder. Nothing is read or written until the
     /// first ``save(_:)`` or ``load()``.
