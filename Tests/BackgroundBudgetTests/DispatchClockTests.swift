@@ -4,7 +4,7 @@ import Testing
 
 /// The real-time clock against the wall: lenient about lateness, strict about order and about
 /// never running early. Each test waits on a semaphore with a timeout.
-@Suite(.tags(.realTime), .serialized)
+@Suite(.tags(.realTime), .serialized, LongRun.only)
 struct DispatchClockTests {
     /// Every test ends by proving nothing is left pending, and stops the clock.
     private func expectIdleAndShutDown(_ clock: DispatchClock, sourceLocation: SourceLocation = #_sourceLocation) {

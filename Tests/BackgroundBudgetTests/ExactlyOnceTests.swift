@@ -9,7 +9,7 @@ import Testing
 @Suite struct ExactlyOnceTests {
     @Test func randomSequencesEndEveryTaskExactlyOnce() throws {
         var random = SplitMix64(seed: 0x5EED_0004)
-        for sequence in 0..<10_000 {
+        for sequence in 0..<LongRun.cases(10_000, quick: 500) {
             try runSequence(&random, sequence: sequence)
         }
     }

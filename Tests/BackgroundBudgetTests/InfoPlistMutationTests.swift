@@ -5,7 +5,7 @@ import Testing
 /// Feeds 24,000 mutated Info.plists, half XML and half binary, to the loader: nothing may crash, every
 /// failure is an ``InfoPlistError`` with a message, and every manifest that loads is a valid one.
 @Suite struct InfoPlistMutationTests {
-    static let filesPerShard = 6_000
+    static let filesPerShard = LongRun.cases(6_000, quick: 2_000)
     static let shards = 0..<4
 
     /// The samples' bytes exactly as committed (four XML files and the binary one), so that the

@@ -4,7 +4,7 @@ import Testing
 
 /// The same core on the real-time clock: app callbacks on their own dispatch queues, deadlines on
 /// one timer. Few, lenient tests with short policy numbers and bounded semaphore waits.
-@Suite(.tags(.realTime), .serialized)
+@Suite(.tags(.realTime), .serialized, LongRun.only)
 struct RealTimeSystemTests {
     /// A short policy: 0.4 s allowance, handlers 0.2 s before the end, 0.2 s for didEnterBackground.
     private static func shortPolicy() -> BudgetPolicy {

@@ -141,7 +141,7 @@ final class LateWorkDelegate: ApplicationDelegate {
 }
 
 /// The dispatch backend: suspension and resumption in quick succession, and release while suspended.
-@Suite(.tags(.realTime), .serialized)
+@Suite(.tags(.realTime), .serialized, LongRun.only)
 struct DispatchQueueRegressionTests {
     @Test func quickSuspendResumeCyclesNeverUnbalanceTheQueue() throws {
         let clock = DispatchClock()

@@ -5,7 +5,7 @@ import Testing
 /// Feeds 100,000 mutated scenario files to the parser, the validator and, when they pass, the runner:
 /// nothing may crash, and every error must name a path and a position inside the file.
 @Suite struct ScenarioMutationTests {
-    static let filesPerShard = 25_000
+    static let filesPerShard = LongRun.cases(25_000, quick: 2_500)
     static let shards = 0..<4
 
     /// Valid scenarios to mutate: the examples, and one that uses every verb and key.
