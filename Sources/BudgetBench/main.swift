@@ -13,6 +13,7 @@ let benchmarks: [any Benchmark] = [
     LiveTaskMemoryBenchmark(),
     ScenarioBenchmark(),
     ScaleBenchmark(),
+    LockBenchmark(),
 ]
 
 let filters = CommandLine.arguments.dropFirst()
