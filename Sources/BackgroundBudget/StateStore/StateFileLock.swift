@@ -12,7 +12,8 @@ import Musl
 /// `flock` locks belong to an open file description, so two ``StateStore`` objects in one process
 /// (each opens the file itself) exclude each other just as two processes do, and the kernel releases
 /// the lock when its holder dies, even by `SIGKILL`. The lock file is never removed, so every holder
-/// locks the same file; it holds no data.
+/// locks the same file; it holds no data. On a file system that does not support `flock` (`ENOTSUP`,
+/// `ENOLCK`) the store goes on unlocked: one writer is as safe as ever, several are not serialised.
 ///
 /// ```swift
 /// let descriptor = try StateFileLock.acquire("/…/draft.state.lock", timeout: .seconds(5))
@@ -65,6 +66,9 @@ enum StateFileLock {
             if flock(descriptor, LOCK_EX | LOCK_NB) == 0 { return descriptor }
             let code = errno
             if code == EINTR { continue }
+            // A file system without `flock` (some network and FUSE file systems): go on without the
+            // lock, as a lone writer needs none; several writers are then not serialised.
+            if code == ENOTSUP || code == EOPNOTSUPP || code == ENOLCK { return descriptor }
             guard code == EWOULDBLOCK || code == EAGAIN else {
                 release(descriptor)
                 throw StateStoreError(.io(operation: "flock", errno: code), path: path)
