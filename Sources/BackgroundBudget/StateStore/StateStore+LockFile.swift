@@ -9,11 +9,15 @@ import Musl
 #endif
 
 extension StateStore {
-    /// Runs `body` with the store's own threads serialised and the lock file held, so no other store
-    /// (in this process or another) saves or sets files aside meanwhile. Never calls user code.
+    /// Runs `body` with the lock file held, so no other save or load (on another thread, by another
+    /// store, or in another process) reads, writes or sets aside the store's files meanwhile. Never
+    /// calls user code.
     ///
-    /// Something other than a regular file at the lock file's name is set aside and reported, and
-    /// the lock taken on a new file.
+    /// Each call opens the lock file itself, and `flock` locks belong to an open file, so the calls
+    /// of one store's threads exclude each other as those of two processes do, and each waits at
+    /// most ``lockTimeout``: there is no in-process lock to queue on first. Something other than a
+    /// regular file at the lock file's name is set aside and reported, and the lock taken on a new
+    /// file.
     ///
     /// - Parameters:
     ///   - creatingFolder: Whether to create a missing folder (a save). Without it (a load), a folder
@@ -27,13 +31,11 @@ extension StateStore {
         creatingFolder: Bool,
         _ body: (inout [StateStoreIssue]) throws(StateStoreError) -> Result
     ) throws(StateStoreError) -> (result: Result, issues: [StateStoreIssue]) {
-        try serial.withLock { (_: inout Void) throws(StateStoreError) -> (result: Result, issues: [StateStoreIssue]) in
-            var issues: [StateStoreIssue] = []
-            let descriptor = try lockDescriptor(creatingFolder: creatingFolder, issues: &issues)
-            defer { descriptor.map(StateFileLock.release) }
-            let result = try body(&issues)
-            return (result, issues)
-        }
+        var issues: [StateStoreIssue] = []
+        let descriptor = try lockDescriptor(creatingFolder: creatingFolder, issues: &issues)
+        defer { descriptor.map(StateFileLock.release) }
+        let result = try body(&issues)
+        return (result, issues)
     }
 
     /// Takes the lock file: `nil` when a load may go on without it (see ``withLockFile(creatingFolder:_:)``).

@@ -35,7 +35,8 @@ import Foundation
 /// One store may be used from many threads, and several stores (in one process or in several) may
 /// save and load under the same folder and name at once: every save, and the part of every load that
 /// reads the files and sets damaged ones aside, holds an advisory lock on `name.state.lock` (`flock`),
-/// waiting up to ``lockTimeout`` for another holder. The value's `encode(to:)` and `init(from:)` run
+/// waiting up to ``lockTimeout`` for another holder, whether that is another thread of the same store,
+/// another store or another process. The value's `encode(to:)` and `init(from:)` run
 /// with no lock held.
 ///
 /// The store trusts nothing it finds on disk: it never follows a symbolic link, never blocks on a
@@ -60,8 +61,6 @@ public final class StateStore<Value: Codable & Sendable>: Sendable {
     let temporaryPrefix: String
     /// The lock file, `name.state.lock`.
     let lockPath: String
-    /// Serialises the store's own threads before they take the lock file.
-    let serial = LockedValue(())
     /// The largest state file, header included, that the store writes or reads: a larger value is
     /// refused by ``save(_:)`` and a larger file is set aside by ``load()`` without being read.
     public let maximumFileSize: Int
