@@ -101,7 +101,8 @@ struct KillRun: Sendable {
             child.kill()
             for line in child.remainingLines() { record(line) }
             if lastWriting > lastSaved { killedMidSave += 1 }
-            if FileManager.default.fileExists(atPath: store.fileURL.path + ".tmp") { temporaryFilesLeft += 1 }
+            let entries = try FileManager.default.contentsOfDirectory(atPath: folder.path)
+            if entries.contains(where: { $0.hasPrefix("torture.state.tmp") }) { temporaryFilesLeft += 1 }
             try check(store.load())
         }
         let setAside = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.contains("corrupt") }

@@ -160,14 +160,14 @@ import Musl
         }
     }
 
-    @Test func anUnreadableCurrentFileIsLeftInPlaceAndThePreviousCopyUsed() throws {
+    @Test(.enabled(if: geteuid() != 0, "root may read any file"))
+    func anUnreadableCurrentFileIsLeftInPlaceAndThePreviousCopyUsed() throws {
         try withStateFolder { folder in
             let store = try storeWithTwoCopies(in: folder)
-            // A folder where the file should be: `open` succeeds, `read` fails with EISDIR, even as root.
-            try FileManager.default.removeItem(at: store.fileURL)
-            try FileManager.default.createDirectory(at: store.fileURL, withIntermediateDirectories: false)
+            // No read permission: `open` fails with EACCES, which may pass, so the file stays.
+            try FileManager.default.setAttributes([.posixPermissions: 0], ofItemAtPath: store.fileURL.path)
             #expect(try store.load() == .init(value: older, source: .previous, issues: [
-                StateStoreIssue(StateStoreError(.io(operation: "read", errno: EISDIR), path: store.fileURL.path),
+                StateStoreIssue(StateStoreError(.io(operation: "open", errno: EACCES), path: store.fileURL.path),
                                 keptAt: store.fileURL.path),
             ]))
             #expect(try fileNames(in: folder) == ["note.state", "note.state.previous"])
@@ -187,6 +187,24 @@ import Musl
                 return
             }
             // The previous copy is still the last good one, not the damaged file.
+            try FileManager.default.removeItem(at: store.fileURL)
+            #expect(try store.load().value == older)
+        }
+    }
+
+    @Test func aSaveNeverKeepsADamagedCurrentFileAsThePreviousCopyEvenOneItWroteItself() throws {
+        try withStateFolder { folder in
+            let store = try storeWithTwoCopies(in: folder)
+            // Damaged after this store wrote it (a bad sector, another program): the same store saves.
+            try damage(store.fileURL) { $0[30] ^= 0x20 }
+            let issues = try store.save(Note(title: "newest"))
+            #expect(issues.map(\.keptAt) == [store.fileURL.path + ".corrupt-1"])
+            guard case .checksumMismatch? = issues.first?.error.problem else {
+                Issue.record("expected a checksum mismatch, got \(issues)")
+                return
+            }
+            // The good previous copy was kept, not replaced by the damaged file: one more fault (the
+            // new current file lost) still leaves a good copy.
             try FileManager.default.removeItem(at: store.fileURL)
             #expect(try store.load().value == older)
         }

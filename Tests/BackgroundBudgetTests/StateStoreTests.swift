@@ -21,9 +21,10 @@ func withStateFolder(_ body: (URL) throws -> Void) throws {
     try body(folder)
 }
 
-/// The names of the files in a folder, sorted.
+/// The names of the files in a folder, sorted, without the lock files (`….state.lock`): every save
+/// and load leaves one, empty, and the tests of the lock check it themselves.
 func fileNames(in folder: URL) throws -> [String] {
-    try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted()
+    try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { !$0.hasSuffix(".state.lock") }.sorted()
 }
 
 @Suite struct StateStoreTests {
@@ -34,6 +35,9 @@ func fileNames(in folder: URL) throws -> [String] {
             #expect(try store.save(note) == [])
             #expect(try store.load() == .init(value: note, source: .current))
             #expect(try fileNames(in: folder) == ["note.state"])
+            // The lock file is there, empty: it holds no data, only the lock.
+            #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted() == ["note.state", "note.state.lock"])
+            #expect(try Data(contentsOf: folder.appendingPathComponent("note.state.lock")).isEmpty)
         }
     }
 
@@ -97,6 +101,30 @@ func fileNames(in folder: URL) throws -> [String] {
         } throws: { error in
             guard let error = error as? StateStoreError, case .invalidName = error.problem else { return false }
             return true
+        }
+    }
+
+    @Test func settingsOutOfRangeAreRefusedByName() throws {
+        let folder = URL(fileURLWithPath: "/tmp")
+        #expect(throws: StateStoreError(.invalidSetting("maximumFileSize is 63 bytes; it must be at least 64"), path: "/tmp/note")) {
+            _ = try StateStore<Note>(directory: folder, name: "note", maximumFileSize: 63)
+        }
+        #expect(throws: StateStoreError(.invalidSetting("lockTimeout is -1.0 seconds; it must not be negative"), path: "/tmp/note")) {
+            _ = try StateStore<Note>(directory: folder, name: "note", lockTimeout: .seconds(-1))
+        }
+    }
+
+    @Test func aValueLargerThanTheLimitIsRefusedBeforeAnythingIsWritten() throws {
+        try withStateFolder { folder in
+            let store = try StateStore<Note>(directory: folder, name: "note", maximumFileSize: 100)
+            try store.save(Note(title: "small"))
+            let big = Note(title: String(repeating: "x", count: 100))
+            let frameSize = UInt64(StateFrame.headerSize + #"{"items":[],"title":""}"#.utf8.count + 100)
+            #expect(throws: StateStoreError(.tooLarge(bytes: frameSize, limit: 100), path: store.fileURL.path)) {
+                try store.save(big)
+            }
+            #expect(try store.load() == .init(value: Note(title: "small"), source: .current))
+            #expect(try fileNames(in: folder) == ["note.state"])
         }
     }
 

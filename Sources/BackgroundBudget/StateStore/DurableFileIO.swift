@@ -10,58 +10,28 @@ import Musl
 /// ``StateStoreError`` naming the call, its `errno` and the path.
 ///
 /// ```swift
-/// try DurableFileIO.writeAndSync(bytes, to: "/tmp/x.tmp")
+/// try DurableFileIO.writeNewAndSync(bytes, to: "/tmp/x.tmp")     // fails if anything is at the path
 /// try DurableFileIO.rename("/tmp/x.tmp", to: "/tmp/x")
 /// try DurableFileIO.syncDirectory("/tmp")
 /// ```
 enum DurableFileIO {
-    /// What reading a file found.
-    enum ReadOutcome {
-        /// The file does not exist.
-        case missing
-        /// The file could not be read.
-        case failed(StateStoreError)
-        /// The file's bytes.
-        case bytes([UInt8])
-    }
-
     /// The most one `write` call is asked to write. Large states are written in several calls, so the
     /// short-write loop below runs on every large save rather than only in rare cases, and the crash
     /// test can kill a writer between two of them.
     static let writeChunkSize = 32 * 1024
 
-    /// Reads a whole file.
-    /// - Parameter path: The file.
-    /// - Returns: Its bytes, or that it is missing, or why it could not be read.
-    static func read(_ path: String) -> ReadOutcome {
-        let descriptor = retryingOnInterrupt { open(path, O_RDONLY | O_CLOEXEC) }
-        guard descriptor >= 0 else {
-            let code = errno
-            // ENOTDIR: a component of the path is a file, so this file cannot exist either.
-            return code == ENOENT || code == ENOTDIR
-                ? .missing : .failed(StateStoreError(.io(operation: "open", errno: code), path: path))
-        }
-        defer { _ = close(descriptor) }
-        var bytes: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: writeChunkSize)
-        while true {
-            let count = buffer.withUnsafeMutableBytes { buffer in
-                retryingOnInterrupt { systemRead(descriptor, buffer.baseAddress, buffer.count) }
-            }
-            if count < 0 { return .failed(StateStoreError(.io(operation: "read", errno: errno), path: path)) }
-            if count == 0 { return .bytes(bytes) }
-            bytes += buffer[..<count]
-        }
-    }
-
-    /// Creates or truncates a file, writes all of `bytes` to it, flushes it to stable storage and
-    /// closes it. On failure the partly written file is removed.
+    /// Creates a new file, writes all of `bytes` to it, flushes it to stable storage and closes it.
+    /// On failure the partly written file is removed.
+    ///
+    /// The file is opened with `O_CREAT | O_EXCL | O_NOFOLLOW`: if anything already exists at `path`
+    /// (a file, a folder, a symbolic link, dangling or not) the call fails with `EEXIST` and nothing
+    /// is written, so a write never goes through a link or into a file someone else is writing.
     /// - Parameters:
-    ///   - bytes: The file's new content.
-    ///   - path: The file.
+    ///   - bytes: The file's content.
+    ///   - path: The new file, which must not exist.
     /// - Throws: A ``StateStoreError`` naming the call that failed.
-    static func writeAndSync(_ bytes: [UInt8], to path: String) throws(StateStoreError) {
-        let descriptor = retryingOnInterrupt { open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644) }
+    static func writeNewAndSync(_ bytes: [UInt8], to path: String) throws(StateStoreError) {
+        let descriptor = retryingOnInterrupt { open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644) }
         guard descriptor >= 0 else { throw StateStoreError(.io(operation: "open", errno: errno), path: path) }
         var failure: StateStoreError?
         var offset = 0
@@ -167,7 +137,7 @@ enum DurableFileIO {
     }
 
     /// Calls `body` again while it fails with `EINTR` (a signal arrived before it could finish).
-    private static func retryingOnInterrupt<Result: BinaryInteger>(_ body: () -> Result) -> Result {
+    static func retryingOnInterrupt<Result: BinaryInteger>(_ body: () -> Result) -> Result {
         while true {
             let result = body()
             if result >= 0 || errno != EINTR { return result }
@@ -176,10 +146,6 @@ enum DurableFileIO {
 }
 
 // The C functions under names that do not collide with `DurableFileIO`'s own methods.
-private func systemRead(_ descriptor: Int32, _ buffer: UnsafeMutableRawPointer?, _ count: Int) -> Int {
-    read(descriptor, buffer, count)
-}
-
 private func systemWrite(_ descriptor: Int32, _ buffer: UnsafeRawPointer, _ count: Int) -> Int {
     write(descriptor, buffer, count)
 }

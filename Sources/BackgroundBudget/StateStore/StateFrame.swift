@@ -56,30 +56,51 @@ enum StateFrame {
 
     /// The first thing wrong with a file's bytes, in the order of the header's fields, or `nil`.
     private static func problem(in bytes: [UInt8]) -> StateStoreError.Problem? {
-        let size = UInt64(bytes.count)
-        let signature = Array(bytes.prefix(magic.count))
+        if let problem = headerProblem(Array(bytes.prefix(headerSize)), fileSize: UInt64(bytes.count)) { return problem }
+        return payloadProblem(bytes)
+    }
+
+    /// The first thing wrong with a file's header, judged from its first bytes and its size alone, so
+    /// that a reader can refuse a bad file before reading the rest of it.
+    /// - Parameters:
+    ///   - header: The file's first ``headerSize`` bytes, or all of them when it is shorter.
+    ///   - fileSize: The file's size in bytes.
+    /// - Returns: The first problem in the order of the header's fields, or `nil` when the header is
+    ///   intact and the file's size is the one it declares.
+    static func headerProblem(_ header: [UInt8], fileSize size: UInt64) -> StateStoreError.Problem? {
+        let signature = Array(header.prefix(magic.count))
         guard magic.starts(with: signature) else { return .badMagic(found: signature) }
-        guard bytes.count >= 12 else {
+        guard header.count >= 12 else {
             return .truncated(expectedBytes: UInt64(headerSize), foundBytes: size)
         }
-        let foundVersion: UInt32 = read(bytes, at: 8)
+        let foundVersion: UInt32 = read(header, at: 8)
         guard foundVersion == version else {
             return .unsupportedVersion(found: foundVersion, supported: version)
         }
-        guard bytes.count >= headerSize else {
+        guard header.count >= headerSize else {
             return .truncated(expectedBytes: UInt64(headerSize), foundBytes: size)
         }
-        let storedHeaderCRC: UInt32 = read(bytes, at: 24)
-        let headerCRC = CRC32.checksum(bytes[..<24])
+        let storedHeaderCRC: UInt32 = read(header, at: 24)
+        let headerCRC = CRC32.checksum(header[..<24])
         guard storedHeaderCRC == headerCRC else {
             return .headerChecksumMismatch(stored: storedHeaderCRC, computed: headerCRC)
         }
-        let length: UInt64 = read(bytes, at: 12)
-        let (expected, overflow) = length.addingReportingOverflow(UInt64(headerSize))
-        if overflow || expected > size {
-            return .truncated(expectedBytes: overflow ? .max : expected, foundBytes: size)
-        }
+        let expected = declaredSize(header)
+        if expected > size { return .truncated(expectedBytes: expected, foundBytes: size) }
         guard expected == size else { return .lengthMismatch(expectedBytes: expected, foundBytes: size) }
+        return nil
+    }
+
+    /// The file size an intact header declares: the header plus its payload length (`UInt64.max` when
+    /// that overflows).
+    static func declaredSize(_ header: [UInt8]) -> UInt64 {
+        let length: UInt64 = read(header, at: 12)
+        let (expected, overflow) = length.addingReportingOverflow(UInt64(headerSize))
+        return overflow ? .max : expected
+    }
+
+    /// Whether a whole file's payload matches the checksum in its (already checked) header.
+    static func payloadProblem(_ bytes: [UInt8]) -> StateStoreError.Problem? {
         let storedCRC: UInt32 = read(bytes, at: 20)
         let crc = CRC32.checksum(bytes[headerSize...])
         guard storedCRC == crc else { return .checksumMismatch(stored: storedCRC, computed: crc) }

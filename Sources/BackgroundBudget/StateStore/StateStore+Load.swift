@@ -8,18 +8,28 @@ extension StateStore {
     /// let draft = loaded.value ?? Draft()                       // nil: nothing saved yet
     /// ```
     ///
-    /// A damaged file (a bad frame, or JSON that does not decode as `Value`) is renamed aside to
-    /// `….corrupt-N`, never deleted, and reported in ``LoadResult/issues`` with its new path. A file
-    /// that cannot be read (a failed system call) is left in place and reported.
+    /// A damaged file (a bad frame, JSON that does not decode as `Value`, a file larger than
+    /// ``maximumFileSize``, or a folder, named pipe, symbolic link or device at its name) is renamed
+    /// aside to `….corrupt-N`, never deleted, and reported in ``LoadResult/issues`` with its new
+    /// path. A file that cannot be read (a failed system call) is left in place and reported. Nothing
+    /// is followed, nothing blocks, and no more than the header is read from a file whose header is
+    /// wrong.
+    ///
+    /// The files are read, and damaged ones set aside, with the lock file held (see ``lockTimeout``),
+    /// so a load never sees a save half-way and never sets aside a file a save has just replaced.
     ///
     /// - Returns: The value and where it came from; ``LoadResult/Source/nothingSaved`` when there are
     ///   no state files.
     /// - Throws: A ``StateStoreError`` with ``StateStoreError/Problem/noGoodCopy(_:)`` listing each
-    ///   file and what was wrong with it, only when files exist and none of them can be used.
+    ///   file and what was wrong with it, only when files exist and none of them can be used;
+    ///   ``StateStoreError/Problem/lockTimeout(waited:)`` when another store kept the lock for longer
+    ///   than ``lockTimeout``; ``StateStoreError/Problem/io(operation:errno:)`` when the lock file
+    ///   could not be opened or locked in a folder this process can write to.
     public func load() throws(StateStoreError) -> LoadResult {
-        // Under the lock: read both files, and set aside those whose frame is damaged.
-        let (inspections, frameIssues) = withCurrentFile { current in
-            let inspections = [inspect(currentPath), inspect(previousPath)]
+        // With the lock file held: read both files, and set aside those that are damaged.
+        let ((inspections, frameIssues), lockIssues) = try withLockFile(creatingFolder: false) { (_: inout [StateStoreIssue]) in
+            let inspections = [DurableFileIO.readStateFile(currentPath, maximumSize: maximumFileSize),
+                               DurableFileIO.readStateFile(previousPath, maximumSize: maximumFileSize)]
             var issues: [[StateStoreIssue]] = [[], []]
             for (index, path) in [currentPath, previousPath].enumerated() {
                 switch inspections[index] {
@@ -31,12 +41,6 @@ extension StateStore {
                     issues[index] += setAsideReporting(error, path: path)
                 }
             }
-            switch inspections[0] {
-            case .intact: current = .intact
-            case .missing: current = .absent
-            case .damaged: current = (try? DurableFileIO.exists(currentPath)) == false ? .absent : .unknown
-            case .unreadable: current = .unknown
-            }
             return (inspections, issues)
         }
         var issues = frameIssues
@@ -44,7 +48,7 @@ extension StateStore {
             issues[0].append(StateStoreIssue(StateStoreError(.missing, path: currentPath), keptAt: nil))
         }
 
-        // Without the lock, as decoding runs the value's `init(from:)`: the newest copy that decodes.
+        // With no lock held, as decoding runs the value's `init(from:)`: the newest copy that decodes.
         var undecodable: [(index: Int, error: StateStoreError, bytes: [UInt8])] = []
         var found: (value: Value, source: LoadResult.Source)?
         for (index, inspection) in inspections.enumerated() {
@@ -59,25 +63,26 @@ extension StateStore {
             if found != nil { break }
         }
 
-        // Under the lock again: set aside the files that did not decode, unless a save replaced them.
+        // With the lock file held again: set aside the files that did not decode, unless a save
+        // replaced them meanwhile.
+        var laterLockIssues: [StateStoreIssue] = []
         if !undecodable.isEmpty {
-            let decodingIssues = withCurrentFile { current in
+            let (decodingIssues, moreLockIssues) = try withLockFile(creatingFolder: false) { (_: inout [StateStoreIssue]) in
                 undecodable.map { index, error, bytes in
                     let path = index == 0 ? currentPath : previousPath
-                    guard case .bytes(let now) = DurableFileIO.read(path), now == bytes else {
+                    guard case .intact(let now) = DurableFileIO.readStateFile(path, maximumSize: maximumFileSize), now == bytes else {
                         return [StateStoreIssue(error, keptAt: nil)]          // a save replaced it meanwhile
                     }
-                    let reported = setAsideReporting(error, path: path)
-                    if index == 0, (try? DurableFileIO.exists(currentPath)) == false { current = .absent }
-                    return reported
+                    return setAsideReporting(error, path: path)
                 }
             }
             for (slot, reported) in zip(undecodable.map(\.index), decodingIssues) { issues[slot] += reported }
+            laterLockIssues = moreLockIssues
         }
 
-        let allIssues = Array(issues.joined())
+        let allIssues = Array(issues.joined()) + lockIssues + laterLockIssues
         if let found { return LoadResult(value: found.value, source: found.source, issues: allIssues) }
-        if inspections.allSatisfy(isMissing) { return LoadResult(value: nil, source: .nothingSaved) }
+        if inspections.allSatisfy(isMissing) { return LoadResult(value: nil, source: .nothingSaved, issues: allIssues) }
         throw StateStoreError(.noGoodCopy(allIssues), path: currentPath)
     }
 
@@ -92,7 +97,7 @@ extension StateStore {
         }
     }
 
-    private func isMissing(_ inspection: Inspection) -> Bool {
+    private func isMissing(_ inspection: DurableFileIO.StateFileRead) -> Bool {
         if case .missing = inspection { return true }
         return false
     }

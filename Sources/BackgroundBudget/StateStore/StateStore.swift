@@ -27,32 +27,24 @@ import Foundation
 /// complete copy, and ``load()`` falls back to the previous copy when the current one is damaged,
 /// reporting why through ``LoadResult/issues``; it throws only when no copy can be used.
 ///
-/// The folder holds `name.state`, `name.state.previous`, `name.state.tmp` while saving (or after a kill
-/// during a save; the next save replaces it), and any damaged file set aside as `name.state.corrupt-N`
-/// or `name.state.previous.corrupt-N`. The folder is created on the first save if it does not exist.
+/// The folder holds `name.state`, `name.state.previous` and `name.state.lock` (the lock file, empty),
+/// a `name.state.tmp-<pid>-<random>` file while a save runs (one left by a killed save is removed by
+/// the next save), and any damaged file or other thing in the way set aside as `….corrupt-N`. The
+/// folder is created on the first save if it does not exist.
 ///
-/// One store may be used from many threads: saves and loads are serialised, and the value's
-/// `encode(to:)` and `init(from:)` run outside the store's lock. Use one store per folder and name in
-/// one process at a time; two processes saving under the same name would share the temporary file.
+/// One store may be used from many threads, and several stores (in one process or in several) may
+/// save and load under the same folder and name at once: every save, and the part of every load that
+/// reads the files and sets damaged ones aside, holds an advisory lock on `name.state.lock` (`flock`),
+/// waiting up to ``lockTimeout`` for another holder, whether that is another thread of the same store,
+/// another store or another process. The value's `encode(to:)` and `init(from:)` run
+/// with no lock held.
+///
+/// The store trusts nothing it finds on disk: it never follows a symbolic link, never blocks on a
+/// named pipe, refuses anything that is not a regular file, and reads a file's header before the rest,
+/// so that a file that is not a state file, or is larger than ``maximumFileSize``, costs one small
+/// read. Whatever is in its way is renamed aside and reported as a ``StateStoreIssue``, so a later save
+/// works again.
 public final class StateStore<Value: Codable & Sendable>: Sendable {
-    /// What the store knows about the current file, kept across calls so that a save need not read it.
-    enum CurrentFile: Sendable {
-        /// Not checked yet (or it could not be read): the next save checks it before keeping it.
-        case unknown
-        /// A complete frame: the next save may keep it as the previous copy.
-        case intact
-        /// There is no current file.
-        case absent
-    }
-
-    /// What one saved file turned out to be when read.
-    enum Inspection: Sendable {
-        case missing
-        case unreadable(StateStoreError)
-        case damaged(StateStoreError, bytes: [UInt8])
-        case intact(bytes: [UInt8])
-    }
-
     /// The folder the state files are in.
     public let directory: URL
     /// The store's name; the state files are called `name.state` and `name.state.previous`.
@@ -65,8 +57,16 @@ public final class StateStore<Value: Codable & Sendable>: Sendable {
     let directoryPath: String
     let currentPath: String
     let previousPath: String
-    let temporaryPath: String
-    private let current = LockedValue(CurrentFile.unknown)
+    /// The start of every temporary file's name: `name.state.tmp`.
+    let temporaryPrefix: String
+    /// The lock file, `name.state.lock`.
+    let lockPath: String
+    /// The largest state file, header included, that the store writes or reads: a larger value is
+    /// refused by ``save(_:)`` and a larger file is set aside by ``load()`` without being read.
+    public let maximumFileSize: Int
+    /// How long a save or load waits for another store (in this process or another) to finish its
+    /// save before it gives up with ``StateStoreError/Problem/lockTimeout(waited:)``.
+    public let lockTimeout: Duration
 
     /// Creates a store for the state called `name` in a folder. Nothing is read or written until the
     /// first ``save(_:)`` or ``load()``.
@@ -79,8 +79,15 @@ public final class StateStore<Value: Codable & Sendable>: Sendable {
     ///   - directory: The folder, which need not exist yet: the first save creates it.
     ///   - name: A file name without a folder: not empty, no `/` or NUL, not `.` or `..`, at most 200
     ///     bytes of UTF-8.
-    /// - Throws: A ``StateStoreError`` with ``StateStoreError/Problem/invalidName(_:)``.
-    public init(directory: URL, name: String) throws(StateStoreError) {
+    ///   - maximumFileSize: The largest state file, header included, to write or read: 64 MiB unless
+    ///     given; at least 64 bytes. It bounds the memory a load can use whatever is on disk.
+    ///   - lockTimeout: How long a save or load waits while another store saves under the same name:
+    ///     5 seconds unless given (a save holds the lock for milliseconds; five seconds is all
+    ///     `applicationDidEnterBackground` has); `.zero` refuses at once instead of waiting.
+    /// - Throws: A ``StateStoreError`` with ``StateStoreError/Problem/invalidName(_:)``, or
+    ///   ``StateStoreError/Problem/invalidSetting(_:)`` for a negative timeout or a size under 64.
+    public init(directory: URL, name: String, maximumFileSize: Int = 64 << 20,
+                lockTimeout: Duration = .seconds(5)) throws(StateStoreError) {
         let why: String? = switch name {
         case "": "it is empty"
         case ".", "..": "it names a folder"
@@ -90,14 +97,23 @@ public final class StateStore<Value: Codable & Sendable>: Sendable {
         default: nil
         }
         if let why { throw StateStoreError(.invalidName(why), path: directory.appendingPathComponent(name).path) }
+        let setting: String? = switch (maximumFileSize, lockTimeout) {
+        case (..<64, _): "maximumFileSize is \(maximumFileSize) bytes; it must be at least 64"
+        case (_, ..<Duration.zero): "lockTimeout is \(lockTimeout); it must not be negative"
+        default: nil
+        }
+        if let setting { throw StateStoreError(.invalidSetting(setting), path: directory.appendingPathComponent(name).path) }
         self.directory = directory
         self.name = name
+        self.maximumFileSize = maximumFileSize
+        self.lockTimeout = lockTimeout
         fileURL = directory.appendingPathComponent(name + ".state")
         previousFileURL = directory.appendingPathComponent(name + ".state.previous")
         directoryPath = directory.path
         currentPath = fileURL.path
         previousPath = previousFileURL.path
-        temporaryPath = directory.appendingPathComponent(name + ".state.tmp").path
+        temporaryPrefix = directory.appendingPathComponent(name + ".state.tmp").path
+        lockPath = directory.appendingPathComponent(name + ".state.lock").path
     }
 
     /// Saves a value atomically and durably: when this returns, the value is on stable storage, and a
@@ -110,36 +126,46 @@ public final class StateStore<Value: Codable & Sendable>: Sendable {
     /// }
     /// ```
     ///
-    /// Saves from several threads are serialised; the value is encoded on the calling thread first.
+    /// Saves from several threads, and from other stores and processes under the same name, are
+    /// serialised by the lock file; the value is encoded on the calling thread first, with no lock held.
     ///
     /// - Parameter value: The state to save.
-    /// - Returns: The issues with a current file that this store had not read yet and found damaged or
-    ///   unreadable: it sets such a file aside instead of keeping it as the previous copy. Almost
-    ///   always empty.
+    /// - Returns: What the save found in its way and set aside (almost always nothing): a current
+    ///   file that is damaged (it is never kept as the previous copy), or a folder, named pipe,
+    ///   symbolic link or other non-regular file at one of the store's names.
     /// - Throws: A ``StateStoreError``: ``StateStoreError/Problem/encodingFailed(codingPath:reason:)``
-    ///   before anything is written, or ``StateStoreError/Problem/io(operation:errno:)`` naming the call
-    ///   and file that failed. After an error ``load()`` returns the value saved before, except when
-    ///   the final `fsync` of the folder failed: the new value is then in place but may not survive a
-    ///   power cut.
+    ///   or ``StateStoreError/Problem/tooLarge(bytes:limit:)`` before anything is written,
+    ///   ``StateStoreError/Problem/lockTimeout(waited:)`` when another store kept the lock for longer
+    ///   than ``lockTimeout`` (nothing was changed), or ``StateStoreError/Problem/io(operation:errno:)``
+    ///   naming the call and file that failed. After an error ``load()`` returns the value saved
+    ///   before, except when the final `fsync` of the folder failed: the new value is then in place
+    ///   but may not survive a power cut.
     @discardableResult
     public func save(_ value: Value) throws(StateStoreError) -> [StateStoreIssue] {
-        let payload = try StateCoding.encode(value, path: currentPath).get()     // user code: not under the lock
+        let payload = try StateCoding.encode(value, path: currentPath).get()     // user code: no lock held
         let frame = StateFrame.encode(payload: payload)
-        return try current.withLock { (current: inout CurrentFile) throws(StateStoreError) -> [StateStoreIssue] in
-            try install(frame, current: &current)
+        guard frame.count <= maximumFileSize else {
+            throw StateStoreError(.tooLarge(bytes: UInt64(frame.count), limit: UInt64(maximumFileSize)), path: currentPath)
         }
+        return try withLockFile(creatingFolder: true) { (issues: inout [StateStoreIssue]) throws(StateStoreError) in
+            try install(frame, issues: &issues)
+        }.issues
     }
 
-    /// Writes `frame` as the new current file, keeping the current file as the previous copy.
+    /// Writes `frame` as the new current file, keeping the current file as the previous copy. Runs
+    /// with the lock file held, so no other writer is between any two of these steps.
     ///
     /// Why a kill at any instant leaves a complete copy, step by step (a complete copy is a file whose
     /// frame checks out, see ``StateFrame``):
-    /// 0. Before anything, the current file is complete: it was checked (when unknown) or written by
-    ///    this store. A damaged one is set aside by a rename and never becomes the previous copy, so a
-    ///    kill later in this save cannot leave two damaged copies.
-    /// 1. The new state goes to `name.state.tmp` and is `fsync`ed. Until the renames below, neither
-    ///    `name.state` nor `name.state.previous` is touched, so a kill here leaves them as they were;
-    ///    a torn temporary file is never read, and the next save truncates it.
+    /// 0. Before anything, the current file is read back and its frame and checksums verified, every
+    ///    time: a damaged (or unreadable, or non-regular) current file is set aside by a rename and
+    ///    never becomes the previous copy, so neither a kill later in this save nor one more fault
+    ///    can leave two damaged copies. Temporary files left by killed saves are removed, and
+    ///    anything that is not a regular file at the previous copy's name is set aside.
+    /// 1. The new state goes to a new `name.state.tmp-<pid>-<random>` (created `O_EXCL | O_NOFOLLOW`)
+    ///    and is `fsync`ed. Until the renames below, neither `name.state` nor `name.state.previous` is
+    ///    touched, so a kill here leaves them as they were; a torn temporary file is never read, and
+    ///    the next save removes it.
     /// 2. `rename(current, previous)`: the old current file, complete, is now `name.state.previous`.
     ///    A kill here leaves no `name.state`; ``load()`` reports it missing and uses the previous copy.
     /// 3. `rename(tmp, current)`: `name.state` is the new state, complete because it was `fsync`ed
@@ -150,37 +176,34 @@ public final class StateStore<Value: Codable & Sendable>: Sendable {
     /// So at every instant either `name.state` (steps 0, 1 and 3) or `name.state.previous` (between 2
     /// and 3) is complete. A power cut before step 4 may lose either rename or both; each moves a
     /// complete, synchronised file, so whichever survive still leave a complete copy.
-    private func install(_ frame: [UInt8], current: inout CurrentFile) throws(StateStoreError) -> [StateStoreIssue] {
-        var issues: [StateStoreIssue] = []
-        if current == .unknown {                                              // step 0
-            switch inspect(currentPath) {
-            case .intact:
-                current = .intact
-            case .missing:
-                current = .absent
-            case .damaged(let error, _), .unreadable(let error):
-                // If it cannot be set aside, stop: keeping it would replace the previous good copy.
-                issues.append(StateStoreIssue(error, keptAt: try setAside(currentPath)))
-                current = .absent
-            }
+    private func install(_ frame: [UInt8], issues: inout [StateStoreIssue]) throws(StateStoreError) {
+        issues += try removeTemporaryFiles()                                  // step 0
+        if case .other(let kind) = try DurableFileIO.entry(at: previousPath) {
+            issues.append(StateStoreIssue(StateStoreError(.notARegularFile(kind), path: previousPath),
+                                          keptAt: try setAside(previousPath)))
         }
-        do {                                                                  // step 1
-            try DurableFileIO.writeAndSync(frame, to: temporaryPath)
-        } catch let error where error.problem == .io(operation: "open", errno: ENOENT) {
-            try DurableFileIO.makeDirectory(directoryPath)                    // the folder did not exist
-            try DurableFileIO.writeAndSync(frame, to: temporaryPath)
+        let keepCurrent: Bool
+        switch DurableFileIO.readStateFile(currentPath, maximumSize: maximumFileSize) {
+        case .intact:
+            keepCurrent = true
+        case .missing:
+            keepCurrent = false
+        case .damaged(let error, _), .unreadable(let error):
+            // If it cannot be set aside, stop: keeping it would replace the previous good copy.
+            issues.append(StateStoreIssue(error, keptAt: try setAside(currentPath)))
+            keepCurrent = false
         }
-        if current == .intact {                                               // step 2
+        let temporaryPath = try writeTemporaryFile(frame)                     // step 1
+        if keepCurrent {                                                      // step 2
             do {
                 try DurableFileIO.rename(currentPath, to: previousPath)
             } catch let error {
-                // ENOENT: someone else removed the current file; there is nothing to keep.
+                // ENOENT: someone removed the current file meanwhile; there is nothing to keep.
                 if case .io(_, ENOENT) = error.problem {} else {
                     DurableFileIO.removeIfPresent(temporaryPath)
                     throw error
                 }
             }
-            current = .absent
         }
         do {                                                                  // step 3
             try DurableFileIO.rename(temporaryPath, to: currentPath)
@@ -188,27 +211,11 @@ public final class StateStore<Value: Codable & Sendable>: Sendable {
             DurableFileIO.removeIfPresent(temporaryPath)
             throw error
         }
-        current = .intact
         try DurableFileIO.syncDirectory(directoryPath)                        // step 4
-        return issues
     }
 
-    /// Reads a file and checks its frame.
-    func inspect(_ path: String) -> Inspection {
-        switch DurableFileIO.read(path) {
-        case .missing:
-            return .missing
-        case .failed(let error):
-            return .unreadable(error)
-        case .bytes(let bytes):
-            switch StateFrame.payload(of: bytes, path: path) {
-            case .success: return .intact(bytes: bytes)
-            case .failure(let error): return .damaged(error, bytes: bytes)
-            }
-        }
-    }
-
-    /// Renames a damaged file to the first free `path.corrupt-N`, and synchronises the folder.
+    /// Renames a damaged file (or anything else in the way) to the first free `path.corrupt-N`, and
+    /// synchronises the folder. Called with the lock file held, so no other store picks the same name.
     /// - Returns: The file's new path.
     func setAside(_ path: String) throws(StateStoreError) -> String {
         for number in 1...10_000 {
@@ -219,10 +226,5 @@ public final class StateStore<Value: Codable & Sendable>: Sendable {
             return target
         }
         throw StateStoreError(.io(operation: "rename (10000 files already set aside)", errno: EEXIST), path: path)
-    }
-
-    /// Runs `body` under the store's lock, with what it knows about the current file.
-    func withCurrentFile<Result: Sendable>(_ body: (inout CurrentFile) -> Result) -> Result {
-        current.withLock { body(&$0) }
     }
 }

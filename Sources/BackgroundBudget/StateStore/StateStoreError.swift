@@ -58,6 +58,37 @@ public struct StateStoreError: Error, Sendable, Hashable, CustomStringConvertibl
         /// No saved copy could be used; each issue says what was wrong with one file and where that
         /// file is now.
         case noGoodCopy([StateStoreIssue])
+        /// Something other than a regular file is at one of the store's names: a folder, a named
+        /// pipe, a symbolic link, a device or a socket. The store never reads, follows or writes
+        /// through it; it sets it aside.
+        case notARegularFile(FileKind)
+        /// The file (or, for a save, the framed value) is larger than the store's
+        /// ``StateStore/maximumFileSize``; for a file, the size its header declares.
+        case tooLarge(bytes: UInt64, limit: UInt64)
+        /// Another writer held the store's lock file for longer than the store's
+        /// ``StateStore/lockTimeout``; nothing was changed.
+        case lockTimeout(waited: Duration)
+        /// A setting passed to ``StateStore/init(directory:name:maximumFileSize:lockTimeout:)`` is out
+        /// of range; the string says which and why.
+        case invalidSetting(String)
+    }
+
+    /// What kind of thing other than a regular file was found at one of a store's names.
+    public enum FileKind: String, Sendable, Hashable, CaseIterable {
+        /// A folder.
+        case directory = "a folder"
+        /// A named pipe (FIFO): opening it for reading would wait for a writer.
+        case fifo = "a named pipe (FIFO)"
+        /// A symbolic link, which the store never follows.
+        case symbolicLink = "a symbolic link"
+        /// A character device such as `/dev/zero`.
+        case characterDevice = "a character device"
+        /// A block device.
+        case blockDevice = "a block device"
+        /// A socket.
+        case socket = "a socket"
+        /// Any other kind of file.
+        case other = "not a regular file"
     }
 
     /// What was wrong.
@@ -79,9 +110,9 @@ public struct StateStoreError: Error, Sendable, Hashable, CustomStringConvertibl
     public var isDamage: Bool {
         switch problem {
         case .badMagic, .unsupportedVersion, .truncated, .lengthMismatch, .headerChecksumMismatch,
-             .checksumMismatch, .decodingFailed:
+             .checksumMismatch, .decodingFailed, .notARegularFile, .tooLarge:
             return true
-        case .encodingFailed, .io, .missing, .invalidName, .noGoodCopy:
+        case .encodingFailed, .io, .missing, .invalidName, .noGoodCopy, .lockTimeout, .invalidSetting:
             return false
         }
     }
@@ -112,6 +143,14 @@ public struct StateStoreError: Error, Sendable, Hashable, CustomStringConvertibl
             return "missing: a save was interrupted before it installed the new state"
         case .invalidName(let why):
             return "not a usable store name: \(why)"
+        case .notARegularFile(let kind):
+            return kind == .other ? "not a regular file" : "not a regular file: it is \(kind.rawValue)"
+        case .tooLarge(let bytes, let limit):
+            return "too large: \(bytes) bytes, over the store's limit of \(limit)"
+        case .lockTimeout(let waited):
+            return "another writer held the lock for over \(waited); nothing was changed"
+        case .invalidSetting(let why):
+            return "not a usable setting: \(why)"
         case .noGoodCopy(let issues):
             let details = issues.map { "\n  \($0)" }.joined()
             return "no saved copy can be used" + (issues.isEmpty ? "" : ":" + details)

@@ -1,7 +1,8 @@
-/// One saved file that ``StateStore`` could not use, and where that file is now.
+/// One saved file that ``StateStore`` could not use, or one thing in its way (a folder, a named pipe,
+/// a symbolic link at one of its names), and where that file is now.
 ///
-/// A damaged file is never deleted: it is renamed aside, with a `.corrupt-N` suffix, so that it can be
-/// inspected, and ``keptAt`` says where. ``StateStore/load()`` lists the issues it found in
+/// A damaged file, or whatever was in the way, is never deleted: it is renamed aside, with a
+/// `.corrupt-N` suffix, so that it can be inspected, and ``keptAt`` says where. ``StateStore/load()`` lists the issues it found in
 /// ``StateStore/LoadResult/issues``; ``StateStore/save(_:)`` returns the ones it found.
 ///
 /// ```swift

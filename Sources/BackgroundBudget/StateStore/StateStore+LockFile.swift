@@ -1,0 +1,116 @@
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#elseif canImport(Musl)
+import Musl
+#endif
+
+extension StateStore {
+    /// Runs `body` with the lock file held, so no other save or load (on another thread, by another
+    /// store, or in another process) reads, writes or sets aside the store's files meanwhile. Never
+    /// calls user code.
+    ///
+    /// Each call opens the lock file itself, and `flock` locks belong to an open file, so the calls
+    /// of one store's threads exclude each other as those of two processes do, and each waits at
+    /// most ``lockTimeout``: there is no in-process lock to queue on first. Something other than a
+    /// regular file at the lock file's name is set aside and reported, and the lock taken on a new
+    /// file.
+    ///
+    /// - Parameters:
+    ///   - creatingFolder: Whether to create a missing folder (a save). Without it (a load), a folder
+    ///     that does not exist or cannot be written runs `body` without the lock file: there is
+    ///     nothing to read, or no store can write there either.
+    ///   - body: The work; it may append to the issues.
+    /// - Returns: What `body` returned and the issues found.
+    /// - Throws: What `body` threw, or a ``StateStoreError`` for the lock file: a timeout, a failed
+    ///   `open`, `fstat` or `flock`, or a non-regular file there that could not be set aside.
+    func withLockFile<Result>(
+        creatingFolder: Bool,
+        _ body: (inout [StateStoreIssue]) throws(StateStoreError) -> Result
+    ) throws(StateStoreError) -> (result: Result, issues: [StateStoreIssue]) {
+        var issues: [StateStoreIssue] = []
+        let descriptor = try lockDescriptor(creatingFolder: creatingFolder, issues: &issues)
+        defer { descriptor.map(StateFileLock.release) }
+        let result = try body(&issues)
+        return (result, issues)
+    }
+
+    /// Takes the lock file: `nil` when a load may go on without it (see ``withLockFile(creatingFolder:_:)``).
+    private func lockDescriptor(creatingFolder: Bool, issues: inout [StateStoreIssue]) throws(StateStoreError) -> Int32? {
+        var attempts = 0
+        while true {
+            attempts += 1
+            do {
+                return try StateFileLock.acquire(lockPath, timeout: lockTimeout)
+            } catch let error {
+                switch error.problem {
+                case .notARegularFile where attempts < 3:
+                    issues.append(StateStoreIssue(error, keptAt: try setAside(lockPath)))
+                case .io("open", ENOENT) where creatingFolder && attempts < 3:
+                    try DurableFileIO.makeDirectory(directoryPath)
+                case .io("open", ENOENT), .io("open", ENOTDIR), .io("open", EACCES), .io("open", EROFS), .io("open", EPERM):
+                    guard creatingFolder else { return nil }
+                    throw error
+                default:
+                    throw error
+                }
+            }
+        }
+    }
+
+    /// Writes the frame to a new, uniquely named temporary file (`name.state.tmp-<pid>-<random>`)
+    /// and synchronises it.
+    /// - Returns: The file's path.
+    func writeTemporaryFile(_ frame: [UInt8]) throws(StateStoreError) -> String {
+        var attempts = 0
+        while true {
+            attempts += 1
+            let suffix = String(UInt64.random(in: 0...UInt64.max), radix: 16)
+            let path = "\(temporaryPrefix)-\(getpid())-\(String(repeating: "0", count: 16 - suffix.count))\(suffix)"
+            do {
+                try DurableFileIO.writeNewAndSync(frame, to: path)
+                return path
+            } catch let error where error.problem == .io(operation: "open", errno: EEXIST) && attempts < 4 {
+                continue                                       // a name already taken: draw another
+            }
+        }
+    }
+
+    /// Removes what killed saves left behind: every temporary file of this store's name
+    /// (`name.state.tmp`, the name older versions used, and `name.state.tmp-<pid>-<hex>`). Called
+    /// with the lock file held, when no save is writing one. Regular files are removed (a symbolic
+    /// link is removed itself, never followed); anything else there is set aside and reported.
+    /// - Returns: The things set aside.
+    func removeTemporaryFiles() throws(StateStoreError) -> [StateStoreIssue] {
+        let prefix = (temporaryPrefix as NSString).lastPathComponent
+        guard let entries = try? FileManager.default.contentsOfDirectory(atPath: directoryPath) else { return [] }
+        var issues: [StateStoreIssue] = []
+        for entry in entries where Self.isTemporaryName(entry, prefix: prefix) {
+            let path = directoryPath + "/" + entry
+            switch try DurableFileIO.entry(at: path) {
+            case .nothing:
+                break
+            case .regularFile:
+                DurableFileIO.removeIfPresent(path)
+            case .other(let kind):
+                issues.append(StateStoreIssue(StateStoreError(.notARegularFile(kind), path: path), keptAt: try setAside(path)))
+            }
+        }
+        return issues
+    }
+
+    /// Whether a file name is one of the store's temporary files: exactly `prefix`, or
+    /// `prefix-<digits>-<hex digits>` and nothing more.
+    static func isTemporaryName(_ entry: String, prefix: String) -> Bool {
+        guard entry.hasPrefix(prefix) else { return false }
+        let rest = entry.dropFirst(prefix.count)
+        if rest.isEmpty { return true }
+        let parts = rest.split(separator: "-", omittingEmptySubsequences: false)
+        return parts.count == 3 && parts[0].isEmpty
+            && !parts[1].isEmpty && parts[1].allSatisfy { $0.isASCII && $0.isNumber }
+            && !parts[2].isEmpty && parts[2].allSatisfy { $0.isASCII && $0.isHexDigit }
+    }
+}
