@@ -12,6 +12,9 @@ public struct PolicyError: Error, Sendable, Hashable, CustomStringConvertible {
         case exceeds(Double, field: BudgetPolicy.Field, limit: Double)
         /// The value is not a whole number, or too large.
         case notAWholeNumber(Double)
+        /// The duration is shorter than the field's ``BudgetPolicy/Field/floor`` (in seconds): iOS
+        /// refuses it, or the model could not keep its runs finite with it.
+        case belowFloor(Double, floor: Double)
     }
 
     /// The field.
@@ -34,6 +37,8 @@ public struct PolicyError: Error, Sendable, Hashable, CustomStringConvertible {
         case .exceeds(let value, let other, let limit):
             "\(field.rawValue) (\(value)) must not exceed \(other.rawValue) (\(limit))"
         case .notAWholeNumber(let value): "\(field.rawValue) must be a whole number in range (got \(value))"
+        case .belowFloor(let value, let floor):
+            "\(field.rawValue) must be at least \(plainNumber(floor)) s (got \(plainNumber(value)))"
         }
     }
 }
