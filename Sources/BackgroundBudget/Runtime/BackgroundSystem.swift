@@ -135,6 +135,11 @@ public final class BackgroundSystem: Sendable {
         state.withLock { $0.core.trace }
     }
 
+    /// How many trace events have been recorded, kept or discarded; O(1), unlike ``trace``.
+    var recordedEventCount: Int {
+        state.withLock { $0.core.trace.events.count + $0.core.trace.discardedCount }
+    }
+
     /// The trace as `NSLog`-style lines, with each app's display name as its process name.
     /// - Parameter includesSystemEvents: Whether to print state changes and exits as well as callbacks.
     public func logLines(includesSystemEvents: Bool = true) -> String {
