@@ -72,6 +72,32 @@ import Testing
     }
 }
 
+/// Fetch intervals from app code: the shortest is raised to the policy's floor, the longest never overflows.
+@Suite struct FetchIntervalEdgeTests {
+    private func fetchStarts(_ interval: BackgroundFetchInterval, minimum: Duration, over seconds: Int64) throws -> [BudgetInstant] {
+        let clock = VirtualClock()
+        let policy = try BudgetPolicy.iOS13.setting(.minimumFetchInterval, to: minimum.secondsDouble)
+        let system = try BackgroundSystem(policy: policy, clock: clock)
+        let news = try system.install(AppManifest(id: "news", backgroundModes: [.fetch]),
+                                      delegate: FetchDelegate(result: .newData, work: .zero, interval: interval))
+        try system.open(news)
+        try system.pressHome()
+        clock.advance(by: .seconds(seconds))
+        return system.trace.events.filter { $0.eventName == "performFetch" }.map(\.time)
+    }
+
+    @Test func aZeroOrNegativeIntervalFetchesNoMoreOftenThanThePolicyFloorAllows() throws {
+        for interval in [BackgroundFetchInterval.atLeast(.zero), .atLeast(.seconds(-5)), .atLeast(.nanoseconds(1)), .minimum] {
+            let starts = try fetchStarts(interval, minimum: .seconds(1), over: 60)
+            #expect(!starts.isEmpty && starts.count <= 120)      // the gap is at least half the 1 s floor
+        }
+    }
+
+    @Test func aHugeIntervalNeverOverflows() throws {
+        #expect(try fetchStarts(.atLeast(.seconds(Int64.max)), minimum: .seconds(900), over: 100_000).isEmpty)
+    }
+}
+
 extension BudgetPolicy {
     /// A copy with one property changed.
     func with<Value>(_ key: WritableKeyPath<BudgetPolicy, Value>, _ value: Value) -> BudgetPolicy {
