@@ -15,12 +15,15 @@ import Android
 /// number may be reused after it exits). Used to tell whether code runs inside a handler that this
 /// thread is delivering.
 func currentThreadIdentity() -> UInt {
-    #if canImport(Darwin)
-    UInt(bitPattern: pthread_self())
-    #else
-    UInt(pthread_self())
-    #endif
+    threadNumber(pthread_self())
 }
+
+// `pthread_t` is a pointer on Apple platforms and musl, an unsigned integer on glibc, a signed one on
+// Android: one overload each.
+private func threadNumber(_ thread: UInt) -> UInt { thread }
+private func threadNumber(_ thread: Int) -> UInt { UInt(bitPattern: thread) }
+private func threadNumber(_ thread: OpaquePointer) -> UInt { UInt(bitPattern: Int(bitPattern: thread)) }
+private func threadNumber<T>(_ thread: UnsafeMutablePointer<T>) -> UInt { UInt(bitPattern: thread) }
 
 /// A one-shot signal one thread waits on until another signals it: a Dispatch semaphore where
 /// Dispatch exists, else a flag polled with `sched_yield`.
