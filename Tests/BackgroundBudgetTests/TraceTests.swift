@@ -125,3 +125,46 @@ import Testing
         #expect(AppID.device.validationProblem != nil)
     }
 }
+
+/// A system on a real clock keeps a bounded trace unless told otherwise; on the virtual clock,
+/// everything, so tests and scenarios are unchanged.
+@Suite struct DefaultTraceRetentionTests {
+    /// Records `count` device changes (no app, no queue, nothing waits on the clock).
+    private func record(_ count: Int, on system: BackgroundSystem) {
+        for index in 0..<count { system.setDeviceIdle(index % 2 == 0) }
+    }
+
+    #if canImport(Dispatch)
+    @Test func aSystemOnTheRealClockKeepsOnlyTheLatestEntriesByDefault() {
+        let clock = DispatchClock()
+        defer { clock.shutdown() }
+        let system = BackgroundSystem(clock: clock)
+        record(25_000, on: system)
+        let trace = system.trace
+        #expect(trace.events.count >= 10_000 && trace.events.count <= 20_001)
+        #expect(trace.events.count + trace.discardedCount == 25_000)
+        #expect(system.traceRetention == .latest(TraceRetention.defaultLatestCount))
+    }
+
+    @Test func everyInitialiserTakesARetention() throws {
+        let clock = DispatchClock()
+        defer { clock.shutdown() }
+        let everything = BackgroundSystem(clock: clock, traceRetention: .all)
+        record(25_000, on: everything)
+        #expect(everything.trace.events.count == 25_000)
+        let latest = try BackgroundSystem(policy: .iOS13, clock: clock)
+        #expect(latest.traceRetention == .latest(10_000))
+        #expect(try BackgroundSystem(policy: .iOS13, clock: clock, traceRetention: .none).traceRetention == .none)
+    }
+    #endif
+
+    @Test func aSystemOnTheVirtualClockKeepsEverything() throws {
+        let system = BackgroundSystem(clock: VirtualClock())
+        record(25_000, on: system)
+        #expect(system.trace.events.count == 25_000)
+        #expect(system.traceRetention == .all)
+        #expect(try BackgroundSystem(policy: .iOS7, clock: VirtualClock()).traceRetention == .all)
+        #expect(TraceRetention.automatic.resolved(for: VirtualClock()) == .all)
+        #expect(TraceRetention.latest(5).resolved(for: VirtualClock()) == .latest(5))
+    }
+}

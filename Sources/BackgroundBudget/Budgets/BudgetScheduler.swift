@@ -14,8 +14,15 @@
 ///
 /// Budgets nest: a child's hard stop is never later than its parent's, and when a parent stops or is
 /// ended, its live children stop first (``BudgetStopReason/parentStopped`` or
-/// ``BudgetStopReason/parentEnded``). Handlers run on the clock's thread (the thread advancing a
-/// ``VirtualClock``), after the scheduler's lock is released, children before parents.
+/// ``BudgetStopReason/parentEnded``). A budget that stops at the same instant as an ancestor reports
+/// ``BudgetStopReason/parentStopped``, like its siblings; only the outermost one reports
+/// ``BudgetStopReason/expired``. Handlers run on the clock's thread (the thread advancing a
+/// ``VirtualClock``), after the scheduler's lock is released, children before parents; warnings that
+/// fell due come before stops.
+///
+/// A warning handler is called at most once, and only if no ``end(_:)`` of its budget (or of an
+/// ancestor) began before the handler's delivery did; once `end` has returned, the handler is neither
+/// running nor ever called (`end` waits for a delivery running on another thread).
 ///
 /// The scheduler keeps its own deadline heap and arms one clock timer for its earliest deadline, so a
 /// live budget costs a heap entry and a record, and thousands of threads may request and end budgets
@@ -53,6 +60,9 @@ public final class BudgetScheduler: Sendable {
         /// The instant the clock timer is armed for. It may be earlier than the earliest deadline (it
         /// is not moved later when budgets end); when it fires early it is simply armed again.
         var timerAt: Int64?
+        /// Warnings that fell due and are not delivered yet, by budget number: queued, or being
+        /// delivered (on which thread, and who waits for it to finish).
+        var deliveries: [UInt64: Delivery] = [:]
 
         func slot(of budget: Budget) -> Int? {
             let slot = Int(budget.id & 0xFFFF_FFFF) - 1
@@ -63,6 +73,14 @@ public final class BudgetScheduler: Sendable {
         func budget(at slot: Int) -> Budget {
             Budget(id: UInt64(records[slot].generation) << 32 | UInt64(slot + 1))
         }
+    }
+
+    /// A due warning on its way to its handler.
+    private enum Delivery: Sendable {
+        /// Due, not yet begun: `end` cancels it.
+        case queued
+        /// Its handler runs on `thread`; `end` from another thread waits for it with a signal.
+        case running(thread: UInt, waiters: [OneShotSignal])
     }
 
     /// Handlers let go of under the lock, to drop after it.
@@ -93,7 +111,9 @@ public final class BudgetScheduler: Sendable {
     ///     warning at the end of the allowance.
     ///   - grace: Extra time after the allowance before the hard stop.
     ///   - parent: A live budget this one belongs to; it ends no later than its parent.
-    ///   - onWarning: Called once when the warning is due, if the budget is still live.
+    ///   - onWarning: Called at most once, when the warning is due (also when it falls due at the
+    ///     same instant as the hard stop), unless ``end(_:)`` was called for the budget or an ancestor
+    ///     before the call began; ``end(_:)`` does not return while it runs.
     ///   - onStop: Called once if the budget stops before it is ended, with the reason.
     /// - Returns: The budget.
     /// - Throws: ``BudgetError`` for a non-positive allowance, a warning lead outside the allowance, a
@@ -158,21 +178,46 @@ public final class BudgetScheduler: Sendable {
     }
 
     /// Ends a budget: its work is done. Its live children stop with ``BudgetStopReason/parentEnded``.
+    ///
+    /// When `end` returns, the budget's warning handler (and those of the children it stopped) is not
+    /// running and will never be called: a warning that fell due but whose delivery has not begun is
+    /// cancelled, and `end` waits for a delivery already running on another thread to finish. Called
+    /// from inside that warning handler, on its thread, `end` does not wait for itself. So do not call
+    /// `end` while holding a lock the warning handler takes.
     /// - Parameter budget: The budget.
     /// - Returns: `true` if the budget was live; `false` if it had already ended or stopped (nothing
-    ///   happens then).
+    ///   else happens then, except that a warning still due is cancelled or waited for as above).
     @discardableResult
     public func end(_ budget: Budget) -> Bool {
-        let (wasLive, stopped, released) = state.withLock { state -> (Bool, [(Budget, BudgetStopReason, BudgetStopHandler?)], ReleasedHandlers) in
-            guard let slot = state.slot(of: budget) else { return (false, [], ReleasedHandlers()) }
+        let me = currentThreadIdentity()
+        let (wasLive, stopped, released, waits) = state.withLock {
+            state -> (Bool, [(Budget, BudgetStopReason, BudgetStopHandler?)], ReleasedHandlers, [OneShotSignal]) in
             var stopped: [(Budget, BudgetStopReason, BudgetStopHandler?)] = []
-            stopChildren(of: slot, reason: .parentEnded, in: &state, into: &stopped)
-            remove(slot, in: &state)
+            let slot = state.slot(of: budget)
+            if let slot {
+                stopChildren(of: slot, reason: .parentEnded, in: &state, into: &stopped)
+                remove(slot, in: &state)
+            }
+            var waits: [OneShotSignal] = []
+            if !state.deliveries.isEmpty {
+                for ended in [budget] + stopped.map(\.0) {
+                    switch state.deliveries[ended.id] {
+                    case .queued: state.deliveries[ended.id] = nil
+                    case .running(let thread, var waiters) where thread != me:
+                        let signal = OneShotSignal()
+                        waiters.append(signal)
+                        state.deliveries[ended.id] = .running(thread: thread, waiters: waiters)
+                        waits.append(signal)
+                    case .running, nil: break
+                    }
+                }
+            }
             defer { state.released = ReleasedHandlers() }
-            return (true, stopped, state.released)
+            return (slot != nil, stopped, state.released, waits)
         }
         withExtendedLifetime(released) {}   // dropped here, outside the lock
         for (child, reason, handler) in stopped { handler?(child, reason) }
+        for signal in waits { signal.wait() }
         return wasLive
     }
 
@@ -192,9 +237,15 @@ public final class BudgetScheduler: Sendable {
     // MARK: Deadlines
 
     /// Runs every deadline due by now: warnings, then stops (children first), handlers after unlocking.
+    ///
+    /// A budget whose hard stop is at the same instant as an ancestor's stops because that ancestor
+    /// stops: the outermost such ancestor reports ``BudgetStopReason/expired`` and every budget under
+    /// it ``BudgetStopReason/parentStopped``, whatever order their deadlines are found in. Warnings that
+    /// fell due by then are delivered first, each only if no `end` has claimed its budget before its
+    /// delivery begins.
     private func fire() {
         let now = clock.now.nanoseconds
-        var warnings: [(Budget, BudgetWarningHandler?)] = []
+        var warnings: [(Budget, BudgetWarningHandler)] = []
         var stopped: [(Budget, BudgetStopReason, BudgetStopHandler?)] = []
         let released = state.withLock { state -> ReleasedHandlers in
             state.timer = nil
@@ -204,35 +255,84 @@ public final class BudgetScheduler: Sendable {
                 state.records[slot].entry = nil
                 let record = state.records[slot]
                 if record.warnAt <= now {
-                    state.records[slot].warnAt = .max
-                    warnings.append((state.budget(at: slot), record.onWarning))
+                    queueWarning(of: slot, in: &state, into: &warnings)
                     if record.warnAt < record.stopAt {
                         state.records[slot].entry = state.deadlines.insert(deadline: record.stopAt, payload: payload)
                         continue
                     }
                 }
-                stopChildren(of: slot, reason: .parentStopped, in: &state, into: &stopped)
-                stopped.append((state.budget(at: slot), .expired, record.onStop))
-                remove(slot, in: &state)
+                var top = slot
+                while case let parent = state.records[top].parent, parent != 0, state.records[Int(parent - 1)].stopAt == record.stopAt {
+                    top = Int(parent - 1)
+                }
+                stopChildren(of: top, reason: .parentStopped, in: &state, into: &stopped, warningsDueBy: now, warnings: &warnings)
+                queueWarning(of: top, dueBy: now, in: &state, into: &warnings)
+                stopped.append((state.budget(at: top), .expired, state.records[top].onStop))
+                remove(top, in: &state)
             }
             armIfEarlier(&state)
             defer { state.released = ReleasedHandlers() }
             return state.released
         }
         withExtendedLifetime(released) {}   // dropped here, outside the lock
-        for (budget, handler) in warnings { handler?(budget) }
+        deliver(warnings)
         for (budget, reason, handler) in stopped { handler?(budget, reason) }
+    }
+
+    /// Marks a budget's warning as delivered-or-due and queues it for delivery, if it has a handler
+    /// and the warning is due by `dueBy` and not queued before.
+    private func queueWarning(of slot: Int, dueBy: Int64 = .max, in state: inout State,
+                              into warnings: inout [(Budget, BudgetWarningHandler)]) {
+        let record = state.records[slot]
+        guard record.warnAt != .max, record.warnAt <= dueBy else { return }
+        state.records[slot].warnAt = .max
+        guard let handler = record.onWarning else { return }
+        let budget = state.budget(at: slot)
+        state.deliveries[budget.id] = .queued
+        warnings.append((budget, handler))
+    }
+
+    /// Calls each queued warning handler whose delivery no `end` has cancelled, one at a time, and
+    /// wakes the `end` calls that waited for it.
+    private func deliver(_ warnings: [(Budget, BudgetWarningHandler)]) {
+        guard !warnings.isEmpty else { return }
+        let me = currentThreadIdentity()
+        for (budget, handler) in warnings {
+            let claimed = state.withLock { state -> Bool in
+                guard case .queued = state.deliveries[budget.id] else { return false }
+                state.deliveries[budget.id] = .running(thread: me, waiters: [])
+                return true
+            }
+            guard claimed else { continue }
+            handler(budget)
+            let waiters = state.withLock { state -> [OneShotSignal] in
+                guard case .running(_, let waiters) = state.deliveries.removeValue(forKey: budget.id) else { return [] }
+                return waiters
+            }
+            for waiter in waiters { waiter.signal() }
+        }
+    }
+
+    /// Removes every live descendant of a budget, deepest first, recording each with `reason`; with
+    /// `warningsDueBy`, first queues each one's warning that fell due by then.
+    private func stopChildren(of slot: Int, reason: BudgetStopReason, in state: inout State,
+                              into stopped: inout [(Budget, BudgetStopReason, BudgetStopHandler?)],
+                              warningsDueBy: Int64? = nil, warnings: inout [(Budget, BudgetWarningHandler)]) {
+        while case let child = state.records[slot].firstChild, child != 0 {
+            let childSlot = Int(child - 1)
+            stopChildren(of: childSlot, reason: .parentStopped, in: &state, into: &stopped,
+                         warningsDueBy: warningsDueBy, warnings: &warnings)
+            if let warningsDueBy { queueWarning(of: childSlot, dueBy: warningsDueBy, in: &state, into: &warnings) }
+            stopped.append((state.budget(at: childSlot), reason, state.records[childSlot].onStop))
+            remove(childSlot, in: &state)
+        }
     }
 
     /// Removes every live descendant of a budget, deepest first, recording each with `reason`.
     private func stopChildren(of slot: Int, reason: BudgetStopReason, in state: inout State,
                               into stopped: inout [(Budget, BudgetStopReason, BudgetStopHandler?)]) {
-        while case let child = state.records[slot].firstChild, child != 0 {
-            let childSlot = Int(child - 1)
-            stopChildren(of: childSlot, reason: .parentStopped, in: &state, into: &stopped)
-            stopped.append((state.budget(at: childSlot), reason, state.records[childSlot].onStop))
-            remove(childSlot, in: &state)
-        }
+        var none: [(Budget, BudgetWarningHandler)] = []
+        stopChildren(of: slot, reason: reason, in: &state, into: &stopped, warnings: &none)
     }
 
     /// Unlinks a budget from its parent and siblings, drops its deadline and frees its slot.

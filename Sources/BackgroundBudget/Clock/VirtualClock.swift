@@ -46,6 +46,10 @@ public final class VirtualClock: Sendable {
         var now: Int64
         /// Pending work by deadline.
         var queue = DeadlineHeap<Work>()
+        /// Asked after each work item a call runs, outside the lock; `false` halts the clock.
+        var runGuard: (@Sendable () -> Bool)?
+        /// Once set, no more work runs and ``now`` no longer moves (see ``VirtualClock/installRunGuard(_:)``).
+        var halted = false
     }
 
     private let state: LockedValue<State>
@@ -178,9 +182,10 @@ public final class VirtualClock: Sendable {
     @discardableResult
     public func runUntilIdle(maxSteps: Int = .max) -> Int {
         var ran = 0
-        while ran < maxSteps, let work = state.withLock({ $0.popNext() }) {
+        while ran < maxSteps, let (work, runGuard) = state.withLock({ state in state.popNext().map { ($0, state.runGuard) } }) {
             work()
             ran += 1
+            if let runGuard, !runGuard() { state.withLock { $0.halted = true } }
         }
         return ran
     }
@@ -188,11 +193,35 @@ public final class VirtualClock: Sendable {
     /// Runs work due at or before `target` (or ``now``, if later), one item per lock round trip.
     private func runDue(through target: Int64) -> Int {
         var ran = 0
-        while let work = state.withLock({ $0.popDue(through: target) }) {
+        while let (work, runGuard) = state.withLock({ state in state.popDue(through: target).map { ($0, state.runGuard) } }) {
             work()
             ran += 1
+            if let runGuard, !runGuard() { state.withLock { $0.halted = true } }
         }
         return ran
+    }
+
+    /// Bounds a run: after each work item any call runs (nested advances included), `runGuard` is
+    /// asked, outside the clock's lock, whether the run may go on; once it says `false`, the clock is
+    /// halted for good: no more work runs, ``now`` stays where it is, and every advance returns at
+    /// once. ``Scenario/run(limits:)`` uses it to stop a run that would not end.
+    /// - Parameter runGuard: The check; it must not advance this clock.
+    func installRunGuard(_ runGuard: @escaping @Sendable () -> Bool) {
+        state.withLock { $0.runGuard = runGuard }
+    }
+
+    /// Removes the run guard (and with it what it captured); a halted clock stays halted.
+    func removeRunGuard() {
+        let removed = state.withLock { state -> (@Sendable () -> Bool)? in
+            defer { state.runGuard = nil }
+            return state.runGuard
+        }
+        withExtendedLifetime(removed) {}   // released here, outside the lock
+    }
+
+    /// Whether a run guard has halted the clock.
+    var isHalted: Bool {
+        state.withLock { $0.halted }
     }
 }
 
@@ -200,6 +229,7 @@ extension VirtualClock.State {
     /// Takes the earliest work due at or before `target` (or `now`, if later) and moves `now` to its
     /// deadline; when none is due, moves `now` to `target` if that is later and returns `nil`.
     mutating func popDue(through target: Int64) -> VirtualClock.Work? {
+        if halted { return nil }
         let limit = Swift.max(target, now)
         guard let (deadline, work) = queue.popFirst(ifDueBy: limit) else {
             now = limit
@@ -211,6 +241,7 @@ extension VirtualClock.State {
 
     /// Takes the earliest pending work, whatever its deadline, and moves `now` to its deadline.
     mutating func popNext() -> VirtualClock.Work? {
+        if halted { return nil }
         guard let (deadline, work) = queue.popFirst(ifDueBy: .max) else { return nil }
         now = Swift.max(now, deadline)
         return work

@@ -212,7 +212,8 @@ public struct BudgetPolicy: Sendable, Hashable, CustomStringConvertible {
     ///   - field: The field to set.
     ///   - value: The number.
     /// - Returns: The changed policy (not yet checked against its other fields: call ``validate()``).
-    /// - Throws: ``PolicyError`` when the number is NaN, infinite, or not a whole number where one is needed.
+    /// - Throws: ``PolicyError`` when the number is NaN, infinite, not a whole number where one is
+    ///   needed, or a duration below the field's ``Field/floor`` (zero or negative included).
     public func setting(_ field: Field, to value: Double) throws(PolicyError) -> BudgetPolicy {
         guard value.isFinite else { throw PolicyError(field: field, problem: .notFinite(value)) }
         func whole(_ range: ClosedRange<Double>) throws(PolicyError) -> Double {
@@ -227,6 +228,7 @@ public struct BudgetPolicy: Sendable, Hashable, CustomStringConvertible {
             throw PolicyError(field: field, problem: .exceeds(value, field: field, limit: 1e9))
         }
         let duration = Duration.nanoseconds(Int64(field.isDuration ? (value * 1e9).rounded() : 0))
+        if let problem = field.problem(with: duration, written: value) { throw PolicyError(field: field, problem: problem) }
         var copy = self
         switch field {
         case .didEnterBackgroundLimit: copy.didEnterBackgroundLimit = duration
@@ -253,10 +255,11 @@ public struct BudgetPolicy: Sendable, Hashable, CustomStringConvertible {
 
     /// Checks every value.
     /// - Throws: ``PolicyError`` for the first field that is negative, zero where time is needed,
-    ///   or inconsistent with another (a warning lead longer than the allowance).
+    ///   shorter than its ``Field/floor`` (a keep-alive interval under 600 s, any limit or window under
+    ///   1 ms), or inconsistent with another (a warning lead longer than the allowance).
     public func validate() throws(PolicyError) {
         func positive(_ value: Duration, _ field: BudgetPolicy.Field) throws(PolicyError) {
-            guard value > .zero else { throw PolicyError(field: field, problem: .notPositive(value.secondsDouble)) }
+            if let problem = field.problem(with: value, written: value.secondsDouble) { throw PolicyError(field: field, problem: problem) }
         }
         try positive(didEnterBackgroundLimit, .didEnterBackgroundLimit)
         try positive(willTerminateLimit, .willTerminateLimit)
@@ -290,45 +293,5 @@ public struct BudgetPolicy: Sendable, Hashable, CustomStringConvertible {
     public var description: String {
         "\(name) (allowance \(formatSeconds(backgroundTaskAllowance.nanosecondsSaturating)) s, "
             + "lead \(formatSeconds(expirationWarningLead.nanosecondsSaturating)) s)"
-    }
-}
-
-/// A policy value that cannot be used. Nothing was applied.
-public struct PolicyError: Error, Sendable, Hashable, CustomStringConvertible {
-    /// What was wrong with the value.
-    public enum Problem: Sendable, Hashable {
-        /// The value is zero or negative where a positive one is needed.
-        case notPositive(Double)
-        /// The value is negative.
-        case negative(Double)
-        /// The value is NaN or infinite.
-        case notFinite(Double)
-        /// The value is larger than another field allows.
-        case exceeds(Double, field: BudgetPolicy.Field, limit: Double)
-        /// The value is not a whole number, or too large.
-        case notAWholeNumber(Double)
-    }
-
-    /// The field.
-    public var field: BudgetPolicy.Field
-    /// What was wrong.
-    public var problem: Problem
-
-    /// Creates an error.
-    public init(field: BudgetPolicy.Field, problem: Problem) {
-        self.field = field
-        self.problem = problem
-    }
-
-    /// A sentence naming the field and the value.
-    public var description: String {
-        switch problem {
-        case .notPositive(let value): "\(field.rawValue) must be greater than zero (got \(value))"
-        case .negative(let value): "\(field.rawValue) must not be negative (got \(value))"
-        case .notFinite(let value): "\(field.rawValue) must be a finite number (got \(value))"
-        case .exceeds(let value, let other, let limit):
-            "\(field.rawValue) (\(value)) must not exceed \(other.rawValue) (\(limit))"
-        case .notAWholeNumber(let value): "\(field.rawValue) must be a whole number in range (got \(value))"
-        }
     }
 }

@@ -69,9 +69,15 @@ public struct FetchModel: Sendable, Hashable {
     public mutating func nextGap(requested: Duration?, systemMinimum: Duration) -> Duration {
         let base = max(requested ?? .zero, systemMinimum)
         let jitter = Double(random.next(below: 1 << 20)) / Double(1 << 20) * 0.25
+        // Scaling by up to 10 stays inside the nanosecond range only below about 9 × 10⁸ s; a longer
+        // interval (decades: no fetch in any run) is kept as it is instead of overflowing.
+        guard base <= Self.longestScaledBase else { return base }
         let scaled = base * (factor * (1 + jitter))
         return max(requested ?? .zero, scaled)
     }
+
+    /// The longest base gap that is scaled: 9 × 10⁸ s, so that 10 × it fits in `Int64` nanoseconds.
+    static let longestScaledBase = Duration.seconds(900_000_000)
 
     /// Learns from a fetch's result and duration.
     public mutating func record(_ result: BackgroundFetchResult, slow: Bool) {

@@ -42,12 +42,20 @@ public final class BackgroundSystem: Sendable {
 
     let state: LockedValue<State>
 
+    /// How much of the trace the system keeps: the retention it was created with, with
+    /// ``TraceRetention/automatic`` resolved for its clock.
+    public let traceRetention: TraceRetention
+
     /// Creates a device with no apps under the default policy, ``BudgetPolicy/iOS13``.
-    /// - Parameter clock: The clock to run on; usually a ``VirtualClock``.
-    public init(clock: any BudgetClock) {
+    /// - Parameters:
+    ///   - clock: The clock to run on; usually a ``VirtualClock``.
+    ///   - traceRetention: How much of the trace to keep. ``TraceRetention/automatic`` by default:
+    ///     everything on a ``VirtualClock``, the latest 10,000 entries on a real clock.
+    public init(clock: any BudgetClock, traceRetention: TraceRetention = .automatic) {
         self.clock = clock
         self.policy = .iOS13
-        self.state = LockedValue(State(core: DeviceCore(policy: .iOS13)))
+        self.traceRetention = traceRetention.resolved(for: clock)
+        self.state = LockedValue(State(core: DeviceCore(policy: .iOS13, retention: self.traceRetention)))
         state.withLock { $0.core.owner = self }
     }
 
@@ -55,13 +63,15 @@ public final class BackgroundSystem: Sendable {
     /// - Parameters:
     ///   - policy: The limits to enforce.
     ///   - clock: The clock to run on; usually a ``VirtualClock``.
-    ///   - traceRetention: How much of the trace to keep; everything by default.
+    ///   - traceRetention: How much of the trace to keep. ``TraceRetention/automatic`` by default:
+    ///     everything on a ``VirtualClock``, the latest 10,000 entries on a real clock.
     /// - Throws: ``PolicyError`` when the policy has an unusable value; no system is created.
-    public init(policy: BudgetPolicy, clock: any BudgetClock, traceRetention: TraceRetention = .all) throws(PolicyError) {
+    public init(policy: BudgetPolicy, clock: any BudgetClock, traceRetention: TraceRetention = .automatic) throws(PolicyError) {
         try policy.validate()
         self.clock = clock
         self.policy = policy
-        self.state = LockedValue(State(core: DeviceCore(policy: policy, retention: traceRetention)))
+        self.traceRetention = traceRetention.resolved(for: clock)
+        self.state = LockedValue(State(core: DeviceCore(policy: policy, retention: self.traceRetention)))
         state.withLock { $0.core.owner = self }
     }
 
@@ -133,6 +143,11 @@ public final class BackgroundSystem: Sendable {
     /// A snapshot of everything recorded so far.
     public var trace: Trace {
         state.withLock { $0.core.trace }
+    }
+
+    /// How many trace events have been recorded, kept or discarded; O(1), unlike ``trace``.
+    var recordedEventCount: Int {
+        state.withLock { $0.core.trace.events.count + $0.core.trace.discardedCount }
     }
 
     /// The trace as `NSLog`-style lines, with each app's display name as its process name.

@@ -50,6 +50,9 @@ public struct ScenarioError: Error, Sendable, Hashable, CustomStringConvertible 
         case eventRefused(LifecycleError)
         /// The run stopped: a `cancelContinuedTask` event named no queued or running task of the app.
         case taskNotFound(TaskLookupError)
+        /// The run stopped at `seconds`: it passed its ``ScenarioRunLimits`` (more than `limit` trace
+        /// events or clock steps), most likely work that repeats without end.
+        case runLimitExceeded(ScenarioRunLimits.Kind, limit: Int, seconds: Double)
     }
 
     /// What was wrong.
@@ -117,6 +120,10 @@ public struct ScenarioError: Error, Sendable, Hashable, CustomStringConvertible 
             return "the run stopped: \(error)"
         case .taskNotFound(let error):
             return "the run stopped: \(error)"
+        case .runLimitExceeded(let kind, let limit, let seconds):
+            let what = kind == .traceEvents ? "trace events" : "clock steps"
+            return "the run stopped at \(plainNumber(seconds)) s: more than \(limit) \(what) (the run's limit; "
+                + "look for work that repeats without end, or raise ScenarioRunLimits)"
         }
     }
 

@@ -3,13 +3,19 @@ extension Scenario {
     ///
     /// The clock moves to each event's time and the event happens; after the last event the clock
     /// runs to ``end``. Apps perform their ``ScenarioBehaviour`` in each callback.
+    /// - Parameter limits: How much work the run may do before it is stopped;
+    ///   ``ScenarioRunLimits/standard(for:)`` by default (a million trace events and more, scaled to
+    ///   the number of events).
     /// - Returns: The complete trace, with the apps and the instant the run stopped.
     /// - Throws: ``ScenarioError`` when the scenario is invalid (``validate()``), or when the
     ///   lifecycle refuses an event (``ScenarioError/Problem/eventRefused(_:)``, with the event's
-    ///   path) or the user cancels a task that does not exist (``ScenarioError/Problem/taskNotFound(_:)``):
+    ///   path), the user cancels a task that does not exist (``ScenarioError/Problem/taskNotFound(_:)``),
+    ///   or the run passes one of its `limits` (``ScenarioError/Problem/runLimitExceeded(_:limit:seconds:)``,
+    ///   at the event being performed, the event the clock was moving to (`$.events[3].at`), or `$.end`):
     ///   the run stops there and no trace is returned.
-    public func run() throws(ScenarioError) -> ScenarioRun {
+    public func run(limits: ScenarioRunLimits? = nil) throws(ScenarioError) -> ScenarioRun {
         try validate()
+        let limits = limits ?? .standard(for: self)
         let clock = VirtualClock()
         let system: BackgroundSystem
         do {
@@ -17,6 +23,9 @@ extension Scenario {
         } catch {
             throw ScenarioError(.invalidPolicy(error), path: "$.policy")
         }
+        let watch = RunWatch(limits: limits, system: system)
+        clock.installRunGuard { watch.mayContinue() }
+        defer { clock.removeRunGuard() }   // the guard holds the system, which holds the clock
         var installed: [AppID: Application] = [:]
         for (index, app) in apps.enumerated() {
             do {
@@ -29,18 +38,21 @@ extension Scenario {
         let stage = ScenarioStage(system: system, apps: installed)
         for (index, event) in events.enumerated() {
             clock.advance(to: event.at)
+            try watch.check(clock, path: "$.events[\(index)].at", position: event.position)
             do {
                 try event.action.perform(in: stage)
             } catch {
                 throw ScenarioError(error.problem, path: "$.events[\(index)]", position: event.position)
             }
+            try watch.check(clock, path: "$.events[\(index)]", position: event.position)
         }
         clock.advance(to: endInstant)
+        try watch.check(clock, path: end == nil ? "$.events[\(max(events.count - 1, 0))]" : "$.end", position: end == nil ? events.last?.position : nil)
         return ScenarioRun(trace: system.trace, apps: apps.map(\.manifest), end: clock.now, description: description)
     }
 }
 
-/// The outcome of ``Scenario/run()``: the complete trace, and what its renderers need to know.
+/// The outcome of ``Scenario/run(limits:)``: the complete trace, and what its renderers need to know.
 ///
 /// ```swift
 /// let run = try Scenario(json: text).run()

@@ -70,23 +70,37 @@ extension TraceEvent {
 
 /// How much of the trace a ``BackgroundSystem`` keeps.
 ///
-/// Tests and examples keep everything (the default). A program that runs for hours in real time can
-/// keep only the latest entries, or none, so the trace does not grow without bound.
+/// The default, ``automatic``, keeps everything on a ``VirtualClock`` (tests, examples and scenarios
+/// see the whole trace) and only the latest ``defaultLatestCount`` entries on any other clock, such as
+/// ``DispatchClock``: a program that runs for hours in real time does not grow without bound. Choose
+/// ``all``, ``latest(_:)`` or ``none`` to decide yourself.
 public enum TraceRetention: Sendable, Hashable {
     /// Keep every entry.
     case all
-    /// Keep at least the latest `count` entries; older ones are discarded in batches and counted in
-    /// ``Trace/discardedCount``.
+    /// Keep at least the latest `count` entries (at most twice as many); older ones are discarded in
+    /// batches and counted in ``Trace/discardedCount``.
     case latest(Int)
     /// Record nothing.
     case none
+    /// ``all`` on a ``VirtualClock``; ``latest(_:)`` with ``defaultLatestCount`` on any other clock.
+    case automatic
+
+    /// How many entries ``automatic`` keeps on a real clock: 10,000 (a few megabytes).
+    public static let defaultLatestCount = 10_000
+
+    /// The retention this one means on a clock: ``automatic`` resolved, the others unchanged.
+    /// - Parameter clock: The clock the system runs on.
+    public func resolved(for clock: any BudgetClock) -> TraceRetention {
+        guard self == .automatic else { return self }
+        return clock is VirtualClock ? .all : .latest(Self.defaultLatestCount)
+    }
 }
 
 extension Trace {
     /// Appends an entry, honouring a retention limit (amortised O(1)).
     mutating func append(_ event: TraceEvent, retention: TraceRetention) {
         switch retention {
-        case .all:
+        case .all, .automatic:   // a system resolves `automatic` before it records anything
             events.append(event)
         case .latest(let count):
             events.append(event)
