@@ -68,6 +68,9 @@ import Testing
         case .wrongType: "wrongType"
         case .unknownBackgroundMode: "unknownBackgroundMode"
         case .invalidBundleIdentifier: "invalidBundleIdentifier"
+        case .nestedTooDeep: "nestedTooDeep"
+        case .tooLarge: "tooLarge"
+        case .tooManyObjects: "tooManyObjects"
         }
     }
 
