@@ -17,7 +17,9 @@ public struct InfoPlistError: Error, Sendable, Hashable, CustomStringConvertible
     public enum Problem: Sendable, Hashable {
         /// The file cannot be read; the string says why (no such file, a directory, no permission).
         case unreadable(String)
-        /// The bytes are not an XML or binary property list; the string is the parser's own message.
+        /// The bytes are not an XML or binary property list; the string is the parser's own message, or
+        /// says what our checks found and where (a binary object that contains itself, markup that
+        /// parsers read in different ways, an encoding other than UTF-8, UTF-16 or UTF-32).
         case malformed(String)
         /// The root of the property list is not a dictionary; `found` says what it is (`"an array"`).
         case rootNotDictionary(found: String)
