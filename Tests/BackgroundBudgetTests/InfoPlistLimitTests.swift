@@ -161,7 +161,13 @@ import Testing
         }
         let utf7 = Data((Self.header.replacingOccurrences(of: "UTF-8", with: "UTF-7") + "<true/></dict></plist>").utf8)
         #expect(Self.error(utf7)?.problem == .malformed(#"not a valid XML property list: the encoding "UTF-7" is not read; "#
-            + "an Info.plist is UTF-8, or UTF-16 or UTF-32 with a byte-order mark"))
+            + "an Info.plist is UTF-8, or UTF-16 with a byte-order mark"))
+        // UTF-16 without a byte-order mark: its NUL bytes could hide markup from a scan of the bytes.
+        let bare = Data(Self.utf16(String(decoding: Self.deepXML(depth: 600), as: UTF8.self), bigEndian: false))
+        #expect(Self.error(bare)?.problem == .malformed("not a valid XML property list: a NUL byte at line 1, byte 1; "
+            + "XML without a byte-order mark must be UTF-8"))
+        #expect(Self.error(Data([0xFF, 0xFE, 0, 0]) + Data(Self.utf16(Self.header, bigEndian: false)))?.problem
+            == .malformed("not a valid XML property list: a UTF-32 byte-order mark; an Info.plist is UTF-8, or UTF-16 with a byte-order mark"))
     }
 
     @Test func cyclesInABinaryPlistAreRefused() throws {

@@ -19,7 +19,7 @@ public struct InfoPlistError: Error, Sendable, Hashable, CustomStringConvertible
         case unreadable(String)
         /// The bytes are not an XML or binary property list; the string is the parser's own message, or
         /// says what our checks found and where (a binary object that contains itself, markup that
-        /// parsers read in different ways, an encoding other than UTF-8, UTF-16 or UTF-32).
+        /// parsers read in different ways, an encoding other than UTF-8 or UTF-16, a NUL byte).
         case malformed(String)
         /// The root of the property list is not a dictionary; `found` says what it is (`"an array"`).
         case rootNotDictionary(found: String)

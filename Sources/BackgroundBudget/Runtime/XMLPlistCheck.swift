@@ -17,7 +17,9 @@ import Foundation
 /// disagree on is refused rather than guessed at, none of which an Info.plist contains: a `<` inside
 /// a tag, a `>` or `<` inside a quoted attribute, a comment containing `--` (or `<!-->`), a `>`
 /// inside a processing instruction, an internal DTD subset (`[`), and encodings other than UTF-8 and
-/// its ASCII-compatible kin (UTF-16 and UTF-32 are read when a byte-order mark says so).
+/// its ASCII-compatible kin (UTF-16 is read when a byte-order mark says so). A NUL byte is refused
+/// too: XML never contains one, and without it no parser can take the file for UTF-16 or UTF-32
+/// with no byte-order mark, in which the markup would read differently.
 ///
 /// Problems come back as ``InfoPlistError``; a ``InfoPlistError/Problem/malformed(_:)`` detail is
 /// for the caller to prefix with the format (`not a valid XML property list: `).
@@ -25,7 +27,7 @@ struct XMLPlistCheck {
     /// The file's characters, one byte each: ASCII as itself, anything else as 0x80, which no markup
     /// uses. UTF-8 bytes map to themselves; UTF-16 and UTF-32 code units are decoded first.
     let units: [UInt8]
-    /// The bytes per character: 1, 2 or 4.
+    /// The bytes per character: 1, or 2 for UTF-16.
     let width: Int
     /// The bytes of the byte-order mark before the first character.
     let markLength: Int
@@ -33,18 +35,21 @@ struct XMLPlistCheck {
     /// Why the bytes must not reach Foundation, or `nil` when they may.
     /// - Complexity: O(n) in the file's size, with no recursion.
     static func problem(in data: Data) -> InfoPlistError? {
+        // Some parsers take FF FE 00 00 for UTF-32, others for UTF-16 and a NUL: refuse both readings.
+        if data.starts(with: [0xFF, 0xFE, 0, 0]) || data.starts(with: [0, 0, 0xFE, 0xFF]) {
+            return InfoPlistError(.malformed("a UTF-32 byte-order mark; an Info.plist is UTF-8, or UTF-16 with a byte-order mark"))
+        }
         let check = XMLPlistCheck(bytes: Array(data))
         if let problem = check.encodingProblem() { return InfoPlistError(.malformed(problem)) }
+        if check.width == 1, let zero = check.units.firstIndex(of: 0) {
+            return InfoPlistError(.malformed("a NUL byte at \(check.location(of: zero)); XML without a byte-order mark must be UTF-8"))
+        }
         return check.scan()
     }
 
     init(bytes: [UInt8]) {
         let encoding: (width: Int, bigEndian: Bool, mark: Int)
-        if bytes.starts(with: [0xFF, 0xFE, 0, 0]) {
-            encoding = (4, false, 4)
-        } else if bytes.starts(with: [0, 0, 0xFE, 0xFF]) {
-            encoding = (4, true, 4)
-        } else if bytes.starts(with: [0xFE, 0xFF]) {
+        if bytes.starts(with: [0xFE, 0xFF]) {
             encoding = (2, true, 2)
         } else if bytes.starts(with: [0xFF, 0xFE]) {
             encoding = (2, false, 2)
@@ -97,14 +102,13 @@ struct XMLPlistCheck {
         let readable: Bool
         switch width {
         case 2: readable = lowered.hasPrefix("utf-16")
-        case 4: readable = lowered.hasPrefix("utf-32")
         default: readable = Self.asciiCompatible.contains(lowered)
         }
         guard !readable else { return nil }
         guard width == 1 else {
-            return "the declared encoding \"\(name)\" does not match the UTF-\(width * 8) byte-order mark"
+            return "the declared encoding \"\(name)\" does not match the UTF-16 byte-order mark"
         }
-        return "the encoding \"\(name)\" is not read; an Info.plist is UTF-8, or UTF-16 or UTF-32 with a byte-order mark"
+        return "the encoding \"\(name)\" is not read; an Info.plist is UTF-8, or UTF-16 with a byte-order mark"
     }
 
     /// Encodings in which every byte below 0x80 is the ASCII character, so markup reads the same as
