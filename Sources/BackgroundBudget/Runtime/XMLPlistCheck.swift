@@ -3,7 +3,7 @@ import Foundation
 /// Checks the markup of an XML property list before Foundation parses it: how deep the elements
 /// nest, how many there are, and that nothing in it could be read two ways.
 ///
-/// Foundation's XML parser recurses once per nested `<array>` or `<dict>`, so 10,000 levels (80 KB
+/// Foundation's XML parser recurses once per nested `<array>` or `<dict>`, so 10,000 levels (150 KB
 /// of `<array>`) overflow the stack and kill the process. This scan is one linear pass with no
 /// recursion over the file's characters; it knows just enough XML to find the element tags:
 ///
