@@ -21,25 +21,40 @@ extension AppManifest {
     /// - Parameters:
     ///   - plistData: The file's bytes.
     ///   - file: The file's path, which errors print first; `nil` when the bytes come from elsewhere.
-    /// - Throws: ``InfoPlistError`` for bytes that are not an XML or binary property list, a root that
-    ///   is not a dictionary, a missing `CFBundleIdentifier`, a value of the wrong type, an unknown
-    ///   background mode or an invalid bundle identifier. Never traps, whatever the bytes.
+    /// Before Foundation parses the bytes, our own checks hold them to ``InfoPlistLimits``: at most
+    /// 4 MiB, values nested at most 128 deep, at most 100,000 objects; and a binary plist's structure
+    /// is checked object by object.
+    /// - Throws: ``InfoPlistError`` for bytes that are not an XML or binary property list, a file past
+    ///   a limit (``InfoPlistError/Problem/tooLarge(bytes:limit:)``,
+    ///   ``InfoPlistError/Problem/nestedTooDeep(limit:location:)``,
+    ///   ``InfoPlistError/Problem/tooManyObjects(limit:)``), a root that is not a dictionary, a missing
+    ///   `CFBundleIdentifier`, a value of the wrong type, an unknown background mode or an invalid
+    ///   bundle identifier. Never traps or overflows the stack, whatever the bytes.
     public init(plistData: Data, file: String? = nil) throws(InfoPlistError) {
+        guard plistData.count <= InfoPlistLimits.maximumBytes else {
+            throw InfoPlistError(.tooLarge(bytes: plistData.count, limit: InfoPlistLimits.maximumBytes), file: file)
+        }
         let kind: String
+        let check: InfoPlistError?
         switch Self.propertyListFormat(of: plistData) {
         case .some("binary"):
             kind = "binary property list (truncated or corrupt)"
-            // Foundation's binary scanner traps on some damaged counts; refuse those first.
-            if let problem = BinaryPlistCheck.problem(in: Array(plistData)) {
-                throw InfoPlistError(.malformed("not a valid \(kind): \(problem)"), file: file)
-            }
+            // Foundation's binary scanner traps on some damaged counts and recurses once per level.
+            check = BinaryPlistCheck.problem(in: Array(plistData))
         case .some(let name):
             kind = "\(name) property list"
+            // Foundation's XML parser recurses once per level: 10,000 levels overflow the stack.
+            check = XMLPlistCheck.problem(in: plistData)
         case .none where plistData.isEmpty:
             throw InfoPlistError(.malformed("the file is empty"), file: file)
         case .none:
             throw InfoPlistError(.malformed("not an XML or binary property list (XML starts with \"<\", binary with \"bplist\")"),
                                  file: file)
+        }
+        if var error = check {
+            if case .malformed(let detail) = error.problem { error.problem = .malformed("not a valid \(kind): \(detail)") }
+            error.file = file
+            throw error
         }
         // Foundation falls back to old-style OpenStep text for bytes it cannot read as XML or binary
         // (a binary plist cut short to its header reads as the string "bplist").
@@ -72,8 +87,10 @@ extension AppManifest {
     /// ```
     /// - Parameter url: The file's URL.
     /// - Throws: ``InfoPlistError`` with ``InfoPlistError/Problem/unreadable(_:)`` when the file does not
-    ///   exist, is a directory or another kind of file that is not a regular one, or cannot be read, and otherwise as ``init(plistData:file:)``; every
-    ///   error names the file's path.
+    ///   exist, is a directory or another kind of file that is not a regular one, or cannot be read;
+    ///   with ``InfoPlistError/Problem/tooLarge(bytes:limit:)`` when it is larger than
+    ///   ``InfoPlistLimits/maximumBytes`` (read no further than one byte past the limit); and
+    ///   otherwise as ``init(plistData:file:)``. Every error names the file's path.
     public init(contentsOfInfoPlist url: URL) throws(InfoPlistError) {
         let path = url.isFileURL ? url.path : url.absoluteString
         var isDirectory: ObjCBool = false
@@ -82,11 +99,20 @@ extension AppManifest {
         }
         if isDirectory.boolValue { throw InfoPlistError(.unreadable("it is a directory"), file: path) }
         // A device or a pipe could block or never end.
-        let type = try? FileManager.default.attributesOfItem(atPath: path)[.type] as? FileAttributeType
-        guard type == .typeRegular else { throw InfoPlistError(.unreadable("it is not a regular file"), file: path) }
+        let attributes = try? FileManager.default.attributesOfItem(atPath: path)
+        guard attributes?[.type] as? FileAttributeType == .typeRegular else {
+            throw InfoPlistError(.unreadable("it is not a regular file"), file: path)
+        }
+        let limit = InfoPlistLimits.maximumBytes
+        if let size = (attributes?[.size] as? NSNumber)?.intValue, size > limit {
+            throw InfoPlistError(.tooLarge(bytes: size, limit: limit), file: path)
+        }
         let data: Data
         do {
-            data = try Data(contentsOf: url)
+            // At most one byte past the limit, in case the file grew since it was measured.
+            let handle = try FileHandle(forReadingFrom: url)
+            defer { try? handle.close() }
+            data = try handle.read(upToCount: limit + 1) ?? Data()
         } catch {
             throw InfoPlistError(.unreadable(error.localizedDescription), file: path)
         }

@@ -11,22 +11,38 @@
 /// trailer: 6 unused bytes, offset size, reference size, object count, top object, offset table start
 /// ```
 ///
+/// Then it walks the object graph from the top object, without recursion (see
+/// `BinaryPlistCheck+Graph.swift`), and refuses a cycle, nesting deeper than
+/// ``InfoPlistLimits/maximumDepth`` and more than ``InfoPlistLimits/maximumObjects`` objects: Foundation
+/// recurses once per level and decodes a shared object once per reference.
+///
 /// It decodes no values: what a file means is still Foundation's to say.
 struct BinaryPlistCheck {
     /// The file's bytes.
-    private let bytes: [UInt8]
+    let bytes: [UInt8]
     /// The bytes in one object reference.
-    private var referenceSize = 0
+    var referenceSize = 0
+    /// The bytes in one offset-table entry.
+    var offsetSize = 0
     /// The number of objects.
-    private var objectCount = 0
+    var objectCount = 0
+    /// The top object, the root of the property list.
+    var top = 0
     /// Where the offset table starts; every object lies before it.
-    private var tableStart = 0
+    var tableStart = 0
 
-    /// Why the bytes are not a well-formed binary property list, or `nil` when they are.
-    /// - Complexity: O(n) in the file's size.
-    static func problem(in bytes: [UInt8]) -> String? {
+    /// Why the bytes must not reach Foundation, or `nil` when they may. A structural problem is a
+    /// ``InfoPlistError/Problem/malformed(_:)`` whose detail the caller prefixes with the format.
+    /// - Complexity: O(n) in the file's size, with no recursion.
+    static func problem(in bytes: [UInt8]) -> InfoPlistError? {
         var check = BinaryPlistCheck(bytes: bytes)
-        return check.run()
+        if let problem = check.run() { return InfoPlistError(.malformed(problem)) }
+        if check.objectCount > InfoPlistLimits.maximumObjects { return InfoPlistError(.tooManyObjects(limit: InfoPlistLimits.maximumObjects)) }
+        for object in 0..<check.objectCount {
+            let offset = check.offset(of: object)
+            if let problem = check.checkObject(at: offset) { return InfoPlistError(.malformed("object \(object) at byte \(offset): \(problem)")) }
+        }
+        return check.checkGraph()
     }
 
     private init(bytes: [UInt8]) {
@@ -37,7 +53,7 @@ struct BinaryPlistCheck {
         let trailerSize = 32
         guard bytes.count >= 8 + 1 + trailerSize else { return "\(bytes.count) bytes is too short for a header, an object and a trailer" }
         let trailer = bytes.count - trailerSize
-        let offsetSize = Int(bytes[trailer + 6])
+        offsetSize = Int(bytes[trailer + 6])
         referenceSize = Int(bytes[trailer + 7])
         guard (1...8).contains(offsetSize), (1...8).contains(referenceSize) else {
             return "the trailer's offset or reference size (\(offsetSize), \(referenceSize)) is not 1 to 8 bytes"
@@ -49,17 +65,22 @@ struct BinaryPlistCheck {
             return "the trailer does not match the file (object count \(count), top object \(top), offset table at \(start))"
         }
         objectCount = Int(count)
+        self.top = Int(top)
         tableStart = Int(start)
         for object in 0..<objectCount {
             let offset = integer(at: tableStart + object * offsetSize, size: offsetSize)
             guard offset >= 8, offset < UInt64(tableStart) else { return "object \(object) has offset \(offset), outside the object data" }
-            if let problem = checkObject(at: Int(offset)) { return "object \(object) at byte \(offset): \(problem)" }
         }
         return nil
     }
 
+    /// Where an object starts, from the offset table (checked by ``run()``).
+    func offset(of object: Int) -> Int {
+        Int(integer(at: tableStart + object * offsetSize, size: offsetSize))
+    }
+
     /// Why the object at an offset does not fit, or `nil`.
-    private func checkObject(at offset: Int) -> String? {
+    func checkObject(at offset: Int) -> String? {
         let marker = bytes[offset]
         let low = Int(marker & 0x0F)
         switch marker >> 4 {
@@ -88,7 +109,7 @@ struct BinaryPlistCheck {
 
     /// The body of a variable-length object: its count is the marker's low nibble, or an integer
     /// object after the marker when the nibble is 0xF.
-    private func sized(_ offset: Int, unit: Int) -> (problem: String?, body: Range<Int>) {
+    func sized(_ offset: Int, unit: Int) -> (problem: String?, body: Range<Int>) {
         var start = offset + 1
         var count = UInt64(bytes[offset] & 0x0F)
         if count == 0x0F {
@@ -121,7 +142,7 @@ struct BinaryPlistCheck {
     }
 
     /// A big-endian unsigned integer of 1 to 8 bytes.
-    private func integer(at offset: Int, size: Int) -> UInt64 {
+    func integer(at offset: Int, size: Int) -> UInt64 {
         var value: UInt64 = 0
         for index in offset..<(offset + size) { value = value << 8 | UInt64(bytes[index]) }
         return value

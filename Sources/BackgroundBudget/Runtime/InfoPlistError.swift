@@ -8,6 +8,7 @@
 /// App/Info.plist: UIBackgroundModes[2]: unknown mode "remote-notifications"; accepted: "audio", … (did you mean "remote-notification"?)
 /// App/Info.plist: UIBackgroundModes: expected an array of strings, found a string
 /// App/Info.plist: not a valid binary property list (truncated or corrupt): Corrupt top-level info
+/// App/Info.plist: Deep: values nest more than 128 deep (at line 135, byte 1,267); an Info.plist nests a few levels
 /// ```
 ///
 /// Nothing is half-applied: a plist either gives a whole manifest or this error.
@@ -16,7 +17,9 @@ public struct InfoPlistError: Error, Sendable, Hashable, CustomStringConvertible
     public enum Problem: Sendable, Hashable {
         /// The file cannot be read; the string says why (no such file, a directory, no permission).
         case unreadable(String)
-        /// The bytes are not an XML or binary property list; the string is the parser's own message.
+        /// The bytes are not an XML or binary property list; the string is the parser's own message, or
+        /// says what our checks found and where (a binary object that contains itself, markup that
+        /// parsers read in different ways, an encoding other than UTF-8 or UTF-16, a NUL byte).
         case malformed(String)
         /// The root of the property list is not a dictionary; `found` says what it is (`"an array"`).
         case rootNotDictionary(found: String)
@@ -28,6 +31,17 @@ public struct InfoPlistError: Error, Sendable, Hashable, CustomStringConvertible
         case unknownBackgroundMode(UnknownBackgroundModeError)
         /// `CFBundleIdentifier` is not a valid bundle identifier; `why` says what is wrong with `value`.
         case invalidBundleIdentifier(String, why: String)
+        /// The values nest more than `limit` deep (``InfoPlistLimits/maximumDepth``), which could
+        /// exhaust the stack of Foundation's recursive parser. `location` says where the limit is
+        /// passed: `line 135, byte 1,267` in XML, `object 9875, byte 29,673` in a binary plist;
+        /// ``InfoPlistError/key`` names the root key the deep value belongs to, when there is one.
+        case nestedTooDeep(limit: Int, location: String)
+        /// The file has `bytes` bytes, more than `limit` (``InfoPlistLimits/maximumBytes``).
+        case tooLarge(bytes: Int, limit: Int)
+        /// The property list holds more than `limit` objects (``InfoPlistLimits/maximumObjects``):
+        /// every value, dictionary key and array element counts, and in a binary plist a value counts
+        /// again each time it is referenced.
+        case tooManyObjects(limit: Int)
     }
 
     /// What was wrong.
@@ -72,6 +86,14 @@ public struct InfoPlistError: Error, Sendable, Hashable, CustomStringConvertible
                 ? "; it looks like a build setting that Xcode expands when it builds the app: use the built app's Info.plist"
                 : ""
             return "\"\(value)\" is not a valid bundle identifier: it \(why)\(hint)"
+        case .nestedTooDeep(let limit, let location):
+            return "values nest more than \(limit) deep (at \(location)); an Info.plist nests a few levels"
+        case .tooLarge(let bytes, let limit):
+            return "the file is \(InfoPlistLimits.grouped(bytes)) bytes, more than the "
+                + "\(InfoPlistLimits.grouped(limit)) an Info.plist may have"
+        case .tooManyObjects(let limit):
+            return "more than \(InfoPlistLimits.grouped(limit)) values, keys and elements; "
+                + "an Info.plist has a few hundred"
         }
     }
 

@@ -3,8 +3,8 @@ import Foundation
 /// Reads the Info.plist keys of an ``AppManifest`` through `PropertyListDecoder`, one level at a time.
 ///
 /// Only the keys the manifest needs are decoded, and never deeper than a string inside an array: a
-/// damaged binary plist can make an object contain itself, and a generic decoder that walks the whole
-/// tree overflows the stack on it. When a value has the wrong type, ``kind(of:)`` tries each property
+/// generic decoder that walks the whole tree costs stack for every level. (Cycles and deep nesting
+/// are refused before this reader runs, by `BinaryPlistCheck` and `XMLPlistCheck`.) When a value has the wrong type, ``kind(of:)`` tries each property
 /// list type in turn, without descending, to name what was found.
 ///
 /// Problems with the manifest throw ``InfoPlistError``; a value the decoder cannot read at all throws
