@@ -101,13 +101,13 @@ struct JSONParser {
             if !seen.insert(key).inserted {
                 let first = members.first { $0.key == key }?.keyOffset ?? keyOffset
                 throw JSONSyntaxError(
-                    message: "duplicate key \"\(key)\" (first at \(SourcePosition(offset: first, in: bytes)))",
+                    message: "duplicate key \"\(BoundedText.clipped(key))\" (first at \(SourcePosition(offset: first, in: bytes)))",
                     offset: keyOffset, path: JSONPath(components: path))
             }
             skipWhitespace()
             guard peek() == UInt8(ascii: ":") else {
-                throw fail(index == bytes.count ? "unexpected end of text; expected ':' after the key \"\(key)\""
-                    : "unexpected \(describe(bytes[index])); expected ':' after the key \"\(key)\"")
+                throw fail(index == bytes.count ? "unexpected end of text; expected ':' after the key \"\(BoundedText.clipped(key))\""
+                    : "unexpected \(describe(bytes[index])); expected ':' after the key \"\(BoundedText.clipped(key))\"")
             }
             index += 1
             skipWhitespace()
@@ -126,9 +126,9 @@ struct JSONParser {
                 depth -= 1
                 return JSONNode(value: .object(members), offset: start)
             case nil:
-                throw fail("unexpected end of text; expected ',' or '}' after the value of \"\(key)\"")
+                throw fail("unexpected end of text; expected ',' or '}' after the value of \"\(BoundedText.clipped(key))\"")
             case let byte?:
-                throw fail("unexpected \(describe(byte)); expected ',' or '}' after the value of \"\(key)\"")
+                throw fail("unexpected \(describe(byte)); expected ',' or '}' after the value of \"\(BoundedText.clipped(key))\"")
             }
         }
     }
