@@ -1,7 +1,8 @@
 import Foundation
 
 /// The `bgbudget` command-line tool, as a function from arguments to an outcome, so that tests run
-/// it in-process; `Sources/bgbudget/main.swift` only prints the outcome and exits with its status.
+/// it in-process; the executable is ``main(_:)``, which prints the outcome without ever trapping and
+/// returns the status to exit with.
 ///
 /// ```text
 /// bgbudget run FILE [--format log|jsonl|svg] [--out PATH]
