@@ -27,6 +27,15 @@ import Testing
         }
     }
 
+    @Test func anInfoPlistPathLongerThanAnyRealOneIsClipped() throws {
+        let path = "/" + String(repeating: "p", count: 100_000) + ".plist"
+        let error = try #require(throws: ScenarioError.self) {
+            try Scenario(json: #"{"apps": [{"infoPlist": "\#(path)"}], "events": []}"#)
+        }
+        #expect(error.description.utf8.count < 2_048)
+        #expect(error.description.contains("/" + String(repeating: "p", count: 1_023) + "…: cannot read the file"))
+    }
+
     @Test func aTaskLookupErrorListsAtMostTenIdentifiers() {
         let error = TaskLookupError(app: "com.example.news", identifier: "missing", known: (0..<50).map { "task\($0)" })
         #expect(error.description == #"com.example.news has no queued or running continued-processing task "missing"; it has "#

@@ -94,7 +94,9 @@ public struct ScenarioError: Error, Sendable, Hashable, CustomStringConvertible 
             return "\(plainNumber(value)) is out of range; accepted: \(accepted)"
         case .invalidBundleIdentifier(let why):
             return "not a valid bundle identifier: it \(why)"
-        case .infoPlist(let error):
+        case .infoPlist(var error):
+            // The path comes from the scenario: whole, unless it is longer than any real path.
+            error.file = error.file.map { BoundedText.clipped($0, limit: 1024) }
             return error.description
         case .idDiffersFromInfoPlist(let id, let bundleIdentifier):
             return "id \"\(clip(id.rawValue))\" differs from the Info.plist's CFBundleIdentifier \"\(clip(bundleIdentifier.rawValue))\"; "
