@@ -53,7 +53,7 @@ struct InputFileError: Error, Sendable, Hashable, CustomStringConvertible {
 ///
 /// The file is opened once and everything after that works on the open descriptor: its type and
 /// size come from `fstat`, and the bytes from `read`, so the file cannot be swapped between the
-/// check and the read. Opening does not wait (`O_NONBLOCK`), so a named pipe with no writer is
+/// check and the read. (A `stat` before opening refuses devices and pipes without opening them.) Opening does not wait (`O_NONBLOCK`), so a named pipe with no writer is
 /// refused at once instead of hanging; a file larger than the limit is refused before a byte of it
 /// is read, and a file that grows while it is read is refused when it passes the limit.
 enum InputFile {
@@ -68,6 +68,10 @@ enum InputFile {
     ///   - limit: The most bytes accepted.
     /// - Throws: ``InputFileError`` saying what the path names or why it could not be read.
     static func contents(of path: String, limit: Int) throws(InputFileError) -> [UInt8] {
+        // A first look, so that a device is not even opened (opening some has effects); the check
+        // that counts is the one on the open descriptor below.
+        var before = stat()
+        if stat(path, &before) == 0, let kind = kindName(mode: Int(before.st_mode)) { throw InputFileError(problem: .notARegularFile(kind)) }
         let descriptor = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
         guard descriptor >= 0 else { throw InputFileError(problem: openProblem(errno, path: path)) }
         defer { close(descriptor) }
