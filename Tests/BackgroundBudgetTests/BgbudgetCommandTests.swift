@@ -177,6 +177,23 @@ import Musl
         }
     }
 
+    @Test func aFailedWriteToOutLeavesTheOldFileAsItWas() throws {
+        try withDirectory { directory throws in
+            // Enough events for several kilobytes of log, past a file-size limit of 1 KiB.
+            let events = (0..<20).map { #"{"at": \#($0 * 10), "do": "open", "app": "com.example.news"}, {"at": \#($0 * 10 + 5), "do": "home"}"# }
+            let path = try write(#"{"apps": [{"id": "com.example.news"}], "events": [\#(events.joined(separator: ", "))]}"#,
+                                 "many.json", in: directory)
+            let old = String(repeating: "old output\n", count: 10)
+            let out = try write(old, "out.log", in: directory)
+            let result = try BgbudgetProcess.run(["run", path, "--out", out], fileSizeLimit: 2, in: directory)
+            #expect(result.status == 1)
+            #expect(result.standardError == "bgbudget: cannot write '\(out)': file too large\n")
+            #expect(try String(contentsOfFile: out, encoding: .utf8) == old)
+            #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted()
+                == ["many.json", "out.log", "stderr.txt", "stdout.txt"])
+        }
+    }
+
     @Test func longArgumentsAreClippedInUsageMessages() {
         let long = String(repeating: "x", count: 100_000)
         #expect(ScenarioCommand.run(["run", "a.json", "--format", long])

@@ -55,7 +55,7 @@ enum BgbudgetProcess {
     /// which closes when it exits; if it has not closed after `backstop` (a child that hangs), the
     /// child is killed and the run throws.
     static func run(_ arguments: [String], standardOutput: Destination = .captured, standardError: Destination = .captured,
-                    in folder: URL, backstop: Int32 = 60_000) throws -> Result {
+                    fileSizeLimit: Int? = nil, in folder: URL, backstop: Int32 = 60_000) throws -> Result {
         guard let executable = executable() else {
             throw Failure(description: "bgbudget was not found next to the test bundle (looked in "
                           + StateStoreCrashTests.searchedFolders.joined(separator: ", ") + "); set $BGBUDGET")
@@ -85,10 +85,12 @@ enum BgbudgetProcess {
             }
         }
         posix_spawn_file_actions_adddup2(&actions, exitPipe[1], 3)
-        let argv = ([executable] + arguments).map { strdup($0) } + [nil]
+        // With a file-size limit, through `sh`, whose `ulimit -f` (in 512-byte blocks) the child inherits.
+        let command = fileSizeLimit.map { ["/bin/sh", "-c", "ulimit -f \($0) && exec \"$0\" \"$@\"", executable] } ?? [executable]
+        let argv = (command + arguments).map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }
         var pid: pid_t = 0
-        let spawned = posix_spawn(&pid, executable, &actions, nil, argv, environ)
+        let spawned = posix_spawn(&pid, command[0], &actions, nil, argv, environ)
         close(exitPipe[1])
         defer { close(exitPipe[0]) }
         guard spawned == 0 else { throw Failure(description: "posix_spawn: \(String(cString: strerror(spawned)))") }

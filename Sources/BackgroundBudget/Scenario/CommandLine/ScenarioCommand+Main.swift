@@ -16,14 +16,17 @@ extension ScenarioCommand {
     /// Printing never traps. When standard output cannot be written (a full disk, a closed
     /// descriptor, a pipe whose reader has gone) the tool says so on standard error and exits with
     /// ``ExitStatus/failure``; when standard error cannot be written either, it still exits with
-    /// ``ExitStatus/failure``. For this, the function sets `SIGPIPE` to be ignored, so a write to a
-    /// closed pipe fails with `EPIPE` instead of killing the process; and standard input, output or
+    /// ``ExitStatus/failure``. For this, the function sets `SIGPIPE` and `SIGXFSZ` to be ignored, so a
+    /// write to a closed pipe or past the file-size limit fails (`EPIPE`, `EFBIG`) instead of killing
+    /// the process; and standard input, output or
     /// error that are closed are held open on `/dev/null` while the tool runs, so no file it opens
     /// takes their place, and are then reported as closed if there is anything to print to them.
     /// - Parameter arguments: The arguments after the program name.
     /// - Returns: The status to exit with: 0, 1 or 2, as ``ExitStatus``.
     public static func main(_ arguments: [String]) -> Int32 {
         signal(SIGPIPE, SIG_IGN)
+        // Likewise a write past the file-size limit (`ulimit -f`) fails with EFBIG instead of killing.
+        signal(SIGXFSZ, SIG_IGN)
         let closed = holdClosedStandardDescriptors()
         let outcome = run(arguments)
         return deliver(outcome, standardOutput: closed.contains(1) ? nil : 1, standardError: closed.contains(2) ? nil : 2).rawValue
