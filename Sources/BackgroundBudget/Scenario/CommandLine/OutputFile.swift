@@ -56,6 +56,8 @@ enum OutputFile {
             return writeInPlace(text, toPath: path)
         }
         let existingMode: mode_t? = lstat(path, &link) == 0 ? link.st_mode & 0o7777 : nil
+        // Renaming over a file would replace it even when it may not be written; refuse as writing would.
+        if existingMode != nil, access(path, W_OK) != 0 { return errno == EACCES || errno == EPERM ? "permission denied" : InputFile.reason(errno) }
         let slash = path.lastIndex(of: "/")
         let folder = slash.map { $0 == path.startIndex ? "/" : String(path[..<$0]) } ?? "."
         let name = slash.map { String(path[path.index(after: $0)...]) } ?? path
