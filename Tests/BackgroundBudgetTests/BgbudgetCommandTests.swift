@@ -194,6 +194,16 @@ import Musl
         }
     }
 
+    @Test(.enabled(if: getuid() != 0, "root may write any file")) func outRefusesAFileItMayNotWrite() throws {
+        try withDirectory { directory throws in
+            let path = try write(valid, "ok.json", in: directory)
+            let out = try write("read-only\n", "out.log", in: directory)
+            #expect(chmod(out, 0o444) == 0)
+            #expect(ScenarioCommand.run(["run", path, "--out", out]) == .failure("bgbudget: cannot write '\(out)': permission denied"))
+            #expect(try String(contentsOfFile: out, encoding: .utf8) == "read-only\n")
+        }
+    }
+
     @Test func longArgumentsAreClippedInUsageMessages() {
         let long = String(repeating: "x", count: 100_000)
         #expect(ScenarioCommand.run(["run", "a.json", "--format", long])
