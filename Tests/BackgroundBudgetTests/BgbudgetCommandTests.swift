@@ -131,6 +131,14 @@ import Musl
         }
     }
 
+    @Test(.enabled(if: getuid() != 0, "root may read any file")) func anUnreadableFileSaysPermissionDenied() throws {
+        try withDirectory { directory throws in
+            let path = try write(valid, "secret.json", in: directory)
+            #expect(chmod(path, 0o000) == 0)
+            #expect(ScenarioCommand.run(["validate", path]) == .failure("bgbudget: cannot read '\(path)': permission denied"))
+        }
+    }
+
     @Test func aFileOverTheLimitIsRefusedWithItsSizeBeforeItIsRead() throws {
         try withDirectory { directory throws in
             // A sparse file one byte over the limit: no disk space, and all zeros if it were read.
