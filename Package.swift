@@ -51,7 +51,7 @@ let package = Package(
         .executableTarget(name: "bgbudget", dependencies: ["BackgroundBudget"]),
         // The child process the crash test kills while it saves; the tests find it next to their bundle.
         .executableTarget(name: "StateStoreTorture", dependencies: ["BackgroundBudget"]),
-        .testTarget(name: "BackgroundBudgetTests", dependencies: ["BackgroundBudget", "StateStoreTorture"]),
+        .testTarget(name: "BackgroundBudgetTests", dependencies: ["BackgroundBudget", "StateStoreTorture", "bgbudget"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -5,12 +5,17 @@
 //   swift run bgbudget validate Examples/scenarios/state-lab.json
 //   swift run bgbudget --help
 //
-// All logic lives in the library (`ScenarioCommand`), so that the tests run it in-process.
-// Exit status: 0 success, 1 invalid scenario / refused event / unwritable output, 2 usage.
+// All logic lives in the library (`ScenarioCommand`), so that the tests run it in-process; printing
+// too, so that an unwritable output is an exit status, never a crash.
+// Exit status: 0 success, 1 invalid scenario / refused event / unreadable input / unwritable output, 2 usage.
 import BackgroundBudget
-import Foundation
 
-let outcome = ScenarioCommand.run(Array(CommandLine.arguments.dropFirst()))
-FileHandle.standardOutput.write(Data(outcome.standardOutput.utf8))
-FileHandle.standardError.write(Data(outcome.standardError.utf8))
-exit(outcome.status.rawValue)
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#elseif canImport(Musl)
+import Musl
+#endif
+
+exit(ScenarioCommand.main(Array(CommandLine.arguments.dropFirst())))

@@ -369,10 +369,10 @@ public struct TaskLookupError: Error, Sendable, Hashable, CustomStringConvertibl
         self.known = known
     }
 
-    /// A sentence, with the identifiers that do exist.
+    /// A sentence, with the identifiers that do exist (at most ten of them, then how many more).
     public var description: String {
-        "\(app) has no queued or running continued-processing task \"\(identifier)\""
-            + (known.isEmpty ? " (it has none)." : "; it has " + known.map { "\"\($0)\"" }.joined(separator: ", ") + ".")
+        "\(app) has no queued or running continued-processing task \"\(BoundedText.clipped(identifier))\""
+            + (known.isEmpty ? " (it has none)." : "; it has " + BoundedText.quotedList(known) + ".")
     }
 }
 

@@ -59,10 +59,19 @@ extension Scenario {
         if let device = top.optional("device") { _ = try device.object(accepting: []) }
         let appReaders = try top.required("apps").array()
         let apps = try appReaders.map { reader throws(ScenarioError) in try decodeApp(reader, file: file) }
-        let eventReaders = try top.required("events").array()
-        var events = try eventReaders.map { reader throws(ScenarioError) in try decodeEvent(reader) }
+        // Event by event, so that a scenario of a million events never holds a reader (and its path)
+        // for each of them at once.
+        let eventsReader = try top.required("events")
+        guard case .array(let eventNodes) = eventsReader.node.value else {
+            throw eventsReader.error(.wrongType(expected: "an array", found: eventsReader.node.typeName))
+        }
+        var events: [ScenarioEvent] = []
+        events.reserveCapacity(eventNodes.count)
+        for (index, node) in eventNodes.enumerated() {
+            events.append(try decodeEvent(ScenarioReader(node: node, path: eventsReader.path.appending(index: index), source: reader.source)))
+        }
         // Where each event starts, for errors at run time; one pass over the text for all of them.
-        let positions = SourcePosition.positions(ofSortedOffsets: eventReaders.map(\.node.offset), in: reader.source)
+        let positions = SourcePosition.positions(ofSortedOffsets: eventNodes.map(\.offset), in: reader.source)
         for index in events.indices { events[index].position = positions[index] }
         let end = try top.optional("end").map { reader throws(ScenarioError) in BudgetInstant.zero + (try reader.seconds()) }
         return (Scenario(description: description, policy: policy, apps: apps, events: events, end: end),

@@ -35,20 +35,20 @@ public enum ScenarioAction: Sendable, Hashable {
     case terminate(AppID, reason: TerminationReason)
     /// `beginTask`: the app begins a finite background task now (for example an upload the user
     /// started in the foreground); see ``ScenarioTask``.
-    case beginTask(AppID, ScenarioTask)
+    indirect case beginTask(AppID, ScenarioTask)
     /// `startActivity`: the app starts a continuous activity now (the user presses play).
     case startActivity(AppID, BackgroundActivity)
     /// `stopActivity`: the app stops a continuous activity now (the user pauses).
     case stopActivity(AppID, BackgroundActivity)
     /// `deliver`: a system event for the app (a location event, a push, a Bluetooth or accessory
     /// event, a finished download); the system launches, wakes, queues or drops as the rules say.
-    case deliver(AppID, BackgroundEvent)
+    indirect case deliver(AppID, BackgroundEvent)
     /// `setMemoryCapacity`: the device's memory for apps becomes this many bytes (`mb`).
     case setMemoryCapacity(bytes: Int)
     /// `setFootprint`: an app's memory footprint becomes this many bytes (`mb`).
     case setFootprint(AppID, bytes: Int)
     /// `post`: a system notification for every app in memory.
-    case post(SystemNotification)
+    indirect case post(SystemNotification)
     /// `setBackgroundAppRefresh`: the device's switch, or one app's when `app` is given.
     case setBackgroundAppRefresh(enabled: Bool, app: AppID?)
     /// `setLowPowerMode`: Low Power Mode on or off.
@@ -61,9 +61,9 @@ public enum ScenarioAction: Sendable, Hashable {
     case setDeviceIdle(Bool)
     /// `submitTask`: the app submits a task request now (the user tapped Export, say); keys as for
     /// the `submitTask` step. A refusal is recorded in the trace.
-    case submitTask(AppID, identifier: String, kind: TaskRequest.Kind, earliest: Duration?)
+    indirect case submitTask(AppID, identifier: String, kind: TaskRequest.Kind, earliest: Duration?)
     /// `cancelContinuedTask`: the user cancels a continued-processing task in the system's interface.
-    case cancelContinuedTask(AppID, identifier: String)
+    indirect case cancelContinuedTask(AppID, identifier: String)
     /// `reclaimResources`: the system expires the running continued-processing task with the least progress.
     case reclaimResources
     /// `setSystemUnderLoad`: while on, no continued-processing task starts.

@@ -90,25 +90,27 @@ public struct ScenarioError: Error, Sendable, Hashable, CustomStringConvertible 
             return "missing required key: one of \(quoted(keys))"
         case .unknownKey(let key, let accepted):
             let list = accepted.isEmpty ? "this object takes no keys yet" : "accepted: \(quoted(accepted))"
-            return "unknown key \"\(key)\"; \(list)\(suggestion(for: key, among: accepted))"
+            return "unknown key \"\(clip(key))\"; \(list)\(suggestion(for: key, among: accepted))"
         case .unknownValue(let value, let accepted):
-            return "unknown value \"\(value)\"; accepted: \(quoted(accepted))\(suggestion(for: value, among: accepted))"
+            return "unknown value \"\(clip(value))\"; accepted: \(quoted(accepted))\(suggestion(for: value, among: accepted))"
         case .outOfRange(let value, let accepted):
             return "\(plainNumber(value)) is out of range; accepted: \(accepted)"
         case .invalidBundleIdentifier(let why):
             return "not a valid bundle identifier: it \(why)"
-        case .infoPlist(let error):
+        case .infoPlist(var error):
+            // The path comes from the scenario: whole, unless it is longer than any real path.
+            error.file = error.file.map { BoundedText.clipped($0, limit: 1024) }
             return error.description
         case .idDiffersFromInfoPlist(let id, let bundleIdentifier):
-            return "id \"\(id)\" differs from the Info.plist's CFBundleIdentifier \"\(bundleIdentifier)\"; "
+            return "id \"\(clip(id.rawValue))\" differs from the Info.plist's CFBundleIdentifier \"\(clip(bundleIdentifier.rawValue))\"; "
                 + "leave \"id\" out or make them equal"
         case .conflictsWithInfoPlist(let key, let plistKey):
             return "\"\(key)\" cannot be combined with \"infoPlist\": the Info.plist's \(plistKey) applies; "
                 + "change it there, or describe the app without \"infoPlist\""
         case .duplicateApp(let id, let firstPath):
-            return "an app with id \"\(id)\" is already declared at \(firstPath)"
+            return "an app with id \"\(clip(id.rawValue))\" is already declared at \(firstPath)"
         case .unknownApp(let id, let declared):
-            return "no app with id \"\(id)\" is declared; declared: \(quoted(declared.map(\.rawValue)))"
+            return "no app with id \"\(clip(id.rawValue))\" is declared; declared: \(quoted(declared.map(\.rawValue)))"
                 + suggestion(for: id.rawValue, among: declared.map(\.rawValue))
         case .timeGoesBackwards(let seconds, let previous):
             return "time goes backwards: \(plainNumber(seconds)) s is before the previous event's \(plainNumber(previous)) s"
@@ -135,12 +137,22 @@ public struct ScenarioError: Error, Sendable, Hashable, CustomStringConvertible 
         return (place.isEmpty ? "" : place + " ") + "error: \(path): \(message)"
     }
 
+    /// At most ``BoundedText/listLimit`` names, then `… and N more`.
     private func quoted(_ values: [String]) -> String {
-        values.isEmpty ? "(none)" : values.map { "\"\($0)\"" }.joined(separator: ", ")
+        BoundedText.quotedList(values)
+    }
+
+    /// A string from the input, clipped to ``BoundedText/quoteLimit`` characters.
+    private func clip(_ text: String) -> String {
+        BoundedText.clipped(text)
     }
 }
 
 /// ` (did you mean "home"?)` when one accepted value is close to what was written.
+///
+/// - Complexity: O(n) edit distances for n accepted values, each only for a value whose length is
+///   within 3 of the written one's (a farther one is never suggested), and none for a written value
+///   longer than 64 characters.
 func suggestion(for written: String, among accepted: [String]) -> String {
     let lowered = written.lowercased()
     if let match = accepted.first(where: { $0.lowercased() == lowered }) { return " (did you mean \"\(match)\"?)" }
@@ -149,7 +161,9 @@ func suggestion(for written: String, among accepted: [String]) -> String {
     if lowered.count >= 4, let match = accepted.first(where: { $0.lowercased().contains(lowered) }) {
         return " (did you mean \"\(match)\"?)"
     }
-    let scored = accepted.map { ($0, editDistance(lowered, $0.lowercased())) }
+    let length = lowered.count
+    let scored = accepted.lazy.map { ($0, $0.lowercased()) }.filter { abs($0.1.count - length) <= 3 }
+        .map { ($0.0, editDistance(lowered, $0.1)) }
     guard let best = scored.min(by: { $0.1 < $1.1 }), best.1 <= max(1, min(3, best.0.count / 3)) else { return "" }
     return " (did you mean \"\(best.0)\"?)"
 }

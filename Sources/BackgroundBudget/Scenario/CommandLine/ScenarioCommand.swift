@@ -1,7 +1,8 @@
 import Foundation
 
 /// The `bgbudget` command-line tool, as a function from arguments to an outcome, so that tests run
-/// it in-process; `Sources/bgbudget/main.swift` only prints the outcome and exits with its status.
+/// it in-process; the executable is ``main(_:)``, which prints the outcome without ever trapping and
+/// returns the status to exit with.
 ///
 /// ```text
 /// bgbudget run FILE [--format log|jsonl|svg] [--out PATH]
@@ -58,10 +59,10 @@ public enum ScenarioCommand {
         case "validate":
             return validateCommand(rest)
         default:
-            if command.hasPrefix("-") { return .usage("unknown option '\(command)'; expected a command: run, validate, --help") }
-            let close = commands.min { editDistance(command, $0) < editDistance(command, $1) }
+            if command.hasPrefix("-") { return .usage("unknown option '\(clipped(command))'; expected a command: run, validate, --help") }
+            let close = command.count > 64 ? nil : commands.min { editDistance(command, $0) < editDistance(command, $1) }
             let hint = close.map { editDistance(command, $0) <= 2 ? " (did you mean '\($0)'?)" : "" } ?? ""
-            return .usage("unknown command '\(command)'\(hint); expected one of run, validate, --help")
+            return .usage("unknown command '\(clipped(command))'\(hint); expected one of run, validate, --help")
         }
     }
 
@@ -90,7 +91,7 @@ public enum ScenarioCommand {
                 if canonical == "--format" {
                     if format != nil { return .usage("--format given twice") }
                     guard let parsed = ScenarioRun.Format(rawValue: value) else {
-                        return .usage("unknown format '\(value)' for --format; accepted: log, jsonl, svg")
+                        return .usage("unknown format '\(clipped(value))' for --format; accepted: log, jsonl, svg")
                     }
                     format = parsed
                 } else {
@@ -99,42 +100,53 @@ public enum ScenarioCommand {
                     out = value
                 }
             case _ where argument.hasPrefix("-") && argument != "-":
-                return .usage("unknown option '\(argument)' for 'run'; accepted: --format, --out, --help")
+                return .usage("unknown option '\(clipped(argument))' for 'run'; accepted: --format, --out, --help")
             default:
-                if let file { return .usage("'run' takes one scenario file; got '\(file)' and '\(argument)'") }
+                if let file { return .usage("'run' takes one scenario file; got '\(clipped(file))' and '\(clipped(argument))'") }
                 file = argument
             }
         }
         guard let file else { return .usage("'run' needs a scenario file: bgbudget run FILE [--format log|jsonl|svg] [--out PATH]") }
+        let text: String
+        switch rendered(file, as: format ?? .log) {
+        case .success(let output): text = output
+        case .failure(let failed): return failed.outcome
+        }
+        guard let out else { return .success(text) }
+        if let problem = OutputFile.replace(out, with: text) {
+            return .failure("bgbudget: cannot write '\(quotedPath(out))': \(problem)")
+        }
+        return .success("")
+    }
+
+    /// Loads, runs and renders a scenario file. The scenario and its trace are gone when this
+    /// returns, so only the text is in memory while it is written.
+    private static func rendered(_ file: String, as format: ScenarioRun.Format) -> Result<String, Failed> {
         let scenario: Scenario
         switch load(file) {
         case .success(let loaded): scenario = loaded
-        case .failure(let outcome): return outcome
+        case .failure(let outcome): return .failure(Failed(outcome: outcome))
         }
-        let result: ScenarioRun
         do {
-            result = try scenario.run()
+            return .success(try scenario.run().rendered(as: format))
         } catch {
             var located = error
             located.file = file
-            return .failure(located.description)
+            return .failure(Failed(outcome: .failure(located.description)))
         }
-        let text = result.rendered(as: format ?? .log)
-        guard let out else { return .success(text) }
-        do {
-            try Data(text.utf8).write(to: URL(fileURLWithPath: out))
-        } catch {
-            return .failure("bgbudget: cannot write '\(out)': \(error.localizedDescription)")
-        }
-        return .success("")
+    }
+
+    /// A failed outcome, as an error.
+    private struct Failed: Error {
+        var outcome: Outcome
     }
 
     private static func validateCommand(_ arguments: [String]) -> Outcome {
         var file: String?
         for argument in arguments {
             if argument == "--help" || argument == "-h" { return .success(help) }
-            if argument.hasPrefix("-") { return .usage("unknown option '\(argument)' for 'validate'; it takes only a file") }
-            if let file { return .usage("'validate' takes one scenario file; got '\(file)' and '\(argument)'") }
+            if argument.hasPrefix("-") { return .usage("unknown option '\(clipped(argument))' for 'validate'; it takes only a file") }
+            if let file { return .usage("'validate' takes one scenario file; got '\(clipped(file))' and '\(clipped(argument))'") }
             file = argument
         }
         guard let file else { return .usage("'validate' needs a scenario file: bgbudget validate FILE") }
@@ -153,24 +165,29 @@ public enum ScenarioCommand {
         case failure(Outcome)
     }
 
-    /// Reads and decodes a scenario file.
+    /// Reads and decodes a scenario file: a regular file of at most ``InputFile/scenarioLimit`` bytes.
     private static func load(_ file: String) -> Loaded {
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: file, isDirectory: &isDirectory) else {
-            return .failure(.failure("bgbudget: cannot read '\(file)': no such file"))
-        }
-        if isDirectory.boolValue { return .failure(.failure("bgbudget: cannot read '\(file)': it is a directory")) }
         let bytes: [UInt8]
         do {
-            bytes = Array(try Data(contentsOf: URL(fileURLWithPath: file)))
+            bytes = try InputFile.contents(of: file, limit: InputFile.scenarioLimit)
         } catch {
-            return .failure(.failure("bgbudget: cannot read '\(file)': \(error.localizedDescription)"))
+            return .failure(.failure("bgbudget: cannot read '\(quotedPath(file))': \(error)"))
         }
         do {
             return .success(try Scenario(jsonBytes: bytes, file: file))
         } catch {
             return .failure(.failure(error.description))
         }
+    }
+
+    /// A command-line argument as messages quote it: at most ``BoundedText/quoteLimit`` characters.
+    private static func clipped(_ argument: String) -> String {
+        BoundedText.clipped(argument)
+    }
+
+    /// A path as messages quote it: whole, unless it is longer than any path a system accepts.
+    private static func quotedPath(_ path: String) -> String {
+        BoundedText.clipped(path, limit: 1024)
     }
 
     /// `--name=value` as (`--name`, `value`); anything else as (argument, nil).

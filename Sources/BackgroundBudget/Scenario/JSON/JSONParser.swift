@@ -26,6 +26,9 @@ struct JSONParser {
     private var depth = 0
     /// The path of the value being parsed, for error messages.
     private var path: [JSONPath.Component] = []
+    /// The strings read so far that are too long to be stored inline (16 to 64 bytes, such as app
+    /// identifiers), so that a value repeated a million times is stored once.
+    private var strings: Set<String> = []
 
     /// Parses a whole document: one value, with only whitespace around it.
     /// - Parameter bytes: UTF-8 text; a leading byte-order mark is skipped.
@@ -101,13 +104,13 @@ struct JSONParser {
             if !seen.insert(key).inserted {
                 let first = members.first { $0.key == key }?.keyOffset ?? keyOffset
                 throw JSONSyntaxError(
-                    message: "duplicate key \"\(key)\" (first at \(SourcePosition(offset: first, in: bytes)))",
+                    message: "duplicate key \"\(BoundedText.clipped(key))\" (first at \(SourcePosition(offset: first, in: bytes)))",
                     offset: keyOffset, path: JSONPath(components: path))
             }
             skipWhitespace()
             guard peek() == UInt8(ascii: ":") else {
-                throw fail(index == bytes.count ? "unexpected end of text; expected ':' after the key \"\(key)\""
-                    : "unexpected \(describe(bytes[index])); expected ':' after the key \"\(key)\"")
+                throw fail(index == bytes.count ? "unexpected end of text; expected ':' after the key \"\(BoundedText.clipped(key))\""
+                    : "unexpected \(describe(bytes[index])); expected ':' after the key \"\(BoundedText.clipped(key))\"")
             }
             index += 1
             skipWhitespace()
@@ -126,9 +129,9 @@ struct JSONParser {
                 depth -= 1
                 return JSONNode(value: .object(members), offset: start)
             case nil:
-                throw fail("unexpected end of text; expected ',' or '}' after the value of \"\(key)\"")
+                throw fail("unexpected end of text; expected ',' or '}' after the value of \"\(BoundedText.clipped(key))\"")
             case let byte?:
-                throw fail("unexpected \(describe(byte)); expected ',' or '}' after the value of \"\(key)\"")
+                throw fail("unexpected \(describe(byte)); expected ',' or '}' after the value of \"\(BoundedText.clipped(key))\"")
             }
         }
     }
@@ -188,7 +191,7 @@ struct JSONParser {
             case UInt8(ascii: "\""):
                 let tail = bytes[runStart..<index]
                 index += 1
-                if !hasEscapes { return String(decoding: tail, as: UTF8.self) }
+                if !hasEscapes { return shared(String(decoding: tail, as: UTF8.self)) }
                 text += String(decoding: tail, as: UTF8.self)
                 return text
             case UInt8(ascii: "\\"):
@@ -204,6 +207,14 @@ struct JSONParser {
         }
         throw JSONSyntaxError(message: "unexpected end of text inside the string that starts at \(SourcePosition(offset: open, in: bytes))",
                               offset: index, path: JSONPath(components: path))
+    }
+
+    /// `text`, or an equal string read before, sharing its storage. Strings of up to 15 bytes are
+    /// stored inline anyway, and longer ones than 64 rarely repeat.
+    private mutating func shared(_ text: String) -> String {
+        let length = text.utf8.count
+        guard length > 15, length <= 64 else { return text }
+        return strings.insert(text).memberAfterInsert
     }
 
     /// Parses the escape at `index` (a backslash) and returns the character it stands for.

@@ -36,11 +36,12 @@ struct JSONPath: Sendable, Hashable, CustomStringConvertible {
             switch component {
             case .index(let index):
                 text += "[\(index)]"
-            case .key(let key) where Self.isIdentifier(key):
+            case .key(let key) where Self.isIdentifier(key) && key.utf8.count <= BoundedText.quoteLimit:
                 text += "." + key
             case .key(let key):
+                // A key longer than any the format knows is clipped, so a message stays short.
                 var escaped = ""
-                for character in key {
+                for character in BoundedText.clipped(key) {
                     if character == "'" || character == "\\" { escaped.append("\\") }
                     escaped.append(character)
                 }

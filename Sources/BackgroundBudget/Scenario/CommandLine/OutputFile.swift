@@ -1,0 +1,117 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#elseif canImport(Musl)
+import Musl
+#endif
+
+/// Writing `bgbudget`'s output: every failure is returned as a sentence, never trapped.
+enum OutputFile {
+    /// Writes all of `bytes` to an open descriptor, resuming after interruptions and partial writes,
+    /// and waiting (with `poll`) when a non-blocking descriptor is full.
+    /// - Returns: `nil` when everything was written, else the `errno` of the write that failed.
+    static func writeAll(_ bytes: UnsafeRawBufferPointer, to descriptor: Int32) -> Int32? {
+        var offset = 0
+        while offset < bytes.count {
+            let written = write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
+            if written >= 0 {
+                offset += written
+                continue
+            }
+            let code = errno
+            switch code {
+            case EINTR:
+                continue
+            case EAGAIN, EWOULDBLOCK:
+                var ready = pollfd(fd: descriptor, events: Int16(POLLOUT), revents: 0)
+                if poll(&ready, 1, -1) < 0, errno != EINTR { return errno }
+            default:
+                return code
+            }
+        }
+        return nil
+    }
+
+    /// Writes a string's UTF-8 to an open descriptor without copying it.
+    /// - Returns: `nil`, or the `errno` of the write that failed.
+    static func writeAll(_ text: String, to descriptor: Int32) -> Int32? {
+        var text = text
+        return text.withUTF8 { writeAll(UnsafeRawBufferPointer($0), to: descriptor) }
+    }
+
+    /// Writes `text` to the file at `path` (`--out`).
+    ///
+    /// A regular file, or a path where nothing is yet, is replaced whole: the text goes to a new file
+    /// in the same folder, which is renamed over the path only once everything is written, so a
+    /// failure (a full disk) leaves the old file as it was and no partial one. A symbolic link, a
+    /// device or a named pipe is written in place (`/dev/stdout` works).
+    /// - Returns: `nil` when the file was written, else why not: `it is a directory`,
+    ///   `the folder 'out' does not exist`, `permission denied`, `no space left on device`, ….
+    static func replace(_ path: String, with text: String) -> String? {
+        var link = stat()
+        if lstat(path, &link) == 0, Int(link.st_mode) & 0o170000 != 0o100000 {
+            var target = stat()
+            if stat(path, &target) == 0, Int(target.st_mode) & 0o170000 == 0o040000 { return "it is a directory" }
+            return writeInPlace(text, toPath: path)
+        }
+        let existingMode: mode_t? = lstat(path, &link) == 0 ? link.st_mode & 0o7777 : nil
+        // Renaming over a file would replace it even when it may not be written; refuse as writing would.
+        if existingMode != nil, access(path, W_OK) != 0 { return errno == EACCES || errno == EPERM ? "permission denied" : InputFile.reason(errno) }
+        let slash = path.lastIndex(of: "/")
+        let folder = slash.map { $0 == path.startIndex ? "/" : String(path[..<$0]) } ?? "."
+        let name = slash.map { String(path[path.index(after: $0)...]) } ?? path
+        if name.isEmpty { return "the path names a folder, not a file" }
+
+        var temporary = ""
+        var descriptor: Int32 = -1
+        for attempt in 0..<100 {
+            temporary = (slash == nil ? "" : folder + "/") + ".\(name).bgbudget-\(getpid())-\(attempt).tmp"
+            descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o666)
+            if descriptor >= 0 || errno != EEXIST { break }
+        }
+        guard descriptor >= 0 else {
+            let code = errno
+            // An existing file in a folder that takes no new files: it can only be rewritten in place.
+            if existingMode != nil, code == EACCES || code == EPERM { return writeInPlace(text, toPath: path) }
+            return createProblem(code, folder: folder)
+        }
+        if let existingMode { _ = fchmod(descriptor, existingMode) }
+        var failure = writeAll(text, to: descriptor)
+        if close(descriptor) != 0, failure == nil { failure = errno }
+        if failure == nil, rename(temporary, path) != 0 { failure = errno }
+        guard let failure else { return nil }
+        unlink(temporary)
+        return failure == EISDIR ? "it is a directory" : InputFile.reason(failure)
+    }
+
+    /// Opens an existing special file or link target for writing and writes `text` to it.
+    private static func writeInPlace(_ text: String, toPath path: String) -> String? {
+        let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o666)
+        guard descriptor >= 0 else {
+            let code = errno
+            var info = stat()
+            if code == ENXIO || code == EOPNOTSUPP, stat(path, &info) == 0, let kind = InputFile.kindName(mode: Int(info.st_mode)) {
+                return "it is \(kind), which cannot be written"
+            }
+            return code == ELOOP ? "too many levels of symbolic links (is there a loop?)" : InputFile.reason(code)
+        }
+        var failure = writeAll(text, to: descriptor)
+        if close(descriptor) != 0, failure == nil { failure = errno }
+        return failure.map(InputFile.reason)
+    }
+
+    /// Why a file could not be created in `folder`.
+    private static func createProblem(_ code: Int32, folder: String) -> String {
+        let quoted = BoundedText.clipped(folder, limit: 4096)
+        switch code {
+        case ENOENT:
+            var info = stat()
+            return stat(folder, &info) == 0 ? InputFile.reason(code) : "the folder '\(quoted)' does not exist"
+        case ENOTDIR: return "'\(quoted)' is not a folder"
+        case EACCES, EPERM: return "permission denied: cannot create a file in '\(quoted)'"
+        case ELOOP: return "too many levels of symbolic links (is there a loop?)"
+        default: return InputFile.reason(code)
+        }
+    }
+}
