@@ -170,6 +170,33 @@ import Testing
             == .malformed("not a valid XML property list: a UTF-32 byte-order mark; an Info.plist is UTF-8, or UTF-16 with a byte-order mark"))
     }
 
+    /// An XML plist's opening up to its identifier, for values to follow.
+    static let plain = #"<?xml version="1.0" encoding="UTF-8"?><plist version="1.0"><dict>"#
+        + "<key>CFBundleIdentifier</key><string>com.example.a</string>"
+
+    /// Found by fuzzing: Foundation traps (SIGILL) on invalid UTF-8 inside an `<integer>` instead of
+    /// throwing, as the root value and as a manifest key's value. Invalid sequences are refused first.
+    @Test func invalidUTF8AndUnpairedSurrogatesAreRefusedBeforeFoundationSeesThem() throws {
+        let integer = Array("<integer>".utf8) + [0xFE, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF] + Array("</integer>".utf8)
+        #expect(Self.error(Data(integer))?.problem
+            == .malformed("not a valid XML property list: bytes that are not valid UTF-8 at line 1, byte 9; "
+                + "an Info.plist is UTF-8, or UTF-16 with a byte-order mark"))
+        let keyed = Array((Self.plain + "<key>UIApplicationExitsOnSuspend</key><integer>").utf8) + [0xC3] + Array("</integer></dict></plist>".utf8)
+        guard case .malformed(let message)? = Self.error(Data(keyed))?.problem else {
+            Issue.record("invalid UTF-8 under a manifest key was not refused as malformed")
+            return
+        }
+        #expect(message.contains("not valid UTF-8"))
+        // A lone high surrogate after a UTF-16 byte-order mark.
+        let lone = Data([0xFF, 0xFE] + Self.utf16("<plist>", bigEndian: false) + [0x00, 0xD8] + Self.utf16("</plist>", bigEndian: false))
+        #expect(Self.error(lone)?.problem
+            == .malformed("not a valid XML property list: bytes that are not valid UTF-16 at line 1, byte 16; "
+                + "an Info.plist is UTF-8, or UTF-16 with a byte-order mark"))
+        // Valid multi-byte UTF-8 still loads.
+        let accented = Data((Self.plain + "<key>CFBundleDisplayName</key><string>Café ☕︎</string></dict></plist>").utf8)
+        #expect(try AppManifest(plistData: accented).displayName == "Café ☕︎")
+    }
+
     @Test func cyclesInABinaryPlistAreRefused() throws {
         let itself = Self.binary { plist in .array([4]) }
         #expect(Self.error(itself)?.problem

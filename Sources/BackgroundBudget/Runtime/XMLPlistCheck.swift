@@ -39,8 +39,14 @@ struct XMLPlistCheck {
         if data.starts(with: [0xFF, 0xFE, 0, 0]) || data.starts(with: [0, 0, 0xFE, 0xFF]) {
             return InfoPlistError(.malformed("a UTF-32 byte-order mark; an Info.plist is UTF-8, or UTF-16 with a byte-order mark"))
         }
-        let check = XMLPlistCheck(bytes: Array(data))
+        let bytes = Array(data)
+        let check = XMLPlistCheck(bytes: bytes)
         if let problem = check.encodingProblem() { return InfoPlistError(.malformed(problem)) }
+        // Foundation traps on some invalid sequences (inside an `<integer>`, say) instead of throwing.
+        if let invalid = check.firstInvalidSequence(in: bytes) {
+            let form = check.width == 1 ? "UTF-8" : "UTF-16"
+            return InfoPlistError(.malformed("bytes that are not valid \(form) at \(check.location(of: invalid)); an Info.plist is UTF-8, or UTF-16 with a byte-order mark"))
+        }
         if check.width == 1, let zero = check.units.firstIndex(of: 0) {
             return InfoPlistError(.malformed("a NUL byte at \(check.location(of: zero)); XML without a byte-order mark must be UTF-8"))
         }
@@ -75,6 +81,40 @@ struct XMLPlistCheck {
             index += width
         }
         self.units = units
+    }
+
+    /// The character index of the first byte sequence that is not valid UTF-8 (or, after a UTF-16
+    /// byte-order mark, the first unpaired surrogate), or `nil` when every character is valid.
+    ///
+    /// A file that declares another ASCII-compatible encoding (ISO-8859-1, say) must still be valid
+    /// UTF-8: such declarations are accepted for pure-ASCII files only.
+    /// - Complexity: O(n), no recursion.
+    func firstInvalidSequence(in bytes: [UInt8]) -> Int? {
+        var index = 0
+        if width == 1 {
+            var parser = Unicode.UTF8.ForwardParser()
+            var input = bytes[markLength...].makeIterator()
+            while true {
+                switch parser.parseScalar(from: &input) {
+                case .valid(let scalar): index += scalar.count
+                case .emptyInput: return nil
+                case .error: return index
+                }
+            }
+        }
+        let bigEndian = bytes.starts(with: [0xFE, 0xFF])
+        var codeUnits = stride(from: markLength, to: bytes.count - 1, by: 2).lazy.map { offset -> UInt16 in
+            let (high, low) = bigEndian ? (bytes[offset], bytes[offset + 1]) : (bytes[offset + 1], bytes[offset])
+            return UInt16(high) << 8 | UInt16(low)
+        }.makeIterator()
+        var parser = Unicode.UTF16.ForwardParser()
+        while true {
+            switch parser.parseScalar(from: &codeUnits) {
+            case .valid(let scalar): index += scalar.count
+            case .emptyInput: return nil
+            case .error: return index
+            }
+        }
     }
 
     /// Why the declared encoding is one this scan cannot follow, or `nil`.
