@@ -51,7 +51,9 @@ let package = Package(
         .executableTarget(name: "bgbudget", dependencies: ["BackgroundBudget"]),
         // The child process the crash test kills while it saves; the tests find it next to their bundle.
         .executableTarget(name: "StateStoreTorture", dependencies: ["BackgroundBudget"]),
-        .testTarget(name: "BackgroundBudgetTests", dependencies: ["BackgroundBudget", "StateStoreTorture"]),
+        .testTarget(name: "BackgroundBudgetTests", dependencies: [
+            "BackgroundBudget", "StateStoreTorture", "FuzzScenario", "FuzzInfoPlist", "FuzzStateFrame", "FuzzSupport",
+        ]),
         // Fuzz harnesses (Tests/Fuzz/README.md): each replays a corpus in an ordinary build
         // (`swift run FuzzScenario Tests/Fuzz/Corpus/scenario`) and is a libFuzzer target when built by
         // `.ci/fuzz` with `-DFUZZING -sanitize=fuzzer,address`.
