@@ -51,7 +51,16 @@ let package = Package(
         .executableTarget(name: "bgbudget", dependencies: ["BackgroundBudget"]),
         // The child process the crash test kills while it saves; the tests find it next to their bundle.
         .executableTarget(name: "StateStoreTorture", dependencies: ["BackgroundBudget"]),
-        .testTarget(name: "BackgroundBudgetTests", dependencies: ["BackgroundBudget", "StateStoreTorture", "bgbudget"]),
+        .testTarget(name: "BackgroundBudgetTests", dependencies: [
+            "BackgroundBudget", "StateStoreTorture", "bgbudget", "FuzzScenario", "FuzzInfoPlist", "FuzzStateFrame", "FuzzSupport",
+        ]),
+        // Fuzz harnesses (Tests/Fuzz/README.md): each replays a corpus in an ordinary build
+        // (`swift run FuzzScenario Tests/Fuzz/Corpus/scenario`) and is a libFuzzer target when built by
+        // `.ci/fuzz` with `-DFUZZING -sanitize=fuzzer,address`.
+        .target(name: "FuzzSupport", path: "Tests/Fuzz/Support"),
+        .executableTarget(name: "FuzzScenario", dependencies: ["BackgroundBudget", "FuzzSupport"], path: "Tests/Fuzz/FuzzScenario"),
+        .executableTarget(name: "FuzzInfoPlist", dependencies: ["BackgroundBudget", "FuzzSupport"], path: "Tests/Fuzz/FuzzInfoPlist"),
+        .executableTarget(name: "FuzzStateFrame", dependencies: ["BackgroundBudget", "FuzzSupport"], path: "Tests/Fuzz/FuzzStateFrame"),
     ],
     swiftLanguageModes: [.v6]
 )
