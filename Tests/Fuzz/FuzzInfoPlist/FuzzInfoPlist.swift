@@ -13,6 +13,17 @@ enum InfoPlistCheck {
     static let keys: Set<String> = ["CFBundleIdentifier", "CFBundleDisplayName", "CFBundleName", "UIBackgroundModes",
                                     "UIApplicationExitsOnSuspend", "BGTaskSchedulerPermittedIdentifiers"]
 
+    /// Whether `pattern` occurs in `bytes`.
+    static func contains(_ bytes: [UInt8], _ pattern: [UInt8]) -> Bool {
+        guard let first = pattern.first else { return true }
+        var index = bytes.startIndex
+        while let start = bytes[index...].firstIndex(of: first) {
+            if bytes[start...].starts(with: pattern) { return true }
+            index = start + 1
+        }
+        return false
+    }
+
     /// Every property of one input: a valid manifest that survives being written back as XML and as a
     /// binary plist, or an ``InfoPlistError`` naming the file and, if any, a manifest key.
     static func check(_ bytes: [UInt8]) throws(PropertyFailure) {
@@ -23,7 +34,15 @@ enum InfoPlistCheck {
             try require(error.file == file, "the error names \(error.file ?? "no file"), not \(file)")
             try require(!error.message.isEmpty, "an empty message")
             if let key = error.key {
-                try require(keys.contains(String(key.prefix { $0 != "[" })), "the error names the key \(key)")
+                // A value nested too deep is reported under whichever root key holds it; any other error
+                // names a key the manifest reads.
+                if case .nestedTooDeep = error.problem {
+                    // (Only checkable for ASCII keys in files that are not UTF-16.)
+                    let checkable = key.utf8.allSatisfy { $0 < 0x80 } && !bytes.starts(with: [0xFE, 0xFF]) && !bytes.starts(with: [0xFF, 0xFE])
+                    try require(!checkable || contains(bytes, Array(key.utf8)), "the error names the key \(key), which is not in the input")
+                } else {
+                    try require(keys.contains(String(key.prefix { $0 != "[" })), "the error names the key \(key)")
+                }
             }
             if case .unreadable = error.problem { throw PropertyFailure("unreadable for bytes in memory: \(error)") }
             _ = error.description
