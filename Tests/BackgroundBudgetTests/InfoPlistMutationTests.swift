@@ -7,7 +7,7 @@ import Testing
 /// Some mutations nest arrays thousands deep, which overflowed Foundation's parser before the
 /// nesting limit.
 @Suite struct InfoPlistMutationTests {
-    static let filesPerShard = LongRun.cases(6_000, quick: 2_000)
+    static let filesPerShard = LongRun.cases(6_000, quick: 800)
     static let shards = 0..<4
 
     /// The samples' bytes exactly as committed (four XML files and the binary one), so that the
@@ -60,9 +60,10 @@ import Testing
         // Both sides are exercised, and the mutations reach past the parser to the keys.
         #expect(loaded > Self.filesPerShard / 20)
         #expect(refused > Self.filesPerShard / 2)
-        #expect(problems.isSuperset(of: ["malformed", "wrongType", "missingKey", "unknownBackgroundMode", "invalidBundleIdentifier",
-                                         "nestedTooDeep"]),
-                "\(problems.sorted())")
+        // A value of the wrong type is the rarest outcome (most mutations that retype a value also break
+        // the document): only the full-size run is long enough to be sure of reaching it.
+        let expected: Set<String> = ["malformed", "missingKey", "unknownBackgroundMode", "invalidBundleIdentifier", "nestedTooDeep"]
+        #expect(problems.isSuperset(of: LongRun.isOn ? expected.union(["wrongType"]) : expected), "\(problems.sorted())")
     }
 
     static func name(of problem: InfoPlistError.Problem) -> String {
