@@ -102,17 +102,15 @@ extension XMLPlistCheck {
     /// Skips a comment, a CDATA section or a declaration that starts with `<!` at `open`.
     private func skipDeclaration(at open: Int) -> TagEnd? {
         if units[open...].starts(with: Array("<!--".utf8)) {
-            // "<!-->" and "<!--->" end at once for some parsers; a "--" in the text ends it early for others.
+            // "<!-->" and "<!--->" end at once for some parsers and not for others: refused. Otherwise a
+            // comment ends at the first "-->", as Foundation's scanner ends it, "--" inside or not (divider
+            // comments such as "<!-- ------ -->" are common in hand-kept plists).
             let body = open + 4
             if body < units.count, units[body] == Self.greaterThan || units[body...].starts(with: Array("->".utf8)) {
-                return .problem(#"a malformed comment (a comment is "<!--", text without "--", "-->")"#)
+                return .problem(#"a malformed comment ("<!-->" and "<!--->" are read differently by different parsers)"#)
             }
-            guard let dashes = find(Array("--".utf8), from: body) else { return nil }
-            guard dashes + 2 < units.count else { return nil }
-            guard units[dashes + 2] == Self.greaterThan else {
-                return .problem(#"a malformed comment (a comment is "<!--", text without "--", "-->")"#)
-            }
-            return .end(dashes + 2, selfClosing: true)
+            guard let close = find(Array("-->".utf8), from: body) else { return nil }
+            return .end(close + 2, selfClosing: true)
         }
         if units[open...].starts(with: Array("<![CDATA[".utf8)) {
             guard let close = find(Array("]]>".utf8), from: open + 9) else { return nil }

@@ -15,7 +15,7 @@ import Foundation
 ///
 /// The count must never be lower than the one Foundation's parser reaches, so anything parsers
 /// disagree on is refused rather than guessed at, none of which an Info.plist contains: a `<` inside
-/// a tag, a `>` or `<` inside a quoted attribute, a comment containing `--` (or `<!-->`), a `>`
+/// a tag, a `>` or `<` inside a quoted attribute, the comments `<!-->` and `<!--->`, a `>`
 /// inside a processing instruction, an internal DTD subset (`[`), and encodings other than UTF-8 and
 /// its ASCII-compatible kin (UTF-16 is read when a byte-order mark says so). A NUL byte is refused
 /// too: XML never contains one, and without it no parser can take the file for UTF-16 or UTF-32
