@@ -60,10 +60,10 @@ import Testing
         _ = try scheduler.requestBudget(named: "child", allowance: .seconds(10), parent: parent, onWarning: { _ in
             if endReturned.withLock({ $0 }) { lateWarnings.withLock { $0 += 1 } }
         })
-        DispatchQueue.global().async {
+        Thread {
             clock.advance(by: .seconds(10))
             advanced.signal()
-        }
+        }.start()
         try #require(inOther.wait(timeout: .now() + Self.backstop) == .success)
         #expect(scheduler.end(parent))
         endReturned.withLock { $0 = true }
@@ -99,17 +99,12 @@ import Testing
                 if warningRunning.withLock({ $0 }) { overlaps.withLock { $0 += 1 } }
                 release.signal()             // lets the warning handler finish if it is still waiting
             })
-        DispatchQueue.global().async {
+        Thread {
             clock.advance(by: .seconds(5))
             advanced.signal()
-        }
+        }.start()
         try #require(warningStarted.wait(timeout: .now() + Self.backstop) == .success)
-        let ended = DispatchSemaphore(value: 0)
-        DispatchQueue.global().async {
-            scheduler.end(parent)
-            ended.signal()
-        }
-        try #require(ended.wait(timeout: .now() + Self.backstop) == .success)
+        scheduler.end(parent)               // on this thread, at once: calls onStop(child), then waits
         try #require(advanced.wait(timeout: .now() + Self.backstop) == .success)
         #expect(overlaps.withLock { $0 } == 0, "onStop(child) ran while onWarning(child) was still running")
     }
@@ -122,7 +117,7 @@ import Testing
     /// `.running` on another thread and waits for it on a `OneShotSignal` with no timeout, so X waits
     /// for Y and Y for X, for ever. Neither handler holds any lock of its own.
     ///
-    /// (When this test fails, two Dispatch worker threads stay blocked for the rest of the process.)
+    /// (When this test fails, its two threads stay blocked for the rest of the process.)
     @Test func twoWarningHandlersEndingEachOthersBudgetsDoNotDeadlock() throws {
         let clock = VirtualClock()
         let scheduler = BudgetScheduler(clock: clock)
@@ -138,15 +133,15 @@ import Testing
             bStarted.signal()
             if let a = budgets.withLock({ $0["a"] }) { scheduler.end(a) }
         }) }
-        DispatchQueue.global().async {                       // thread X: delivers a's warning at 5 s
+        Thread {                       // thread X: delivers a's warning at 5 s
             clock.advance(to: BudgetInstant(nanoseconds: 5_000_000_000))
             aDone.signal()
-        }
+        }.start()
         try #require(aStarted.wait(timeout: .now() + Self.backstop) == .success)
-        DispatchQueue.global().async {                       // thread Y: delivers b's warning at 6 s
+        Thread {                       // thread Y: delivers b's warning at 6 s
             clock.advance(to: BudgetInstant(nanoseconds: 6_000_000_000))
             bDone.signal()
-        }
+        }.start()
         #expect(aDone.wait(timeout: .now() + Self.backstop) == .success, "thread X is stuck in end(b)")
         #expect(bDone.wait(timeout: .now() + Self.backstop) == .success, "thread Y is stuck in end(a)")
     }
