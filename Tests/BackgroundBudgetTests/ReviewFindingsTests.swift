@@ -158,9 +158,12 @@ import Testing
     /// the others then fail the whole save: `rename … corrupt-1 failed: No such file or directory`
     /// (the folder is gone) or, from `StateFileLock.acquire`, `open failed: Is a directory` (its
     /// `lstat` after the failed `open` already sees the new regular file, so the error is not mapped
-    /// to `notARegularFile` and `lockDescriptor` does not retry). When the timing is a little
-    /// different, the second writer's `rename` moves the first writer's *live, locked* lock file
-    /// aside and locks a new one, and two saves run without mutual exclusion. SavingState.md promises
+    /// to `notARegularFile` and `lockDescriptor` does not retry), or `rename … corrupt-1 failed: Is
+    /// a directory`: a writer renaming the winner's new, *live and locked* regular lock file onto the
+    /// folder already set aside. When that rename finds a free name instead, the live lock file is
+    /// moved aside, its renamer locks a new one, and two saves run at once without mutual exclusion;
+    /// seen here as a save failing to rename its `note.state.tmp-…` because the other save's
+    /// `removeTemporaryFiles` deleted it, and as two entries set aside for one folder. SavingState.md promises
     /// that several writers under one name see no failed save. (Probabilistic: 16 writers, up to 400
     /// rounds; on the reviewed code it fails within the first few rounds.)
     @Test(.timeLimit(.minutes(1)))
