@@ -76,11 +76,15 @@ public final class BudgetScheduler: Sendable {
     }
 
     /// A due warning on its way to its handler.
-    private enum Delivery: Sendable {
-        /// Due, not yet begun: `end` cancels it.
-        case queued
-        /// Its handler runs on `thread`; `end` from another thread waits for it with a signal.
-        case running(thread: UInt, waiters: [OneShotSignal])
+    private struct Delivery: Sendable {
+        /// The budget numbers of the budget's ancestors when the warning was queued, parent first:
+        /// `end` of any of them cancels or waits for this delivery, even once the budget is no
+        /// longer linked under it (it stopped in the batch that queued the warning).
+        var ancestors: [UInt64]
+        /// `nil` while queued (not yet begun: `end` cancels it); else the thread its handler runs on.
+        var thread: UInt?
+        /// Signals of the `end` calls on other threads waiting for the running handler to return.
+        var waiters: [OneShotSignal] = []
     }
 
     /// Handlers let go of under the lock, to drop after it.
@@ -179,8 +183,9 @@ public final class BudgetScheduler: Sendable {
 
     /// Ends a budget: its work is done. Its live children stop with ``BudgetStopReason/parentEnded``.
     ///
-    /// When `end` returns, the budget's warning handler (and those of the children it stopped) is not
-    /// running and will never be called: a warning that fell due but whose delivery has not begun is
+    /// When `end` returns, the warning handlers of the budget and of every budget under it (the
+    /// children it stops, and any that had already stopped, even in the same instant) are not running
+    /// and will never be called: a warning that fell due but whose delivery has not begun is
     /// cancelled, and `end` waits for a delivery already running on another thread to finish. Called
     /// from inside that warning handler, on its thread, `end` does not wait for itself. So do not call
     /// `end` while holding a lock the warning handler takes.
@@ -200,16 +205,20 @@ public final class BudgetScheduler: Sendable {
             }
             var waits: [OneShotSignal] = []
             if !state.deliveries.isEmpty {
-                for ended in [budget] + stopped.map(\.0) {
-                    switch state.deliveries[ended.id] {
-                    case .queued: state.deliveries[ended.id] = nil
-                    case .running(let thread, var waiters) where thread != me:
-                        let signal = OneShotSignal()
-                        waiters.append(signal)
-                        state.deliveries[ended.id] = .running(thread: thread, waiters: waiters)
-                        waits.append(signal)
-                    case .running, nil: break
+                // The budget's own delivery and those of every budget that had it as an ancestor
+                // when queued: the children stopped just now, and any that stopped earlier.
+                let claimed = state.deliveries.compactMap { id, delivery in
+                    id == budget.id || delivery.ancestors.contains(budget.id) ? id : nil
+                }
+                for id in claimed {
+                    guard let thread = state.deliveries[id]?.thread else {
+                        state.deliveries[id] = nil     // queued: cancelled
+                        continue
                     }
+                    guard thread != me else { continue }
+                    let signal = OneShotSignal()
+                    state.deliveries[id]?.waiters.append(signal)
+                    waits.append(signal)
                 }
             }
             defer { state.released = ReleasedHandlers() }
@@ -288,7 +297,13 @@ public final class BudgetScheduler: Sendable {
         state.records[slot].warnAt = .max
         guard let handler = record.onWarning else { return }
         let budget = state.budget(at: slot)
-        state.deliveries[budget.id] = .queued
+        var ancestors: [UInt64] = []
+        var parent = record.parent
+        while parent != 0 {
+            ancestors.append(state.budget(at: Int(parent - 1)).id)
+            parent = state.records[Int(parent - 1)].parent
+        }
+        state.deliveries[budget.id] = Delivery(ancestors: ancestors)
         warnings.append((budget, handler))
     }
 
@@ -299,15 +314,14 @@ public final class BudgetScheduler: Sendable {
         let me = currentThreadIdentity()
         for (budget, handler) in warnings {
             let claimed = state.withLock { state -> Bool in
-                guard case .queued = state.deliveries[budget.id] else { return false }
-                state.deliveries[budget.id] = .running(thread: me, waiters: [])
+                guard let delivery = state.deliveries[budget.id], delivery.thread == nil else { return false }
+                state.deliveries[budget.id]?.thread = me
                 return true
             }
             guard claimed else { continue }
             handler(budget)
             let waiters = state.withLock { state -> [OneShotSignal] in
-                guard case .running(_, let waiters) = state.deliveries.removeValue(forKey: budget.id) else { return [] }
-                return waiters
+                state.deliveries.removeValue(forKey: budget.id)?.waiters ?? []
             }
             for waiter in waiters { waiter.signal() }
         }
