@@ -188,7 +188,9 @@ public final class BudgetScheduler: Sendable {
     /// and will never be called: a warning that fell due but whose delivery has not begun is
     /// cancelled, and `end` waits for a delivery already running on another thread to finish. Called
     /// from inside that warning handler, on its thread, `end` does not wait for itself. So do not call
-    /// `end` while holding a lock the warning handler takes.
+    /// `end` while holding a lock the warning handler takes. The stop handlers of the children it
+    /// stops run after those waits, on the calling thread, outside the lock: never while their own
+    /// warning handlers run.
     /// - Parameter budget: The budget.
     /// - Returns: `true` if the budget was live; `false` if it had already ended or stopped (nothing
     ///   else happens then, except that a warning still due is cancelled or waited for as above).
@@ -225,8 +227,9 @@ public final class BudgetScheduler: Sendable {
             return (slot != nil, stopped, state.released, waits)
         }
         withExtendedLifetime(released) {}   // dropped here, outside the lock
-        for (child, reason, handler) in stopped { handler?(child, reason) }
+        // Running warnings first: a stopped child's stop handler never overlaps its warning handler.
         for signal in waits { signal.wait() }
+        for (child, reason, handler) in stopped { handler?(child, reason) }
         return wasLive
     }
 
