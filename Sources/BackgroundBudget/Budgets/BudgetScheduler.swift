@@ -22,7 +22,12 @@
 ///
 /// A warning handler is called at most once, and only if no ``end(_:)`` of its budget (or of an
 /// ancestor) began before the handler's delivery did; once `end` has returned, the handler is neither
-/// running nor ever called (`end` waits for a delivery running on another thread).
+/// running nor ever called (`end` waits for a delivery running on another thread). One exception, where
+/// waiting would deadlock: `end` does not wait for a handler whose thread is itself blocked in an `end`
+/// that waits, directly or through other such waits, for the thread calling it (two handlers running
+/// at once on two threads advancing a ``VirtualClock``, each ending the other's budget). That `end`
+/// returns while the other handler is still running, blocked in its own `end` until the caller's
+/// handler returns; it is never called again.
 ///
 /// The scheduler keeps its own deadline heap and arms one clock timer for its earliest deadline, so a
 /// live budget costs a heap entry and a record, and thousands of threads may request and end budgets
@@ -63,11 +68,28 @@ public final class BudgetScheduler: Sendable {
         /// Warnings that fell due and are not delivered yet, by budget number: queued, or being
         /// delivered (on which thread, and who waits for it to finish).
         var deliveries: [UInt64: Delivery] = [:]
+        /// The deliveries each thread blocked in `end` waits for, by thread: the edges of the
+        /// wait-for graph `end` checks so that it never closes a cycle of waits.
+        var waiting: [UInt: [UInt64]] = [:]
 
         func slot(of budget: Budget) -> Int? {
             let slot = Int(budget.id & 0xFFFF_FFFF) - 1
             guard slot >= 0, slot < records.count, records[slot].isLive, records[slot].generation == UInt32(budget.id >> 32) else { return nil }
             return slot
+        }
+
+        /// Whether the thread `start` waits, directly or through the threads running the deliveries it
+        /// waits for, for a delivery running on `thread`: then `thread` waiting for `start` would
+        /// deadlock.
+        func waits(from start: UInt, for thread: UInt) -> Bool {
+            var pending = [start], seen: Set<UInt> = [start]
+            while let current = pending.popLast() {
+                if current == thread { return true }
+                for id in waiting[current] ?? [] {
+                    if let next = deliveries[id]?.thread, seen.insert(next).inserted { pending.append(next) }
+                }
+            }
+            return false
         }
 
         func budget(at slot: Int) -> Budget {
@@ -117,7 +139,8 @@ public final class BudgetScheduler: Sendable {
     ///   - parent: A live budget this one belongs to; it ends no later than its parent.
     ///   - onWarning: Called at most once, when the warning is due (also when it falls due at the
     ///     same instant as the hard stop), unless ``end(_:)`` was called for the budget or an ancestor
-    ///     before the call began; ``end(_:)`` does not return while it runs.
+    ///     before the call began; ``end(_:)`` does not return while it runs, unless waiting would
+    ///     deadlock (see ``end(_:)``).
     ///   - onStop: Called once if the budget stops before it is ended, with the reason.
     /// - Returns: The budget.
     /// - Throws: ``BudgetError`` for a non-positive allowance, a warning lead outside the allowance, a
@@ -188,7 +211,10 @@ public final class BudgetScheduler: Sendable {
     /// and will never be called: a warning that fell due but whose delivery has not begun is
     /// cancelled, and `end` waits for a delivery already running on another thread to finish. Called
     /// from inside that warning handler, on its thread, `end` does not wait for itself. So do not call
-    /// `end` while holding a lock the warning handler takes. The stop handlers of the children it
+    /// `end` while holding a lock the warning handler takes. Nor does it wait for a handler whose thread
+    /// is blocked in an `end` waiting, directly or through other such waits, for the calling thread:
+    /// that wait would never end. Then `end` returns while that handler is still running (blocked in
+    /// its own `end` until the caller's handler returns). The stop handlers of the children it
     /// stops run after those waits, on the calling thread, outside the lock: never while their own
     /// warning handlers run.
     /// - Parameter budget: The budget.
@@ -217,9 +243,11 @@ public final class BudgetScheduler: Sendable {
                         state.deliveries[id] = nil     // queued: cancelled
                         continue
                     }
-                    guard thread != me else { continue }
+                    // Never wait for itself, nor for a thread that waits (in its own `end`) for this one.
+                    guard !state.waits(from: thread, for: me) else { continue }
                     let signal = OneShotSignal()
                     state.deliveries[id]?.waiters.append(signal)
+                    state.waiting[me, default: []].append(id)
                     waits.append(signal)
                 }
             }
@@ -228,7 +256,10 @@ public final class BudgetScheduler: Sendable {
         }
         withExtendedLifetime(released) {}   // dropped here, outside the lock
         // Running warnings first: a stopped child's stop handler never overlaps its warning handler.
-        for signal in waits { signal.wait() }
+        if !waits.isEmpty {
+            for signal in waits { signal.wait() }
+            state.withLock { _ = $0.waiting.removeValue(forKey: me) }
+        }
         for (child, reason, handler) in stopped { handler?(child, reason) }
         return wasLive
     }
