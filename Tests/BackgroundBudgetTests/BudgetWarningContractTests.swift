@@ -44,6 +44,25 @@ import Testing
         #expect(log.entries == ["end(parent) returned true"])
     }
 
+    /// The same batch, but the parent stops too (its hard stop is at 10 s as well): `end(parent)`
+    /// returns `false`, and still cancels the queued warning of the child that stopped under it.
+    @Test func endingAnAncestorThatStoppedInTheSameBatchStillCancelsItsChildsQueuedWarning() throws {
+        let clock = VirtualClock()
+        let scheduler = BudgetScheduler(clock: clock)
+        let log = TestLog<String>()
+        let parentBudget = LockedValue<Budget?>(nil)
+        _ = try scheduler.requestBudget(named: "other", allowance: .seconds(20), warningLead: .seconds(10), onWarning: { _ in
+            if let parent = parentBudget.withLock({ $0 }) { log.append("end(parent) returned \(scheduler.end(parent))") }
+        })
+        let parent = try scheduler.requestBudget(named: "parent", allowance: .seconds(10),
+                                                 onStop: { _, reason in log.append("parent stopped: \(reason)") })
+        parentBudget.withLock { $0 = parent }
+        _ = try scheduler.requestBudget(named: "child", allowance: .seconds(10), parent: parent,
+                                        onWarning: { _ in log.append("child warned") })
+        clock.advance(by: .seconds(10))
+        #expect(log.entries == ["end(parent) returned false", "parent stopped: expired"])
+    }
+
     #if canImport(Dispatch)
     /// The same bug across threads, as a job runner meets it: the clock thread is inside an unrelated
     /// warning handler; meanwhile the owner ends `parent` and, once `end` has returned, tears down
