@@ -71,6 +71,9 @@ public final class BudgetScheduler: Sendable {
         /// The deliveries each thread blocked in `end` waits for, by thread: the edges of the
         /// wait-for graph `end` checks so that it never closes a cycle of waits.
         var waiting: [UInt: [UInt64]] = [:]
+        /// How many entries of `deliveries` list each budget number among their ancestors, so that
+        /// `end` of a budget with no delivery under it looks up one key instead of scanning them all.
+        var ancestorCounts: [UInt64: Int] = [:]
 
         func slot(of budget: Budget) -> Int? {
             let slot = Int(budget.id & 0xFFFF_FFFF) - 1
@@ -90,6 +93,21 @@ public final class BudgetScheduler: Sendable {
                 }
             }
             return false
+        }
+
+        /// Records a queued delivery and counts its ancestors.
+        mutating func queue(_ delivery: Delivery, for id: UInt64) {
+            deliveries[id] = delivery
+            for ancestor in delivery.ancestors { ancestorCounts[ancestor, default: 0] += 1 }
+        }
+
+        /// Drops a delivery (cancelled or done) and its ancestors' counts.
+        mutating func removeDelivery(_ id: UInt64) -> Delivery? {
+            guard let delivery = deliveries.removeValue(forKey: id) else { return nil }
+            for ancestor in delivery.ancestors {
+                if ancestorCounts[ancestor] == 1 { ancestorCounts[ancestor] = nil } else { ancestorCounts[ancestor]! -= 1 }
+            }
+            return delivery
         }
 
         func budget(at slot: Int) -> Budget {
@@ -235,12 +253,13 @@ public final class BudgetScheduler: Sendable {
             if !state.deliveries.isEmpty {
                 // The budget's own delivery and those of every budget that had it as an ancestor
                 // when queued: the children stopped just now, and any that stopped earlier.
-                let claimed = state.deliveries.compactMap { id, delivery in
-                    id == budget.id || delivery.ancestors.contains(budget.id) ? id : nil
+                var claimed = state.deliveries[budget.id] == nil ? [] : [budget.id]
+                if state.ancestorCounts[budget.id] != nil {
+                    claimed += state.deliveries.compactMap { id, delivery in delivery.ancestors.contains(budget.id) ? id : nil }
                 }
                 for id in claimed {
                     guard let thread = state.deliveries[id]?.thread else {
-                        state.deliveries[id] = nil     // queued: cancelled
+                        _ = state.removeDelivery(id)   // queued: cancelled
                         continue
                     }
                     // Never wait for itself, nor for a thread that waits (in its own `end`) for this one.
@@ -337,7 +356,7 @@ public final class BudgetScheduler: Sendable {
             ancestors.append(state.budget(at: Int(parent - 1)).id)
             parent = state.records[Int(parent - 1)].parent
         }
-        state.deliveries[budget.id] = Delivery(ancestors: ancestors)
+        state.queue(Delivery(ancestors: ancestors), for: budget.id)
         warnings.append((budget, handler))
     }
 
@@ -355,7 +374,7 @@ public final class BudgetScheduler: Sendable {
             guard claimed else { continue }
             handler(budget)
             let waiters = state.withLock { state -> [OneShotSignal] in
-                state.deliveries.removeValue(forKey: budget.id)?.waiters ?? []
+                state.removeDelivery(budget.id)?.waiters ?? []
             }
             for waiter in waiters { waiter.signal() }
         }
