@@ -22,7 +22,12 @@
 ///
 /// A warning handler is called at most once, and only if no ``end(_:)`` of its budget (or of an
 /// ancestor) began before the handler's delivery did; once `end` has returned, the handler is neither
-/// running nor ever called (`end` waits for a delivery running on another thread).
+/// running nor ever called (`end` waits for a delivery running on another thread). One exception, where
+/// waiting would deadlock: `end` does not wait for a handler whose thread is itself blocked in an `end`
+/// that waits, directly or through other such waits, for the thread calling it (two handlers running
+/// at once on two threads advancing a ``VirtualClock``, each ending the other's budget). That `end`
+/// returns while the other handler is still running, blocked in its own `end` until the caller's
+/// handler returns; it is never called again.
 ///
 /// The scheduler keeps its own deadline heap and arms one clock timer for its earliest deadline, so a
 /// live budget costs a heap entry and a record, and thousands of threads may request and end budgets
@@ -63,11 +68,46 @@ public final class BudgetScheduler: Sendable {
         /// Warnings that fell due and are not delivered yet, by budget number: queued, or being
         /// delivered (on which thread, and who waits for it to finish).
         var deliveries: [UInt64: Delivery] = [:]
+        /// The deliveries each thread blocked in `end` waits for, by thread: the edges of the
+        /// wait-for graph `end` checks so that it never closes a cycle of waits.
+        var waiting: [UInt: [UInt64]] = [:]
+        /// How many entries of `deliveries` list each budget number among their ancestors, so that
+        /// `end` of a budget with no delivery under it looks up one key instead of scanning them all.
+        var ancestorCounts: [UInt64: Int] = [:]
 
         func slot(of budget: Budget) -> Int? {
             let slot = Int(budget.id & 0xFFFF_FFFF) - 1
             guard slot >= 0, slot < records.count, records[slot].isLive, records[slot].generation == UInt32(budget.id >> 32) else { return nil }
             return slot
+        }
+
+        /// Whether the thread `start` waits, directly or through the threads running the deliveries it
+        /// waits for, for a delivery running on `thread`: then `thread` waiting for `start` would
+        /// deadlock.
+        func waits(from start: UInt, for thread: UInt) -> Bool {
+            var pending = [start], seen: Set<UInt> = [start]
+            while let current = pending.popLast() {
+                if current == thread { return true }
+                for id in waiting[current] ?? [] {
+                    if let next = deliveries[id]?.thread, seen.insert(next).inserted { pending.append(next) }
+                }
+            }
+            return false
+        }
+
+        /// Records a queued delivery and counts its ancestors.
+        mutating func queue(_ delivery: Delivery, for id: UInt64) {
+            deliveries[id] = delivery
+            for ancestor in delivery.ancestors { ancestorCounts[ancestor, default: 0] += 1 }
+        }
+
+        /// Drops a delivery (cancelled or done) and its ancestors' counts.
+        mutating func removeDelivery(_ id: UInt64) -> Delivery? {
+            guard let delivery = deliveries.removeValue(forKey: id) else { return nil }
+            for ancestor in delivery.ancestors {
+                if ancestorCounts[ancestor] == 1 { ancestorCounts[ancestor] = nil } else { ancestorCounts[ancestor]! -= 1 }
+            }
+            return delivery
         }
 
         func budget(at slot: Int) -> Budget {
@@ -76,11 +116,15 @@ public final class BudgetScheduler: Sendable {
     }
 
     /// A due warning on its way to its handler.
-    private enum Delivery: Sendable {
-        /// Due, not yet begun: `end` cancels it.
-        case queued
-        /// Its handler runs on `thread`; `end` from another thread waits for it with a signal.
-        case running(thread: UInt, waiters: [OneShotSignal])
+    private struct Delivery: Sendable {
+        /// The budget numbers of the budget's ancestors when the warning was queued, parent first:
+        /// `end` of any of them cancels or waits for this delivery, even once the budget is no
+        /// longer linked under it (it stopped in the batch that queued the warning).
+        var ancestors: [UInt64]
+        /// `nil` while queued (not yet begun: `end` cancels it); else the thread its handler runs on.
+        var thread: UInt?
+        /// Signals of the `end` calls on other threads waiting for the running handler to return.
+        var waiters: [OneShotSignal] = []
     }
 
     /// Handlers let go of under the lock, to drop after it.
@@ -113,7 +157,8 @@ public final class BudgetScheduler: Sendable {
     ///   - parent: A live budget this one belongs to; it ends no later than its parent.
     ///   - onWarning: Called at most once, when the warning is due (also when it falls due at the
     ///     same instant as the hard stop), unless ``end(_:)`` was called for the budget or an ancestor
-    ///     before the call began; ``end(_:)`` does not return while it runs.
+    ///     before the call began; ``end(_:)`` does not return while it runs, unless waiting would
+    ///     deadlock (see ``end(_:)``).
     ///   - onStop: Called once if the budget stops before it is ended, with the reason.
     /// - Returns: The budget.
     /// - Throws: ``BudgetError`` for a non-positive allowance, a warning lead outside the allowance, a
@@ -179,11 +224,17 @@ public final class BudgetScheduler: Sendable {
 
     /// Ends a budget: its work is done. Its live children stop with ``BudgetStopReason/parentEnded``.
     ///
-    /// When `end` returns, the budget's warning handler (and those of the children it stopped) is not
-    /// running and will never be called: a warning that fell due but whose delivery has not begun is
+    /// When `end` returns, the warning handlers of the budget and of every budget under it (the
+    /// children it stops, and any that had already stopped, even in the same instant) are not running
+    /// and will never be called: a warning that fell due but whose delivery has not begun is
     /// cancelled, and `end` waits for a delivery already running on another thread to finish. Called
     /// from inside that warning handler, on its thread, `end` does not wait for itself. So do not call
-    /// `end` while holding a lock the warning handler takes.
+    /// `end` while holding a lock the warning handler takes. Nor does it wait for a handler whose thread
+    /// is blocked in an `end` waiting, directly or through other such waits, for the calling thread:
+    /// that wait would never end. Then `end` returns while that handler is still running (blocked in
+    /// its own `end` until the caller's handler returns). The stop handlers of the children it
+    /// stops run after those waits, on the calling thread, outside the lock: never while their own
+    /// warning handlers run.
     /// - Parameter budget: The budget.
     /// - Returns: `true` if the budget was live; `false` if it had already ended or stopped (nothing
     ///   else happens then, except that a warning still due is cancelled or waited for as above).
@@ -200,24 +251,35 @@ public final class BudgetScheduler: Sendable {
             }
             var waits: [OneShotSignal] = []
             if !state.deliveries.isEmpty {
-                for ended in [budget] + stopped.map(\.0) {
-                    switch state.deliveries[ended.id] {
-                    case .queued: state.deliveries[ended.id] = nil
-                    case .running(let thread, var waiters) where thread != me:
-                        let signal = OneShotSignal()
-                        waiters.append(signal)
-                        state.deliveries[ended.id] = .running(thread: thread, waiters: waiters)
-                        waits.append(signal)
-                    case .running, nil: break
+                // The budget's own delivery and those of every budget that had it as an ancestor
+                // when queued: the children stopped just now, and any that stopped earlier.
+                var claimed = state.deliveries[budget.id] == nil ? [] : [budget.id]
+                if state.ancestorCounts[budget.id] != nil {
+                    claimed += state.deliveries.compactMap { id, delivery in delivery.ancestors.contains(budget.id) ? id : nil }
+                }
+                for id in claimed {
+                    guard let thread = state.deliveries[id]?.thread else {
+                        _ = state.removeDelivery(id)   // queued: cancelled
+                        continue
                     }
+                    // Never wait for itself, nor for a thread that waits (in its own `end`) for this one.
+                    guard !state.waits(from: thread, for: me) else { continue }
+                    let signal = OneShotSignal()
+                    state.deliveries[id]?.waiters.append(signal)
+                    state.waiting[me, default: []].append(id)
+                    waits.append(signal)
                 }
             }
             defer { state.released = ReleasedHandlers() }
             return (slot != nil, stopped, state.released, waits)
         }
         withExtendedLifetime(released) {}   // dropped here, outside the lock
+        // Running warnings first: a stopped child's stop handler never overlaps its warning handler.
+        if !waits.isEmpty {
+            for signal in waits { signal.wait() }
+            state.withLock { _ = $0.waiting.removeValue(forKey: me) }
+        }
         for (child, reason, handler) in stopped { handler?(child, reason) }
-        for signal in waits { signal.wait() }
         return wasLive
     }
 
@@ -288,7 +350,13 @@ public final class BudgetScheduler: Sendable {
         state.records[slot].warnAt = .max
         guard let handler = record.onWarning else { return }
         let budget = state.budget(at: slot)
-        state.deliveries[budget.id] = .queued
+        var ancestors: [UInt64] = []
+        var parent = record.parent
+        while parent != 0 {
+            ancestors.append(state.budget(at: Int(parent - 1)).id)
+            parent = state.records[Int(parent - 1)].parent
+        }
+        state.queue(Delivery(ancestors: ancestors), for: budget.id)
         warnings.append((budget, handler))
     }
 
@@ -299,15 +367,14 @@ public final class BudgetScheduler: Sendable {
         let me = currentThreadIdentity()
         for (budget, handler) in warnings {
             let claimed = state.withLock { state -> Bool in
-                guard case .queued = state.deliveries[budget.id] else { return false }
-                state.deliveries[budget.id] = .running(thread: me, waiters: [])
+                guard let delivery = state.deliveries[budget.id], delivery.thread == nil else { return false }
+                state.deliveries[budget.id]?.thread = me
                 return true
             }
             guard claimed else { continue }
             handler(budget)
             let waiters = state.withLock { state -> [OneShotSignal] in
-                guard case .running(_, let waiters) = state.deliveries.removeValue(forKey: budget.id) else { return [] }
-                return waiters
+                state.removeDelivery(budget.id)?.waiters ?? []
             }
             for waiter in waiters { waiter.signal() }
         }
