@@ -215,7 +215,8 @@ public final class StateStore<Value: Codable & Sendable>: Sendable {
     }
 
     /// Renames a damaged file (or anything else in the way) to the first free `path.corrupt-N`, and
-    /// synchronises the folder. Called with the lock file held, so no other store picks the same name.
+    /// synchronises the folder. Called with the lock file held (or, for the lock file itself, the
+    /// folder's lock), so no other store picks the same name or moves the same thing.
     /// - Returns: The file's new path.
     func setAside(_ path: String) throws(StateStoreError) -> String {
         for number in 1...10_000 {
