@@ -110,4 +110,50 @@ import Musl
             #expect(try patient.load().value == Note(title: "after"))
         }
     }
+
+    /// A folder (or anything else) at `note.state.lock` is set aside by one writer only, holding the
+    /// folder's own lock, however many writers find it at once: none of them fails (formerly
+    /// `rename … corrupt-1` failed with ENOENT or EISDIR, `open` with EISDIR, or two saves ran at
+    /// once after a live lock file was moved aside), and exactly one thing is set aside.
+    /// (Probabilistic: 16 writers released together, 60 rounds with `BGBUDGET_LONG_TESTS=1` and 4
+    /// otherwise; the code before the fix failed in the first. A round costs some 50 `fsync`s, about
+    /// a quarter of a second on this project's CI disk: the time limit is only a backstop.)
+    @Test(.timeLimit(.minutes(5)))
+    func aFolderAtTheLockFileNameIsSetAsideOnceAndNoConcurrentSaveFails() throws {
+        try withStateFolder { folder in
+            let lockPath = folder.appendingPathComponent("note.state.lock").path
+            var problems: [String] = []
+            for round in 0..<LongRun.cases(60, quick: 4) where problems.isEmpty {
+                for entry in try FileManager.default.contentsOfDirectory(atPath: folder.path) where entry.hasPrefix("note.state.lock") {
+                    try FileManager.default.removeItem(atPath: folder.appendingPathComponent(entry).path)
+                }
+                try FileManager.default.createDirectory(atPath: lockPath, withIntermediateDirectories: false)
+                let stores = try (0..<16).map { _ in try StateStore<Note>(directory: folder, name: "note") }
+                let failures = LockedValue<[String]>([])
+                // One thread per writer (not concurrentPerform, which runs as many as there are
+                // cores), all released together.
+                let start = DispatchSemaphore(value: 0), finished = DispatchGroup()
+                for index in stores.indices {
+                    finished.enter()
+                    Thread {
+                        start.wait()
+                        do {
+                            try stores[index].save(Note(title: "round \(round) writer \(index)"))
+                        } catch {
+                            failures.withLock { $0.append("round \(round) writer \(index): \(error)") }
+                        }
+                        finished.leave()
+                    }.start()
+                }
+                for _ in stores.indices { start.signal() }
+                try #require(finished.wait(timeout: .now() + .seconds(5)) == .success)
+                problems += failures.withLock { $0 }
+                let setAside = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasPrefix("note.state.lock.corrupt-") }
+                if setAside.count != 1 {
+                    problems.append("round \(round): \(setAside.count) things set aside for one folder in the way: \(setAside.sorted())")
+                }
+            }
+            #expect(problems.isEmpty, "\(problems.count) problems: \(problems.filter { $0.contains("set aside") }.count) with more than one thing set aside; first: \(problems.prefix(5).joined(separator: "\n"))")
+        }
+    }
 }

@@ -38,14 +38,26 @@ enum StateFileLock {
     ///   when the wait ran out, or ``StateStoreError/Problem/io(operation:errno:)`` for `open`,
     ///   `fstat` or `flock`.
     static func acquire(_ path: String, timeout: Duration) throws(StateStoreError) -> Int32 {
-        let descriptor = DurableFileIO.retryingOnInterrupt {
-            open(path, O_RDONLY | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0o644)
-        }
-        guard descriptor >= 0 else {
+        var attempts = 0
+        var descriptor: Int32 = -1
+        while descriptor < 0 {
+            attempts += 1
+            descriptor = DurableFileIO.retryingOnInterrupt {
+                open(path, O_RDONLY | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0o644)
+            }
+            guard descriptor < 0 else { break }
             let code = errno
-            if code == ELOOP || code == EISDIR || code == ENXIO || code == EOPNOTSUPP,
-               case .other(let kind)? = try? DurableFileIO.entry(at: path) {
-                throw StateStoreError(.notARegularFile(kind), path: path)
+            if code == ELOOP || code == EISDIR || code == ENXIO || code == EOPNOTSUPP {
+                switch try? DurableFileIO.entry(at: path) {
+                case .other(let kind)?:
+                    throw StateStoreError(.notARegularFile(kind), path: path)
+                case .regularFile? where attempts < 4, .nothing? where attempts < 4:
+                    // What was there when `open` ran has been set aside since (by another store,
+                    // holding the folder's lock): open again.
+                    continue
+                default:
+                    break
+                }
             }
             throw StateStoreError(.io(operation: "open", errno: code), path: path)
         }
@@ -59,16 +71,45 @@ enum StateFileLock {
             release(descriptor)
             throw StateStoreError(.notARegularFile(kind), path: path)
         }
+        try lock(descriptor, path: path, timeout: timeout)
+        return descriptor
+    }
+
+    /// Opens and locks a folder itself (`flock` works on a folder's descriptor on Linux and Darwin),
+    /// waiting up to `timeout` for another holder. Held only while something in the way at the lock
+    /// file's name is set aside: that is the one rename made without the lock file held, so two
+    /// stores never set aside the same thing, nor one another's new lock file.
+    ///
+    /// - Parameters:
+    ///   - path: The folder.
+    ///   - timeout: How long to wait for another holder; `.zero` tries once.
+    /// - Returns: The locked descriptor; pass it to ``release(_:)``.
+    /// - Throws: ``StateStoreError/Problem/lockTimeout(waited:)`` when the wait ran out, or
+    ///   ``StateStoreError/Problem/io(operation:errno:)`` for `open` or `flock`.
+    static func acquireFolder(_ path: String, timeout: Duration) throws(StateStoreError) -> Int32 {
+        let descriptor = DurableFileIO.retryingOnInterrupt {
+            open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        }
+        guard descriptor >= 0 else {
+            throw StateStoreError(.io(operation: "open", errno: errno), path: path)
+        }
+        try lock(descriptor, path: path, timeout: timeout)
+        return descriptor
+    }
+
+    /// Takes `flock(LOCK_EX)` on an open descriptor, waiting up to `timeout`; on failure the
+    /// descriptor is closed.
+    private static func lock(_ descriptor: Int32, path: String, timeout: Duration) throws(StateStoreError) {
         let clock = ContinuousClock()
         let deadline = clock.now.advanced(by: timeout)
         var pause: Duration = .microseconds(500)
         while true {
-            if flock(descriptor, LOCK_EX | LOCK_NB) == 0 { return descriptor }
+            if flock(descriptor, LOCK_EX | LOCK_NB) == 0 { return }
             let code = errno
             if code == EINTR { continue }
             // A file system without `flock` (some network and FUSE file systems): go on without the
             // lock, as a lone writer needs none; several writers are then not serialised.
-            if code == ENOTSUP || code == EOPNOTSUPP || code == ENOLCK { return descriptor }
+            if code == ENOTSUP || code == EOPNOTSUPP || code == ENOLCK { return }
             guard code == EWOULDBLOCK || code == EAGAIN else {
                 release(descriptor)
                 throw StateStoreError(.io(operation: "flock", errno: code), path: path)

@@ -16,8 +16,8 @@ extension StateStore {
     /// Each call opens the lock file itself, and `flock` locks belong to an open file, so the calls
     /// of one store's threads exclude each other as those of two processes do, and each waits at
     /// most ``lockTimeout``: there is no in-process lock to queue on first. Something other than a
-    /// regular file at the lock file's name is set aside and reported, and the lock taken on a new
-    /// file.
+    /// regular file at the lock file's name is set aside (holding the folder's own lock, so only one
+    /// store does it) and reported, and the lock taken on a new file.
     ///
     /// - Parameters:
     ///   - creatingFolder: Whether to create a missing folder (a save). Without it (a load), a folder
@@ -48,7 +48,7 @@ extension StateStore {
             } catch let error {
                 switch error.problem {
                 case .notARegularFile where attempts < 3:
-                    issues.append(StateStoreIssue(error, keptAt: try setAside(lockPath)))
+                    if let issue = try setAsideLockFileInTheWay() { issues.append(issue) }
                 case .io("open", ENOENT) where creatingFolder && attempts < 3:
                     try DurableFileIO.makeDirectory(directoryPath)
                 case .io("open", ENOENT), .io("open", ENOTDIR), .io("open", EACCES), .io("open", EROFS), .io("open", EPERM):
@@ -59,6 +59,18 @@ extension StateStore {
                 }
             }
         }
+    }
+
+    /// Sets aside what is in the way at the lock file's name, holding the folder's own lock
+    /// (``StateFileLock/acquireFolder(_:timeout:)``) instead of the lock file, which cannot be taken.
+    /// Under that lock it looks again: when another store has set the thing aside meanwhile (there
+    /// is nothing, or a new regular lock file, perhaps locked by a save), it changes nothing.
+    /// - Returns: The issue to report, or `nil` when another store set the thing aside.
+    private func setAsideLockFileInTheWay() throws(StateStoreError) -> StateStoreIssue? {
+        let folder = try StateFileLock.acquireFolder(directoryPath, timeout: lockTimeout)
+        defer { StateFileLock.release(folder) }
+        guard case .other(let kind) = try DurableFileIO.entry(at: lockPath) else { return nil }
+        return StateStoreIssue(StateStoreError(.notARegularFile(kind), path: lockPath), keptAt: try setAside(lockPath))
     }
 
     /// Writes the frame to a new, uniquely named temporary file (`name.state.tmp-<pid>-<random>`)

@@ -158,9 +158,10 @@ public final class StateStore<Value: Codable & Sendable>: Sendable {
     /// Why a kill at any instant leaves a complete copy, step by step (a complete copy is a file whose
     /// frame checks out, see ``StateFrame``):
     /// 0. Before anything, the current file is read back and its frame and checksums verified, every
-    ///    time: a damaged (or unreadable, or non-regular) current file is set aside by a rename and
-    ///    never becomes the previous copy, so neither a kill later in this save nor one more fault
-    ///    can leave two damaged copies. Temporary files left by killed saves are removed, and
+    ///    time: a damaged (or non-regular) current file is set aside by a rename and never becomes
+    ///    the previous copy, so neither a kill later in this save nor one more fault can leave two
+    ///    damaged copies. When the read itself fails (`open`, `fstat` or `read` with EMFILE, EIO…),
+    ///    the save throws that error and changes nothing: the file may well be good. Temporary files left by killed saves are removed, and
     ///    anything that is not a regular file at the previous copy's name is set aside.
     /// 1. The new state goes to a new `name.state.tmp-<pid>-<random>` (created `O_EXCL | O_NOFOLLOW`)
     ///    and is `fsync`ed. Until the renames below, neither `name.state` nor `name.state.previous` is
@@ -177,18 +178,22 @@ public final class StateStore<Value: Codable & Sendable>: Sendable {
     /// and 3) is complete. A power cut before step 4 may lose either rename or both; each moves a
     /// complete, synchronised file, so whichever survive still leave a complete copy.
     private func install(_ frame: [UInt8], issues: inout [StateStoreIssue]) throws(StateStoreError) {
-        issues += try removeTemporaryFiles()                                  // step 0
+        let current = DurableFileIO.readStateFile(currentPath, maximumSize: maximumFileSize)  // step 0
+        // A read that failed (EMFILE, EIO…) says nothing about the file, which may be good: fail the
+        // save, changing nothing, rather than set it aside.
+        if case .unreadable(let error) = current { throw error }
+        issues += try removeTemporaryFiles()
         if case .other(let kind) = try DurableFileIO.entry(at: previousPath) {
             issues.append(StateStoreIssue(StateStoreError(.notARegularFile(kind), path: previousPath),
                                           keptAt: try setAside(previousPath)))
         }
         let keepCurrent: Bool
-        switch DurableFileIO.readStateFile(currentPath, maximumSize: maximumFileSize) {
+        switch current {
         case .intact:
             keepCurrent = true
-        case .missing:
+        case .missing, .unreadable:
             keepCurrent = false
-        case .damaged(let error, _), .unreadable(let error):
+        case .damaged(let error, _):
             // If it cannot be set aside, stop: keeping it would replace the previous good copy.
             issues.append(StateStoreIssue(error, keptAt: try setAside(currentPath)))
             keepCurrent = false
@@ -215,7 +220,8 @@ public final class StateStore<Value: Codable & Sendable>: Sendable {
     }
 
     /// Renames a damaged file (or anything else in the way) to the first free `path.corrupt-N`, and
-    /// synchronises the folder. Called with the lock file held, so no other store picks the same name.
+    /// synchronises the folder. Called with the lock file held (or, for the lock file itself, the
+    /// folder's lock), so no other store picks the same name or moves the same thing.
     /// - Returns: The file's new path.
     func setAside(_ path: String) throws(StateStoreError) -> String {
         for number in 1...10_000 {
