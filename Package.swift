@@ -7,6 +7,9 @@ let package = Package(
     platforms: [.macOS(.v13), .iOS(.v16), .tvOS(.v16), .watchOS(.v9), .visionOS(.v1)],
     products: [
         .library(name: "BackgroundBudget", targets: ["BackgroundBudget"]),
+        .library(name: "BudgetClock", targets: ["BudgetClock"]),
+        .library(name: "JobBudgets", targets: ["JobBudgets"]),
+        .library(name: "SavedState", targets: ["SavedState"]),
         .executable(name: "StateLab", targets: ["StateLab"]),
         .executable(name: "AudioPlayer", targets: ["AudioPlayer"]),
         .executable(name: "LocationTracker", targets: ["LocationTracker"]),
@@ -16,7 +19,10 @@ let package = Package(
         .executable(name: "bgbudget", targets: ["bgbudget"]),
     ],
     targets: [
-        .target(name: "BackgroundBudget"),
+        .target(name: "BudgetClock"),
+        .target(name: "JobBudgets", dependencies: ["BudgetClock"]),
+        .target(name: "SavedState"),
+        .target(name: "BackgroundBudget", dependencies: ["BudgetClock", "JobBudgets", "SavedState"]),
         .executableTarget(
             name: "StateLab",
             dependencies: ["BackgroundBudget"],
@@ -50,7 +56,7 @@ let package = Package(
         .executableTarget(name: "BudgetBench", dependencies: ["BackgroundBudget"]),
         .executableTarget(name: "bgbudget", dependencies: ["BackgroundBudget"]),
         // The child process the crash test kills while it saves; the tests find it next to their bundle.
-        .executableTarget(name: "StateStoreTorture", dependencies: ["BackgroundBudget"]),
+        .executableTarget(name: "StateStoreTorture", dependencies: ["SavedState"]),
         .testTarget(name: "BackgroundBudgetTests", dependencies: [
             "BackgroundBudget", "StateStoreTorture", "bgbudget", "FuzzScenario", "FuzzInfoPlist", "FuzzStateFrame", "FuzzSupport",
         ]),
@@ -60,7 +66,7 @@ let package = Package(
         .target(name: "FuzzSupport", path: "Tests/Fuzz/Support"),
         .executableTarget(name: "FuzzScenario", dependencies: ["BackgroundBudget", "FuzzSupport"], path: "Tests/Fuzz/FuzzScenario"),
         .executableTarget(name: "FuzzInfoPlist", dependencies: ["BackgroundBudget", "FuzzSupport"], path: "Tests/Fuzz/FuzzInfoPlist"),
-        .executableTarget(name: "FuzzStateFrame", dependencies: ["BackgroundBudget", "FuzzSupport"], path: "Tests/Fuzz/FuzzStateFrame"),
+        .executableTarget(name: "FuzzStateFrame", dependencies: ["SavedState", "FuzzSupport"], path: "Tests/Fuzz/FuzzStateFrame"),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -11,7 +11,7 @@
 // With `--writer`, it is one of several processes saving under the same name at once: it saves
 // `saves` states numbered from `id` × 1,000,000 + 1, loads after each save (which must return a
 // complete state with no issue, though possibly another writer's), and prints `done N` at the end.
-import BackgroundBudget
+import SavedState
 import Foundation
 
 #if canImport(Glibc)

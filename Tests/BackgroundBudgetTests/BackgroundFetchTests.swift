@@ -1,5 +1,8 @@
 import Testing
 @testable import BackgroundBudget
+@testable import BudgetClock
+@testable import JobBudgets
+@testable import SavedState
 
 /// A delegate that answers fetches with a fixed result after some work, or never.
 final class FetchDelegate: ApplicationDelegate {

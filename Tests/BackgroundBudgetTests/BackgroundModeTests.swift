@@ -1,5 +1,8 @@
 import Testing
 @testable import BackgroundBudget
+@testable import BudgetClock
+@testable import JobBudgets
+@testable import SavedState
 
 /// A delegate that records events and, for VoIP pushes, reports a call if told to.
 final class EventDelegate: ApplicationDelegate {

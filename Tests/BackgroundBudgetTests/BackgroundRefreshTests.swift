@@ -1,5 +1,8 @@
 import Testing
 @testable import BackgroundBudget
+@testable import BudgetClock
+@testable import JobBudgets
+@testable import SavedState
 
 /// Background App Refresh: the switches, Low Power Mode, what they gate and what they do not (IOS-FACTS §6, Part 1).
 @Suite struct BackgroundRefreshTests {

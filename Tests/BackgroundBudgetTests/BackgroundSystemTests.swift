@@ -1,5 +1,8 @@
 import Testing
 @testable import BackgroundBudget
+@testable import BudgetClock
+@testable import JobBudgets
+@testable import SavedState
 
 /// Records what a delegate saw: each callback with the state the app reported during it.
 final class RecordingDelegate: ApplicationDelegate {

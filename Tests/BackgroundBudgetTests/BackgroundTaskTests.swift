@@ -1,5 +1,8 @@
 import Testing
 @testable import BackgroundBudget
+@testable import BudgetClock
+@testable import JobBudgets
+@testable import SavedState
 
 /// A delegate whose behaviour a test sets per callback.
 final class ScriptedDelegate: ApplicationDelegate {

@@ -3,6 +3,9 @@ import Dispatch
 #endif
 import Testing
 @testable import BackgroundBudget
+@testable import BudgetClock
+@testable import JobBudgets
+@testable import SavedState
 
 /// The promises about warnings and stop reasons hold at the edges: a warning never reaches a budget
 /// whose `end` has returned, and budgets stopped by the same instant's stop give the same reason.

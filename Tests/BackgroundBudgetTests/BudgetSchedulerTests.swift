@@ -3,6 +3,9 @@ import Dispatch
 #endif
 import Testing
 @testable import BackgroundBudget
+@testable import BudgetClock
+@testable import JobBudgets
+@testable import SavedState
 
 @Suite struct BudgetSchedulerTests {
     let clock = VirtualClock()

@@ -4,6 +4,9 @@ import Dispatch
 import Foundation
 import Testing
 @testable import BackgroundBudget
+@testable import BudgetClock
+@testable import JobBudgets
+@testable import SavedState
 
 /// The warning contract of ``BudgetScheduler`` (see its class doc): a warning handler is called at
 /// most once, only if no `end` of its budget or of an ancestor began before its delivery did; once

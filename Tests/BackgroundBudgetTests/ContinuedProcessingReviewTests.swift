@@ -1,5 +1,8 @@
 import Testing
 @testable import BackgroundBudget
+@testable import BudgetClock
+@testable import JobBudgets
+@testable import SavedState
 
 /// Registers one handler for a wildcard entry and keeps every task it is handed.
 final class ReviewDelegate: ApplicationDelegate {

@@ -1,5 +1,8 @@
 import Testing
 @testable import BackgroundBudget
+@testable import BudgetClock
+@testable import JobBudgets
+@testable import SavedState
 
 /// Registers one handler for the app's wildcard entry; keeps every task it is handed, so that tests
 /// complete them when they choose.

@@ -1,5 +1,8 @@
 import Testing
 @testable import BackgroundBudget
+@testable import BudgetClock
+@testable import JobBudgets
+@testable import SavedState
 
 @Suite struct DeadlineHeapTests {
     /// Pops everything due by `limit`, returning the payloads in pop order.

@@ -1,5 +1,8 @@
 import Testing
 @testable import BackgroundBudget
+@testable import BudgetClock
+@testable import JobBudgets
+@testable import SavedState
 
 /// The real-time clock's state machine, driven directly: no threads, no timer, no time.
 @Suite struct DispatchClockStateTests {

@@ -1,6 +1,9 @@
 import Dispatch
 import Testing
 @testable import BackgroundBudget
+@testable import BudgetClock
+@testable import JobBudgets
+@testable import SavedState
 
 /// The real-time clock against the wall: lenient about lateness, strict about order and about
 /// never running early. Each test waits on a semaphore with a timeout.

@@ -3,6 +3,9 @@ import Dispatch
 #endif
 import Testing
 @testable import BackgroundBudget
+@testable import BudgetClock
+@testable import JobBudgets
+@testable import SavedState
 
 /// Every finite task ends exactly once — ended by its owner, or expired (handler once) and then ended
 /// or killed — and no callback reaches a suspended or terminated app.

@@ -1,6 +1,9 @@
 import Foundation
 import Testing
 @testable import BackgroundBudget
+@testable import BudgetClock
+@testable import JobBudgets
+@testable import SavedState
 
 /// Every scenario in Examples/scenarios runs, and its trace is exactly what the rules say, instant by instant.
 @Suite struct ExampleScenarioTests {

@@ -1,6 +1,9 @@
 import Foundation
 import Testing
 @testable import BackgroundBudget
+@testable import BudgetClock
+@testable import JobBudgets
+@testable import SavedState
 
 /// Info.plists built to hurt the parser: nested thousands deep (Foundation's recursive parsers
 /// overflow the stack on 10,000 levels), millions of references, files of many megabytes. Each is

@@ -1,6 +1,9 @@
 import Foundation
 import Testing
 @testable import BackgroundBudget
+@testable import BudgetClock
+@testable import JobBudgets
+@testable import SavedState
 
 /// Feeds 24,000 mutated Info.plists, half XML and half binary, to the loader: nothing may crash, every
 /// failure is an ``InfoPlistError`` with a message, and every manifest that loads is a valid one.

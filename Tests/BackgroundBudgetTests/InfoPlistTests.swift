@@ -1,6 +1,9 @@
 import Foundation
 import Testing
 @testable import BackgroundBudget
+@testable import BudgetClock
+@testable import JobBudgets
+@testable import SavedState
 
 /// Every sample in Examples/InfoPlists loads with every field, and every problem is reported with its
 /// key, in XML and in binary alike.

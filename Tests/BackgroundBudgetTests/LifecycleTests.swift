@@ -1,5 +1,8 @@
 import Testing
 @testable import BackgroundBudget
+@testable import BudgetClock
+@testable import JobBudgets
+@testable import SavedState
 
 /// Each lifecycle case of IOS-FACTS §1 and Part 1, as the pure transition function gives it.
 @Suite struct LifecycleTests {

@@ -1,5 +1,8 @@
 import Testing
 @testable import BackgroundBudget
+@testable import BudgetClock
+@testable import JobBudgets
+@testable import SavedState
 
 /// A delegate that shrinks on request and records notifications.
 final class MemoryDelegate: ApplicationDelegate {

@@ -1,5 +1,8 @@
 import Testing
 @testable import BackgroundBudget
+@testable import BudgetClock
+@testable import JobBudgets
+@testable import SavedState
 
 /// Interval-like policy numbers have floors: iOS's own (600 s for the VoIP keep-alive) or the model's
 /// (1 s between fetch opportunities, 1 ms for every other duration), so no policy can make a run

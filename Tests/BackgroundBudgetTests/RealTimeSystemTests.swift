@@ -1,6 +1,9 @@
 import Dispatch
 import Testing
 @testable import BackgroundBudget
+@testable import BudgetClock
+@testable import JobBudgets
+@testable import SavedState
 
 /// The same core on the real-time clock: app callbacks on their own dispatch queues, deadlines on
 /// one timer. Few, lenient tests with short policy numbers and bounded semaphore waits.

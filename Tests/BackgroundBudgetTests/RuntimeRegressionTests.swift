@@ -1,6 +1,9 @@
 import Dispatch
 import Testing
 @testable import BackgroundBudget
+@testable import BudgetClock
+@testable import JobBudgets
+@testable import SavedState
 
 /// Reacts to its first memory warning by freeing memory and at once taking more.
 final class ReshrinkDelegate: ApplicationDelegate {

@@ -1,5 +1,8 @@
 import Testing
 @testable import BackgroundBudget
+@testable import BudgetClock
+@testable import JobBudgets
+@testable import SavedState
 
 @Suite struct ScenarioDecodingTests {
     /// A valid scenario with `events` spliced in (one event per line, from line 6).

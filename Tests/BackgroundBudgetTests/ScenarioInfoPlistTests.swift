@@ -1,6 +1,9 @@
 import Foundation
 import Testing
 @testable import BackgroundBudget
+@testable import BudgetClock
+@testable import JobBudgets
+@testable import SavedState
 
 /// Scenario apps that point at an Info.plist, and apps that declare modes and task identifiers inline.
 @Suite struct ScenarioInfoPlistTests {

@@ -1,5 +1,8 @@
 import Testing
 @testable import BackgroundBudget
+@testable import BudgetClock
+@testable import JobBudgets
+@testable import SavedState
 
 /// Error messages stay short whatever the input: lists of names stop after ten with how many more,
 /// and strings quoted from the input stop after 80 characters.

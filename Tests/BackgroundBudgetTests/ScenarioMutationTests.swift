@@ -1,6 +1,9 @@
 import Foundation
 import Testing
 @testable import BackgroundBudget
+@testable import BudgetClock
+@testable import JobBudgets
+@testable import SavedState
 
 /// Feeds 100,000 mutated scenario files to the parser, the validator and, when they pass, the runner:
 /// nothing may crash, and every error must name a path and a position inside the file.

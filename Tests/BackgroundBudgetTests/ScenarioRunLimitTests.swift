@@ -1,5 +1,8 @@
 import Testing
 @testable import BackgroundBudget
+@testable import BudgetClock
+@testable import JobBudgets
+@testable import SavedState
 
 /// A run that would not end, or would grow without bound, stops at its limits with an error that
 /// says where, when and how much.

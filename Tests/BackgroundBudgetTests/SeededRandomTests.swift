@@ -1,5 +1,8 @@
 import Testing
 @testable import BackgroundBudget
+@testable import BudgetClock
+@testable import JobBudgets
+@testable import SavedState
 
 @Suite struct SeededRandomTests {
     @Test func producesThePublishedSplitMix64Stream() {

@@ -1,6 +1,9 @@
 import Foundation
 import Testing
 @testable import BackgroundBudget
+@testable import BudgetClock
+@testable import JobBudgets
+@testable import SavedState
 @testable import StateStoreTorture
 
 /// Kills a process that saves state in a loop, at random moments, and checks after every kill that the

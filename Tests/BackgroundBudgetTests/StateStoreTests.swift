@@ -1,6 +1,9 @@
 import Foundation
 import Testing
 @testable import BackgroundBudget
+@testable import BudgetClock
+@testable import JobBudgets
+@testable import SavedState
 
 /// A small state with a nested array, so decoding errors have a coding path to report.
 struct Note: Codable, Sendable, Equatable {

@@ -1,5 +1,8 @@
 import Testing
 @testable import BackgroundBudget
+@testable import BudgetClock
+@testable import JobBudgets
+@testable import SavedState
 
 /// How a test app answers a task: complete after some work, or never.
 struct TaskAnswer: Sendable {

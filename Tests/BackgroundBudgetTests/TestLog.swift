@@ -1,4 +1,7 @@
 @testable import BackgroundBudget
+@testable import BudgetClock
+@testable import JobBudgets
+@testable import SavedState
 
 /// A thread-safe list that `@Sendable` work appends to, so tests can assert the order work ran in.
 final class TestLog<Element: Sendable>: Sendable {

@@ -4,6 +4,9 @@ import FoundationXML
 #endif
 import Testing
 @testable import BackgroundBudget
+@testable import BudgetClock
+@testable import JobBudgets
+@testable import SavedState
 
 @Suite struct TimelineTests {
     private func run(_ events: [ScenarioEvent], apps: [String] = ["com.example.a"], end: BudgetInstant? = nil) throws -> ScenarioRun {

@@ -1,5 +1,8 @@
 import Testing
 @testable import BackgroundBudget
+@testable import BudgetClock
+@testable import JobBudgets
+@testable import SavedState
 
 /// What a work item does when it runs, derived from its id alone so the clock under test and the
 /// reference model agree without sharing state.

@@ -1,6 +1,9 @@
 import Dispatch
 import Testing
 @testable import BackgroundBudget
+@testable import BudgetClock
+@testable import JobBudgets
+@testable import SavedState
 
 @Suite struct VirtualClockTests {
     /// Every test ends by proving nothing is left pending.

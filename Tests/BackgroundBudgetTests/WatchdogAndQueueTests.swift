@@ -1,5 +1,8 @@
 import Testing
 @testable import BackgroundBudget
+@testable import BudgetClock
+@testable import JobBudgets
+@testable import SavedState
 
 /// Callback time limits and the app's own queue: suspension holds work, termination drops it.
 @Suite struct WatchdogAndQueueTests {

@@ -1,9 +1,9 @@
 import Foundation
 import FuzzSupport
 #if DEBUG || FUZZING
-@testable import BackgroundBudget
+@testable import SavedState
 #else
-import BackgroundBudget
+import SavedState
 #endif
 
 /// A saved state shaped like an app's: strings, numbers, optionals, a date, data, a dictionary and

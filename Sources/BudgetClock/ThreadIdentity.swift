@@ -14,7 +14,7 @@ import Android
 /// A number for the calling thread, unique among the threads alive at the same time (a thread's
 /// number may be reused after it exits). Used to tell whether code runs inside a handler that this
 /// thread is delivering.
-func currentThreadIdentity() -> UInt {
+package func currentThreadIdentity() -> UInt {
     threadNumber(pthread_self())
 }
 
@@ -27,23 +27,26 @@ private func threadNumber<T>(_ thread: UnsafeMutablePointer<T>) -> UInt { UInt(b
 
 /// A one-shot signal one thread waits on until another signals it: a Dispatch semaphore where
 /// Dispatch exists, else a flag polled with `sched_yield`.
-final class OneShotSignal: Sendable {
+package final class OneShotSignal: Sendable {
+    /// A signal not yet signalled.
+    package init() {}
+
     #if canImport(Dispatch)
     private let semaphore = DispatchSemaphore(value: 0)
 
     /// Wakes the waiter (or lets its coming wait return at once).
-    func signal() { semaphore.signal() }
+    package func signal() { semaphore.signal() }
 
     /// Blocks until ``signal()`` has been called.
-    func wait() { semaphore.wait() }
+    package func wait() { semaphore.wait() }
     #else
     private let signalled = LockedValue(false)
 
     /// Wakes the waiter (or lets its coming wait return at once).
-    func signal() { signalled.withLock { $0 = true } }
+    package func signal() { signalled.withLock { $0 = true } }
 
     /// Blocks until ``signal()`` has been called.
-    func wait() {
+    package func wait() {
         while !signalled.withLock({ $0 }) { sched_yield() }
     }
     #endif

@@ -6,7 +6,7 @@ extension DeadlineHeap {
     /// payload and its slot records where it is (heap index, or `stagedFlag` plus staged index);
     /// that parallel arrays agree in length; and that the free list holds exactly the other
     /// slots, each marked free.
-    func checkInvariants() {
+    package func checkInvariants() {
         precondition(keys.count == owners.count, "keys and owners differ in length")
         precondition(stagedKeys.count == stagedOwners.count, "staged keys and owners differ in length")
         precondition(payloads.count == keys.count, "payloads and keys differ in length")

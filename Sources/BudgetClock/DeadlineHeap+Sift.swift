@@ -3,7 +3,7 @@ extension DeadlineHeap {
     ///
     /// `body` may leave one payload position uninitialised at a time (the hole that sift loops
     /// move entries through) but must fill it before returning.
-    mutating func withBuffers<Result>(_ body: (Buffers) -> Result) -> Result {
+    package mutating func withBuffers<Result>(_ body: (Buffers) -> Result) -> Result {
         keys.withUnsafeMutableBufferPointer { keys in
             owners.withUnsafeMutableBufferPointer { owners in
                 payloads.withUnsafeMutableBufferPointer { payloads in
@@ -19,7 +19,7 @@ extension DeadlineHeap {
     }
 
     /// The heap's storage during one sift; valid only inside ``withBuffers(_:)``.
-    struct Buffers {
+    package struct Buffers {
         let keys: UnsafeMutableBufferPointer<Int64>
         let owners: UnsafeMutableBufferPointer<UInt32>
         let payloads: UnsafeMutableBufferPointer<Payload?>

@@ -1,14 +1,14 @@
 extension DeadlineHeap {
     /// The default ``heapTarget``: 256 KiB of keys, small enough to stay in a core's cache while
     /// the heap drains.
-    static var defaultHeapTarget: Int { 1 << 15 }
+    package static var defaultHeapTarget: Int { 1 << 15 }
 
     /// Added to a staged entry's index to form its slot's `position`, so one field says where the
     /// entry is. Heap and staged indices both stay below it.
-    static var stagedFlag: Int32 { 1 << 30 }
+    package static var stagedFlag: Int32 { 1 << 30 }
 
     /// Appends an entry, whose deadline is after `horizon`, to staging.
-    mutating func stage(_ key: Int64, _ owner: UInt32, _ payload: consuming Payload?) {
+    package mutating func stage(_ key: Int64, _ owner: UInt32, _ payload: consuming Payload?) {
         positions[Int(owner)] = Self.stagedFlag + Int32(truncatingIfNeeded: stagedKeys.count)
         stagedKeys.append(key)
         stagedOwners.append(owner)
@@ -17,7 +17,7 @@ extension DeadlineHeap {
 
     /// Removes the staged entry at `index`, moving the last staged entry into its place.
     /// - Returns: The removed entry's payload.
-    mutating func unstage(at index: Int) -> Payload? {
+    package mutating func unstage(at index: Int) -> Payload? {
         let slot = Int(stagedOwners[index])
         let payload = stagedPayloads[index].take()
         freeSlot(slot)
@@ -38,7 +38,7 @@ extension DeadlineHeap {
     /// Picks a new, earlier `horizon` from a sample of heap keys, stages every entry after it and
     /// rebuilds the heap. If no entry is after the pick (many equal deadlines), nothing moves and
     /// the next attempt waits until the heap has doubled.
-    mutating func spill() {
+    package mutating func spill() {
         let count = keys.count
         // Heap order puts later keys towards the end of the array, so a low rank of a uniform
         // sample keeps roughly half.
@@ -75,7 +75,7 @@ extension DeadlineHeap {
     ///
     /// Reads every staged key once; each moved entry's place is taken by the last staged entry,
     /// so only moved entries and those last entries have their positions rewritten.
-    mutating func refill() {
+    package mutating func refill() {
         precondition(keys.isEmpty, "DeadlineHeap: refill with a non-empty heap")
         let limit = stagedKeys.count <= heapTarget
             ? Int64.max
@@ -104,7 +104,7 @@ extension DeadlineHeap {
     }
 
     /// Restores heap order over the heap arrays in O(n) and records every entry's position.
-    mutating func heapify() {
+    package mutating func heapify() {
         if keys.count > 1 {
             withBuffers { heap in
                 var index = (heap.keys.count - 2) >> 2
@@ -123,7 +123,7 @@ extension DeadlineHeap {
     /// The key of a given rank among 64 keys read at pseudo-random indices of `keys`: a cheap
     /// quantile estimate that periodic orderings of `keys` cannot skew. The indices come from a
     /// generator seeded with the count, so the same operations always pick the same key.
-    static func sampledKey(of keys: [Int64], rank: Int) -> Int64 {
+    package static func sampledKey(of keys: [Int64], rank: Int) -> Int64 {
         let sampleCount = 64
         var random = SplitMix64(seed: UInt64(keys.count))
         var sample = (0..<sampleCount).map { _ in keys[Int(random.next(below: UInt64(keys.count)))] }

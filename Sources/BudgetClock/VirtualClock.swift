@@ -38,10 +38,10 @@
 ///   items, and each item run costs O(log n) amortised plus one uncontended lock round trip.
 public final class VirtualClock: Sendable {
     /// The work the clock runs.
-    typealias Work = ClockWork
+    package typealias Work = ClockWork
 
     /// Everything the lock protects.
-    struct State: Sendable {
+    package struct State: Sendable {
         /// The current instant, in nanoseconds.
         var now: Int64
         /// Pending work by deadline.
@@ -206,12 +206,12 @@ public final class VirtualClock: Sendable {
     /// halted for good: no more work runs, ``now`` stays where it is, and every advance returns at
     /// once. ``Scenario/run(limits:)`` uses it to stop a run that would not end.
     /// - Parameter runGuard: The check; it must not advance this clock.
-    func installRunGuard(_ runGuard: @escaping @Sendable () -> Bool) {
+    package func installRunGuard(_ runGuard: @escaping @Sendable () -> Bool) {
         state.withLock { $0.runGuard = runGuard }
     }
 
     /// Removes the run guard (and with it what it captured); a halted clock stays halted.
-    func removeRunGuard() {
+    package func removeRunGuard() {
         let removed = state.withLock { state -> (@Sendable () -> Bool)? in
             defer { state.runGuard = nil }
             return state.runGuard
@@ -220,7 +220,7 @@ public final class VirtualClock: Sendable {
     }
 
     /// Whether a run guard has halted the clock.
-    var isHalted: Bool {
+    package var isHalted: Bool {
         state.withLock { $0.halted }
     }
 }
@@ -228,7 +228,7 @@ public final class VirtualClock: Sendable {
 extension VirtualClock.State {
     /// Takes the earliest work due at or before `target` (or `now`, if later) and moves `now` to its
     /// deadline; when none is due, moves `now` to `target` if that is later and returns `nil`.
-    mutating func popDue(through target: Int64) -> VirtualClock.Work? {
+    package mutating func popDue(through target: Int64) -> VirtualClock.Work? {
         if halted { return nil }
         let limit = Swift.max(target, now)
         guard let (deadline, work) = queue.popFirst(ifDueBy: limit) else {
@@ -240,7 +240,7 @@ extension VirtualClock.State {
     }
 
     /// Takes the earliest pending work, whatever its deadline, and moves `now` to its deadline.
-    mutating func popNext() -> VirtualClock.Work? {
+    package mutating func popNext() -> VirtualClock.Work? {
         if halted { return nil }
         guard let (deadline, work) = queue.popFirst(ifDueBy: .max) else { return nil }
         now = Swift.max(now, deadline)

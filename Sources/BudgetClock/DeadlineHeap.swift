@@ -50,9 +50,9 @@
 /// Popping is bound by memory latency, not instructions: on a 2-core Linux VM, draining a million
 /// deadlines spread over an hour in 1 s steps ran about twice as fast with staging as with one
 /// 4-ary heap of all entries (which in turn beat binary, 8-ary and 16-byte-node layouts).
-struct DeadlineHeap<Payload> {
+package struct DeadlineHeap<Payload> {
     /// Identifies one inserted entry; stops matching once that entry has left.
-    struct Handle: Hashable, Sendable {
+    package struct Handle: Hashable, Sendable {
         /// Index into the slot arrays (`positions`, `generations`, `sequences`).
         let slot: UInt32
         /// The slot's generation when the entry was inserted.
@@ -60,31 +60,31 @@ struct DeadlineHeap<Payload> {
     }
 
     /// Heap-ordered deadlines: the children of index `i` are `4i+1 ... 4i+4`.
-    var keys: [Int64] = []
+    package var keys: [Int64] = []
     /// The slot of the entry at each heap index, parallel to `keys`.
-    var owners: [UInt32] = []
+    package var owners: [UInt32] = []
     /// The payload of the entry at each heap index, parallel to `keys`; never `nil` outside a sift.
-    var payloads: [Payload?] = []
+    package var payloads: [Payload?] = []
     /// Deadlines later than `horizon`, in no order.
-    var stagedKeys: [Int64] = []
+    package var stagedKeys: [Int64] = []
     /// The slot of each staged entry, parallel to `stagedKeys`.
-    var stagedOwners: [UInt32] = []
+    package var stagedOwners: [UInt32] = []
     /// The payload of each staged entry, parallel to `stagedKeys`.
-    var stagedPayloads: [Payload?] = []
+    package var stagedPayloads: [Payload?] = []
     /// Per slot: the heap index while in the heap; `stagedFlag` plus the staged index while
     /// staged; `-2 - next` while free, where `next` is the next free slot or -1 (so negative
     /// exactly when free). 4 bytes each, the only slot memory the sift loops write.
-    var positions: [Int32] = []
+    package var positions: [Int32] = []
     /// Per slot: bumped each time the slot is reused.
-    var generations: [UInt32] = []
+    package var generations: [UInt32] = []
     /// Per slot: insertion order, the tie-breaker among equal deadlines; read only on ties.
-    var sequences: [UInt64] = []
+    package var sequences: [UInt64] = []
     /// Every heap key is at most `horizon`; every staged key is later.
-    var horizon: Int64 = .max
+    package var horizon: Int64 = .max
     /// About how many entries the heap holds when there are more; the rest are staged.
-    let heapTarget: Int
+    package let heapTarget: Int
     /// The heap size at which `insert` next moves late entries out to staging.
-    var spillAt: Int
+    package var spillAt: Int
     /// Head of the free-slot list, -1 when empty.
     private(set) var freeHead: Int32 = -1
     private var nextSequence: UInt64 = 0
@@ -92,7 +92,7 @@ struct DeadlineHeap<Payload> {
     /// Creates an empty heap.
     /// - Parameter heapTarget: About how many entries to keep ordered when there are more; tests
     ///   pass a small value to exercise staging.
-    init(heapTarget: Int = Self.defaultHeapTarget) {
+    package init(heapTarget: Int = Self.defaultHeapTarget) {
         precondition(heapTarget > 0, "DeadlineHeap needs a positive heap target")
         self.heapTarget = heapTarget
         spillAt = heapTarget * 2
@@ -100,19 +100,19 @@ struct DeadlineHeap<Payload> {
 
     /// The number of entries, ordered and staged.
     /// - Complexity: O(1).
-    var count: Int { keys.count + stagedKeys.count }
+    package var count: Int { keys.count + stagedKeys.count }
 
     /// Whether there are no entries.
     /// - Complexity: O(1).
-    var isEmpty: Bool { keys.isEmpty }
+    package var isEmpty: Bool { keys.isEmpty }
 
     /// The earliest deadline of all entries, or `nil` when there are none.
     /// - Complexity: O(1).
-    var peekDeadline: Int64? { keys.first }
+    package var peekDeadline: Int64? { keys.first }
 
     /// Bytes held by the arrays, counting spare capacity but not what payloads point to.
     /// - Complexity: O(1).
-    var allocatedByteCount: Int {
+    package var allocatedByteCount: Int {
         (keys.capacity + stagedKeys.capacity) * MemoryLayout<Int64>.stride
             + (owners.capacity + stagedOwners.capacity) * MemoryLayout<UInt32>.stride
             + (payloads.capacity + stagedPayloads.capacity) * MemoryLayout<Payload?>.stride
@@ -127,7 +127,7 @@ struct DeadlineHeap<Payload> {
     /// - Complexity: O(1) for a deadline after `horizon`, else O(log n); amortised over the
     ///   arrays' growth and over spills, which cost O(heap size) once per ``heapTarget`` inserts.
     @discardableResult
-    mutating func insert(deadline: Int64, payload: Payload) -> Handle {
+    package mutating func insert(deadline: Int64, payload: Payload) -> Handle {
         let sequence = nextSequence
         nextSequence &+= 1
         let slot: Int
@@ -164,14 +164,14 @@ struct DeadlineHeap<Payload> {
 
     /// Whether a handle still names an entry.
     /// - Complexity: O(1).
-    func contains(_ handle: Handle) -> Bool {
+    package func contains(_ handle: Handle) -> Bool {
         let slot = Int(handle.slot)
         return slot < positions.count && generations[slot] == handle.generation && positions[slot] >= 0
     }
 
     /// The deadline of the entry a handle names, or `nil` for a stale handle.
     /// - Complexity: O(1).
-    func deadline(of handle: Handle) -> Int64? {
+    package func deadline(of handle: Handle) -> Int64? {
         guard contains(handle) else { return nil }
         let position = positions[Int(handle.slot)]
         return position < Self.stagedFlag ? keys[Int(position)] : stagedKeys[Int(position - Self.stagedFlag)]
@@ -184,7 +184,7 @@ struct DeadlineHeap<Payload> {
     /// - Complexity: O(1) for a staged entry, else O(log n); amortised over refills (see
     ///   ``popFirst(ifDueBy:)``).
     @discardableResult
-    mutating func remove(_ handle: Handle) -> Payload? {
+    package mutating func remove(_ handle: Handle) -> Payload? {
         guard contains(handle) else { return nil }
         let position = positions[Int(handle.slot)]
         if position >= Self.stagedFlag {
@@ -199,14 +199,14 @@ struct DeadlineHeap<Payload> {
     ///   the earliest deadline is after `limit`.
     /// - Complexity: O(log n) amortised. The pop that empties the heap refills it from staging,
     ///   which reads every staged entry once and moves about ``heapTarget`` of them.
-    mutating func popFirst(ifDueBy limit: Int64) -> (deadline: Int64, payload: Payload)? {
+    package mutating func popFirst(ifDueBy limit: Int64) -> (deadline: Int64, payload: Payload)? {
         guard let first = keys.first, first <= limit else { return nil }
         return removeEntry(at: 0)
     }
 
     /// Removes every entry; handles issued so far all become stale.
     /// - Complexity: O(n).
-    mutating func removeAll() {
+    package mutating func removeAll() {
         for owner in owners + stagedOwners {
             freeSlot(Int(owner))
         }
@@ -259,7 +259,7 @@ struct DeadlineHeap<Payload> {
     /// Only writes the slot's position, which the pop that frees it has just touched; the
     /// generation is bumped when the slot is reused, before any new handle names it, so a
     /// stale handle fails either the free mark or the generation check.
-    mutating func freeSlot(_ slot: Int) {
+    package mutating func freeSlot(_ slot: Int) {
         positions[slot] = -2 - freeHead
         freeHead = Int32(truncatingIfNeeded: slot)
     }

@@ -1,3 +1,5 @@
+import BudgetClock
+
 
 /// Time budgets for any work, in the image of iOS's background tasks: a job asks for an allowance, gets
 /// a soft warning shortly before it runs out, and a hard stop with a typed reason if it is not ended in

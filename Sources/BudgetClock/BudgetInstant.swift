@@ -101,7 +101,7 @@ public struct BudgetInstant: Sendable, Hashable, Comparable, CustomStringConvert
 
 extension Duration {
     /// The duration in whole nanoseconds, clamped to `Int64`.
-    var nanosecondsSaturating: Int64 {
+    package var nanosecondsSaturating: Int64 {
         let (seconds, attoseconds) = components
         let (wholeNanos, overflow) = seconds.multipliedReportingOverflow(by: 1_000_000_000)
         if overflow { return seconds < 0 ? .min : .max }
@@ -111,7 +111,7 @@ extension Duration {
     }
 
     /// The duration in seconds as a floating-point number.
-    var secondsDouble: Double {
+    package var secondsDouble: Double {
         let (seconds, attoseconds) = components
         return Double(seconds) + Double(attoseconds) / 1e18
     }
@@ -119,7 +119,7 @@ extension Duration {
 
 /// Formats nanoseconds as seconds with exactly three decimals (`12.000`, `-0.500`), rounding half
 /// away from zero. Integer arithmetic only, so every platform prints the same digits.
-func formatSeconds(_ nanoseconds: Int64) -> String {
+package func formatSeconds(_ nanoseconds: Int64) -> String {
     let negative = nanoseconds < 0
     let magnitude = nanoseconds.magnitude
     let millis = (magnitude + 500_000) / 1_000_000

@@ -1,3 +1,5 @@
+import BudgetClock
+
 /// A handle to a time budget granted by a ``BudgetScheduler``.
 ///
 /// Budgets are identified by number; a handle to an ended budget stays valid as a value, and every

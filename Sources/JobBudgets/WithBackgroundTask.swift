@@ -1,3 +1,5 @@
+import BudgetClock
+
 
 /// A budget stopped before the work finished.
 public struct BudgetStoppedError: Error, Sendable, Hashable, CustomStringConvertible {

@@ -1,0 +1,4 @@
+// `import BackgroundBudget` brings the whole model: the clocks, job budgets and saved state come with it.
+@_exported import BudgetClock
+@_exported import JobBudgets
+@_exported import SavedState
