@@ -10,6 +10,7 @@ let package = Package(
         .library(name: "BudgetClock", targets: ["BudgetClock"]),
         .library(name: "JobBudgets", targets: ["JobBudgets"]),
         .library(name: "SavedState", targets: ["SavedState"]),
+        .library(name: "BackgroundBudgetScenario", targets: ["BackgroundBudgetScenario"]),
         .executable(name: "StateLab", targets: ["StateLab"]),
         .executable(name: "AudioPlayer", targets: ["AudioPlayer"]),
         .executable(name: "LocationTracker", targets: ["LocationTracker"]),
@@ -23,6 +24,7 @@ let package = Package(
         .target(name: "JobBudgets", dependencies: ["BudgetClock"]),
         .target(name: "SavedState"),
         .target(name: "BackgroundBudget", dependencies: ["BudgetClock", "JobBudgets", "SavedState"]),
+        .target(name: "BackgroundBudgetScenario", dependencies: ["BackgroundBudget"]),
         .executableTarget(
             name: "StateLab",
             dependencies: ["BackgroundBudget"],
@@ -49,22 +51,22 @@ let package = Package(
         ),
         .executableTarget(
             name: "NewsFetcher",
-            dependencies: ["BackgroundBudget"],
+            dependencies: ["BackgroundBudget", "BackgroundBudgetScenario"],
             path: "Examples/NewsFetcher",
             exclude: ["README.md"]
         ),
-        .executableTarget(name: "BudgetBench", dependencies: ["BackgroundBudget"]),
-        .executableTarget(name: "bgbudget", dependencies: ["BackgroundBudget"]),
+        .executableTarget(name: "BudgetBench", dependencies: ["BackgroundBudget", "BackgroundBudgetScenario"]),
+        .executableTarget(name: "bgbudget", dependencies: ["BackgroundBudgetScenario"]),
         // The child process the crash test kills while it saves; the tests find it next to their bundle.
         .executableTarget(name: "StateStoreTorture", dependencies: ["SavedState"]),
         .testTarget(name: "BackgroundBudgetTests", dependencies: [
-            "BackgroundBudget", "StateStoreTorture", "bgbudget", "FuzzScenario", "FuzzInfoPlist", "FuzzStateFrame", "FuzzSupport",
+            "BackgroundBudget", "BackgroundBudgetScenario", "StateStoreTorture", "bgbudget", "FuzzScenario", "FuzzInfoPlist", "FuzzStateFrame", "FuzzSupport",
         ]),
         // Fuzz harnesses (Tests/Fuzz/README.md): each replays a corpus in an ordinary build
         // (`swift run FuzzScenario Tests/Fuzz/Corpus/scenario`) and is a libFuzzer target when built by
         // `.ci/fuzz` with `-DFUZZING -sanitize=fuzzer,address`.
         .target(name: "FuzzSupport", path: "Tests/Fuzz/Support"),
-        .executableTarget(name: "FuzzScenario", dependencies: ["BackgroundBudget", "FuzzSupport"], path: "Tests/Fuzz/FuzzScenario"),
+        .executableTarget(name: "FuzzScenario", dependencies: ["BackgroundBudgetScenario", "FuzzSupport"], path: "Tests/Fuzz/FuzzScenario"),
         .executableTarget(name: "FuzzInfoPlist", dependencies: ["BackgroundBudget", "FuzzSupport"], path: "Tests/Fuzz/FuzzInfoPlist"),
         .executableTarget(name: "FuzzStateFrame", dependencies: ["SavedState", "FuzzSupport"], path: "Tests/Fuzz/FuzzStateFrame"),
     ],

@@ -13,6 +13,7 @@
 //   swift run NewsFetcher --svg day.svg # the same, with the timeline written to day.svg
 //   swift run NewsFetcher --trace       # the whole trace as NSLog lines (writes no SVG unless --svg)
 import BackgroundBudget
+import BackgroundBudgetScenario
 import Foundation
 
 // MARK: The world

@@ -1,4 +1,5 @@
 import BackgroundBudget
+import BackgroundBudgetScenario
 
 /// `week_1000apps_1m_events_s`: a simulated week on one device with 1,000 apps and 1,000,000 events —
 /// opens, Home, app switches, interruptions, background tasks, background launches, silent pushes,

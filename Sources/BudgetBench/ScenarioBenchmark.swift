@@ -1,4 +1,5 @@
 import BackgroundBudget
+import BackgroundBudgetScenario
 
 /// `scenario_24h_20apps_10k_events_ms`: decode, validate and run a generated scenario of 24 simulated
 /// hours with 20 apps and 10,000 events (what `bgbudget run` does apart from reading the file).

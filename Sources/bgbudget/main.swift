@@ -8,7 +8,7 @@
 // All logic lives in the library (`ScenarioCommand`), so that the tests run it in-process; printing
 // too, so that an unwritable output is an exit status, never a crash.
 // Exit status: 0 success, 1 invalid scenario / refused event / unreadable input / unwritable output, 2 usage.
-import BackgroundBudget
+import BackgroundBudgetScenario
 
 #if canImport(Glibc)
 import Glibc

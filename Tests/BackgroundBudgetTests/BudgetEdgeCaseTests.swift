@@ -3,6 +3,7 @@ import Dispatch
 #endif
 import Testing
 @testable import BackgroundBudget
+@testable import BackgroundBudgetScenario
 @testable import BudgetClock
 @testable import JobBudgets
 @testable import SavedState

@@ -1,5 +1,6 @@
 import Testing
 @testable import BackgroundBudget
+@testable import BackgroundBudgetScenario
 @testable import BudgetClock
 @testable import JobBudgets
 @testable import SavedState

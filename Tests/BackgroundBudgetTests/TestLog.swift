@@ -1,4 +1,5 @@
 @testable import BackgroundBudget
+@testable import BackgroundBudgetScenario
 @testable import BudgetClock
 @testable import JobBudgets
 @testable import SavedState

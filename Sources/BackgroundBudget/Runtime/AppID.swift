@@ -31,7 +31,7 @@ public struct AppID: RawRepresentable, Sendable, Hashable, Comparable, Expressib
     public static func < (lhs: AppID, rhs: AppID) -> Bool { lhs.rawValue < rhs.rawValue }
 
     /// Why this is not a valid bundle identifier, or `nil` when it is.
-    var validationProblem: String? {
+    package var validationProblem: String? {
         if rawValue.isEmpty { return "is empty" }
         if rawValue.utf8.count > 255 { return "is longer than 255 bytes" }
         if let bad = rawValue.unicodeScalars.first(where: { !Self.allowed($0) }) {

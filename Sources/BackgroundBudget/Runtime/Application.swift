@@ -22,7 +22,7 @@ public final class Application: Sendable {
     let queue: AppExecutor
     private let side: LockedValue<SideState>
     /// The device the app is installed on; weak, because the system owns its apps.
-    weak let system: BackgroundSystem?
+    package weak let system: BackgroundSystem?
 
     private struct SideState {
         var state: ApplicationState = .notRunning

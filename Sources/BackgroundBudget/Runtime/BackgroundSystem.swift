@@ -146,7 +146,7 @@ public final class BackgroundSystem: Sendable {
     }
 
     /// How many trace events have been recorded, kept or discarded; O(1), unlike ``trace``.
-    var recordedEventCount: Int {
+    package var recordedEventCount: Int {
         state.withLock { $0.core.trace.events.count + $0.core.trace.discardedCount }
     }
 

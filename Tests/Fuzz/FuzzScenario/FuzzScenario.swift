@@ -2,8 +2,10 @@ import Foundation
 import FuzzSupport
 #if DEBUG || FUZZING
 @testable import BackgroundBudget
+@testable import BackgroundBudgetScenario
 #else
 import BackgroundBudget
+import BackgroundBudgetScenario
 #endif
 
 /// The checks for one input as a scenario file.

@@ -1,3 +1,5 @@
+import BackgroundBudget
+
 /// How much work a scenario run may do before ``Scenario/run(limits:)`` stops it with
 /// ``ScenarioError/Problem/runLimitExceeded(_:limit:seconds:)``.
 ///

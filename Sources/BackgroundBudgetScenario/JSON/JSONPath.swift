@@ -1,3 +1,5 @@
+import BackgroundBudget
+
 /// A JSONPath naming one value of a document, as errors print it: `$.events[3].do`.
 ///
 /// Keys that are plain identifiers print with a dot; any other key prints in brackets and quotes

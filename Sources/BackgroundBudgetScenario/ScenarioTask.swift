@@ -1,3 +1,5 @@
+import BackgroundBudget
+
 
 /// A finite background task a scenario app begins: how long its work takes and what the app does when
 /// the task's expiration handler runs.
@@ -51,10 +53,7 @@ public struct ScenarioTask: Sendable, Hashable {
     /// Begins the task now and arranges for its work and expiration handler.
     func begin(in application: Application) {
         let state = LockedValue((id: BackgroundTaskIdentifier.invalid, ended: false))
-        // Work started by one incarnation of the app dies with it.
-        let epoch = application.queue.epoch
         let endOnce: @Sendable () -> Void = {
-            guard application.queue.epoch == epoch else { return }
             let id = state.withLock { state -> BackgroundTaskIdentifier? in
                 guard !state.ended, state.id != .invalid else { return nil }
                 state.ended = true
@@ -67,7 +66,8 @@ public struct ScenarioTask: Sendable, Hashable {
             if response == .end { endOnce() }
         }
         state.withLock { $0.id = id }
-        guard id != .invalid, let work, let clock = application.system?.clock else { return }
-        clock.schedule(at: clock.now + work, endOnce)
+        guard id != .invalid, let work else { return }
+        // Work started by one incarnation of the app dies with it.
+        application.runLater(after: work, endOnce)
     }
 }

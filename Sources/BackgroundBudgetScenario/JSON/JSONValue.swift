@@ -1,3 +1,5 @@
+import BackgroundBudget
+
 /// A parsed JSON value that remembers where it starts in the source, so that every later error
 /// (a wrong type, an unknown key, an app that is not installed) can name its line and column.
 ///

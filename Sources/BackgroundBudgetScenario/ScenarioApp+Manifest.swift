@@ -1,3 +1,4 @@
+import BackgroundBudget
 import Foundation
 
 extension ScenarioApp {

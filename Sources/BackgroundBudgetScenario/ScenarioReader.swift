@@ -1,3 +1,5 @@
+import BackgroundBudget
+
 /// Reads one JSON value of a scenario file and reports every problem with the value's JSONPath and
 /// source position.
 ///

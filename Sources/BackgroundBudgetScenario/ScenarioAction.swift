@@ -1,3 +1,5 @@
+import BackgroundBudget
+
 /// What happens at one instant of a scenario: something the user or the system does.
 ///
 /// In a scenario file each event names its action with `"do"` and gives the action's own keys:

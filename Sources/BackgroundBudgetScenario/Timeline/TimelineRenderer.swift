@@ -1,3 +1,5 @@
+import BackgroundBudget
+
 /// Draws a ``ScenarioRun`` as a self-contained SVG timeline: one lane per app with a coloured band
 /// per state, marks for callbacks, exits and other decisions (hover for their names), a time axis
 /// and a legend.

@@ -1,3 +1,5 @@
+import BackgroundBudget
+
 /// How the SVG timeline draws one kind of trace event.
 ///
 /// ``init(_:)`` is **the one place** that maps ``TraceEvent/Kind`` to a mark. Its `switch` has no

@@ -1,3 +1,5 @@
+import BackgroundBudget
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)

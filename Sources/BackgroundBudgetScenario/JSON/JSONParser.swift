@@ -1,3 +1,5 @@
+import BackgroundBudget
+
 /// A JSON text that is not well-formed: what was wrong, the byte offset where it was found, and the
 /// path of the value being read there.
 struct JSONSyntaxError: Error, Sendable, Hashable {

@@ -1,3 +1,5 @@
+import BackgroundBudget
+
 /// A story to run on the virtual clock: the policy, the device, the apps and what each does in its
 /// callbacks, and what happens when.
 ///

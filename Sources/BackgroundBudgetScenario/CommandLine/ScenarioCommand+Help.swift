@@ -1,3 +1,5 @@
+import BackgroundBudget
+
 extension ScenarioCommand {
     /// The text of `bgbudget --help`; the vocabulary lists come from the tables, so they never fall
     /// behind the format.

@@ -1,3 +1,4 @@
+import BackgroundBudget
 import Foundation
 
 /// The `bgbudget` command-line tool, as a function from arguments to an outcome, so that tests run

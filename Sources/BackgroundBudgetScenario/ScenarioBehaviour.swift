@@ -1,3 +1,5 @@
+import BackgroundBudget
+
 
 /// One thing a scenario app does inside a lifecycle callback.
 ///
@@ -300,8 +302,8 @@ public struct ScenarioTaskHandler: Sendable, Hashable {
         let (result, work, steps) = (self.result, self.work, self.progressSteps)
         application.register(forTaskWithIdentifier: identifier) { [weak application] task in
             guard let application else { return }
-            if let steps, let clock = application.system?.clock {
-                Self.work(task, for: work, in: steps, result: result, application: application, clock: clock)
+            if let steps {
+                Self.work(task, for: work, in: steps, result: result, application: application)
                 return
             }
             guard let result else { return }
@@ -313,7 +315,7 @@ public struct ScenarioTaskHandler: Sendable, Hashable {
 
     /// Works off the app's queue in steps, reporting progress after each, until done or expired.
     private static func work(_ task: ScheduledTask, for work: Duration, in steps: Int, result: Bool?,
-                             application: Application, clock: any BudgetClock) {
+                             application: Application) {
         let stopped = LockedValue(false)
         task.expirationHandler = {
             stopped.withLock { $0 = true }
@@ -322,10 +324,9 @@ public struct ScenarioTaskHandler: Sendable, Hashable {
         }
         task.updateProgress(completedUnitCount: 0, totalUnitCount: Int64(steps))
         // Work started by one incarnation of the app dies with it.
-        let (epoch, start) = (application.queue.epoch, clock.now)
         for step in 1...steps {
-            clock.schedule(at: start + work * step / steps) {
-                guard application.queue.epoch == epoch, !stopped.withLock({ $0 }) else { return }
+            application.runLater(after: work * step / steps) {
+                guard !stopped.withLock({ $0 }) else { return }
                 task.updateProgress(completedUnitCount: Int64(step), totalUnitCount: Int64(steps))
                 if step == steps, let result { task.setTaskCompleted(success: result) }
             }

@@ -1,3 +1,5 @@
+import BackgroundBudget
+
 extension Scenario {
     /// The keys of a scenario file's top-level object.
     static let topLevelKeys = ["description", "policy", "device", "apps", "events", "end"]

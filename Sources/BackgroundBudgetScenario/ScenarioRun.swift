@@ -1,3 +1,5 @@
+import BackgroundBudget
+
 extension Scenario {
     /// Runs the scenario on a fresh ``VirtualClock`` and returns what happened.
     ///
