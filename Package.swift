@@ -59,9 +59,13 @@ let package = Package(
         .executableTarget(name: "bgbudget", dependencies: ["BackgroundBudgetScenario"]),
         // The child process the crash test kills while it saves; the tests find it next to their bundle.
         .executableTarget(name: "StateStoreTorture", dependencies: ["SavedState"]),
+        // The example executables are dependencies so that they are built before the tests, which run
+        // them and compare their output with Tests/BackgroundBudgetTests/ExpectedTraces (read from
+        // the source tree, hence excluded from the target).
         .testTarget(name: "BackgroundBudgetTests", dependencies: [
             "BackgroundBudget", "BackgroundBudgetScenario", "StateStoreTorture", "bgbudget", "FuzzScenario", "FuzzInfoPlist", "FuzzStateFrame", "FuzzSupport",
-        ]),
+            "StateLab", "AudioPlayer", "LocationTracker", "MemoryPressure", "NewsFetcher",
+        ], exclude: ["ExpectedTraces"]),
         // Fuzz harnesses (Tests/Fuzz/README.md): each replays a corpus in an ordinary build
         // (`swift run FuzzScenario Tests/Fuzz/Corpus/scenario`) and is a libFuzzer target when built by
         // `.ci/fuzz` with `-DFUZZING -sanitize=fuzzer,address`.

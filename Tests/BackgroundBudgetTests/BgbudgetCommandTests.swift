@@ -44,7 +44,7 @@ import Musl
 
     @Test(.enabled(if: Self.hasDevFull, "needs /dev/full (Linux)")) func standardOutputOnAFullDeviceExitsOneWithAMessage() throws {
         try withDirectory { directory throws in
-            let result = try BgbudgetProcess.run(["--help"], standardOutput: .devFull, in: directory)
+            let result = try ProductProcess.run("bgbudget", ["--help"], standardOutput: .devFull, in: directory)
             #expect(result.status == 1)
             #expect(result.standardError == "bgbudget: cannot write to standard output: no space left on device\n")
         }
@@ -53,12 +53,12 @@ import Musl
     @Test func aClosedStandardOutputExitsOne() throws {
         try withDirectory { directory throws in
             let path = try write(valid, "ok.json", in: directory)
-            let result = try BgbudgetProcess.run(["run", path], standardOutput: .closed, in: directory)
+            let result = try ProductProcess.run("bgbudget", ["run", path], standardOutput: .closed, in: directory)
             #expect(result.status == 1)
             #expect(result.standardError == "bgbudget: cannot write to standard output: it is closed\n")
             // With --out there is nothing for standard output, so a closed one is no failure.
             let out = directory.appendingPathComponent("out.log").path
-            #expect(try BgbudgetProcess.run(["run", path, "--out", out], standardOutput: .closed, in: directory).status == 0)
+            #expect(try ProductProcess.run("bgbudget", ["run", path, "--out", out], standardOutput: .closed, in: directory).status == 0)
             #expect(try String(contentsOfFile: out, encoding: .utf8) == (try Scenario(json: valid).run().rendered(as: .log)))
         }
     }
@@ -66,19 +66,19 @@ import Musl
     @Test func aClosedStandardErrorWithAnErrorExitsOne() throws {
         try withDirectory { directory throws in
             let missing = directory.appendingPathComponent("missing.json").path
-            #expect(try BgbudgetProcess.run(["validate", missing], standardError: .closed, in: directory).status == 1)
-            #expect(try BgbudgetProcess.run(["--help"], standardOutput: .closed, standardError: .closed, in: directory).status == 1)
+            #expect(try ProductProcess.run("bgbudget", ["validate", missing], standardError: .closed, in: directory).status == 1)
+            #expect(try ProductProcess.run("bgbudget", ["--help"], standardOutput: .closed, standardError: .closed, in: directory).status == 1)
             if Self.hasDevFull {
-                #expect(try BgbudgetProcess.run(["--help"], standardOutput: .devFull, standardError: .closed, in: directory).status == 1)
-                #expect(try BgbudgetProcess.run(["rn"], standardError: .devFull, in: directory).status == 1)
+                #expect(try ProductProcess.run("bgbudget", ["--help"], standardOutput: .devFull, standardError: .closed, in: directory).status == 1)
+                #expect(try ProductProcess.run("bgbudget", ["rn"], standardError: .devFull, in: directory).status == 1)
             }
-            #expect(try BgbudgetProcess.run(["rn"], in: directory).status == 2)
+            #expect(try ProductProcess.run("bgbudget", ["rn"], in: directory).status == 2)
         }
     }
 
     @Test func aPipeWithNoReaderExitsOneInsteadOfDyingOfSIGPIPE() throws {
         try withDirectory { directory throws in
-            let result = try BgbudgetProcess.run(["--help"], standardOutput: .brokenPipe, in: directory)
+            let result = try ProductProcess.run("bgbudget", ["--help"], standardOutput: .brokenPipe, in: directory)
             #expect(result.status == 1)
             #expect(result.standardError == "bgbudget: cannot write to standard output: the reading end of the pipe is closed\n")
         }
@@ -88,7 +88,7 @@ import Musl
         try withDirectory { directory throws in
             let fifo = directory.appendingPathComponent("events.json").path
             #expect(mkfifo(fifo, 0o600) == 0)
-            let result = try BgbudgetProcess.run(["validate", fifo], in: directory)
+            let result = try ProductProcess.run("bgbudget", ["validate", fifo], in: directory)
             #expect(result.status == 1)
             #expect(result.standardError == "bgbudget: cannot read '\(fifo)': it is a named pipe (FIFO), not a regular file\n")
         }
@@ -197,7 +197,7 @@ import Musl
                                  "many.json", in: directory)
             let old = String(repeating: "old output\n", count: 10)
             let out = try write(old, "out.log", in: directory)
-            let result = try BgbudgetProcess.run(["run", path, "--out", out], fileSizeLimit: 2, in: directory)
+            let result = try ProductProcess.run("bgbudget", ["run", path, "--out", out], fileSizeLimit: 2, in: directory)
             #expect(result.status == 1)
             #expect(result.standardError == "bgbudget: cannot write '\(out)': file too large\n")
             #expect(try String(contentsOfFile: out, encoding: .utf8) == old)

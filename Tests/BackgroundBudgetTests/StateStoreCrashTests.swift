@@ -30,8 +30,8 @@ import Testing
               + "a temporary file, \(run.loadsFromPrevious) loads used the previous copy; last state \(run.lastSaved)")
     }
 
-    /// The folders searched for the `StateStoreTorture` executable: the test bundle's folder (the
-    /// build folder) and, on Apple platforms, the folder of any loaded `.xctest` bundle.
+    /// The folders searched for the package's executables (``ProductProcess/executable(_:)``): the test
+    /// bundle's folder (the build folder) and, on Apple platforms, the folder of any loaded `.xctest` bundle.
     static var searchedFolders: [String] {
         var folders = [URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()]
         if let main = Bundle.main.executableURL { folders.append(main.deletingLastPathComponent()) }
@@ -44,8 +44,7 @@ import Testing
 
     /// The `StateStoreTorture` executable: `$STATESTORE_TORTURE`, or the one in the build folder.
     static func tortureExecutable() -> String? {
-        if let path = ProcessInfo.processInfo.environment["STATESTORE_TORTURE"] { return path }
-        return searchedFolders.map { $0 + "/StateStoreTorture" }.first { FileManager.default.isExecutableFile(atPath: $0) }
+        ProductProcess.executable("StateStoreTorture")
     }
 }
 

@@ -1,0 +1,142 @@
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#elseif canImport(Musl)
+import Musl
+#endif
+
+/// An executable product of this package — `bgbudget`, an example program, `StateStoreTorture` —
+/// found in the build folder next to the test bundle and run as a child process, with its standard
+/// output and error sent where a test says: a file, `/dev/full`, a pipe nobody reads, or nowhere (closed).
+///
+/// ```swift
+/// let result = try ProductProcess.run("bgbudget", ["--help"], standardOutput: .devFull, in: folder)
+/// // result.status == 1; result.standardError says "no space left on device"
+/// let lab = try ProductProcess.run("StateLab", ["--jsonl"], environment: ["TMPDIR": folder.path],
+///                                  currentDirectory: folder, in: folder)
+/// // lab.standardOutputData: exactly the bytes StateLab wrote
+/// ```
+enum ProductProcess {
+    /// Where a standard descriptor of the child goes.
+    enum Destination {
+        /// A file in the test's folder, read back into the result.
+        case captured
+        /// `/dev/full`: every write fails with `ENOSPC`.
+        case devFull
+        /// The descriptor is closed.
+        case closed
+        /// A pipe whose reading end is already closed: a write fails with `EPIPE` (or raises `SIGPIPE`).
+        case brokenPipe
+    }
+
+    /// How the child ended and what it wrote.
+    struct Result: Sendable {
+        /// The exit status, or the negated signal number when a signal ended it.
+        var status: Int32
+        /// The bytes it wrote to a ``Destination/captured`` standard output, exactly.
+        var standardOutputData: Data
+        /// The bytes it wrote to a ``Destination/captured`` standard error, exactly.
+        var standardErrorData: Data
+
+        /// ``standardOutputData`` as UTF-8 text; empty if it is not UTF-8.
+        var standardOutput: String { String(data: standardOutputData, encoding: .utf8) ?? "" }
+        /// ``standardErrorData`` as UTF-8 text; empty if it is not UTF-8.
+        var standardError: String { String(data: standardErrorData, encoding: .utf8) ?? "" }
+    }
+
+    struct Failure: Error, CustomStringConvertible {
+        var description: String
+    }
+
+    /// The environment variables that name a product's executable instead of the build folder.
+    static let overrides = ["bgbudget": "BGBUDGET", "StateStoreTorture": "STATESTORE_TORTURE"]
+
+    /// A product's executable: the path in its variable of ``overrides``, if set, or the one in the
+    /// build folder next to the test bundle (``StateStoreCrashTests/searchedFolders``).
+    static func executable(_ product: String) -> String? {
+        if let variable = overrides[product], let path = ProcessInfo.processInfo.environment[variable] { return path }
+        return StateStoreCrashTests.searchedFolders.map { $0 + "/" + product }.first { FileManager.default.isExecutableFile(atPath: $0) }
+    }
+
+    /// Runs `product` with `arguments` and waits for it to end; what it writes is captured in files
+    /// in `folder`.
+    ///
+    /// The child inherits the test's environment with `environment` added over it, and runs in
+    /// `currentDirectory` (the test's own when `nil`; then give it absolute paths).
+    ///
+    /// The wait has a backstop, not a timer under test: the child holds the writing end of a pipe,
+    /// which closes when it exits; if it has not closed after `backstop` (a child that hangs), the
+    /// child is killed and the run throws.
+    static func run(_ product: String, _ arguments: [String], standardOutput: Destination = .captured,
+                    standardError: Destination = .captured, fileSizeLimit: Int? = nil, environment: [String: String] = [:],
+                    currentDirectory: URL? = nil, in folder: URL, backstop: Int32 = 60_000) throws -> Result {
+        guard let executable = executable(product) else {
+            throw Failure(description: "\(product) was not found next to the test bundle (looked in "
+                          + StateStoreCrashTests.searchedFolders.joined(separator: ", ") + "); build it with `swift build --build-tests`"
+                          + (overrides[product].map { " or set $\($0)" } ?? ""))
+        }
+        var exitPipe: [Int32] = [0, 0]
+        var brokenPipe: [Int32] = [0, 0]
+        guard pipe(&exitPipe) == 0, pipe(&brokenPipe) == 0 else { throw Failure(description: "pipe failed") }
+        for end in exitPipe + brokenPipe { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
+        close(brokenPipe[0])
+        defer { close(brokenPipe[1]) }
+
+        #if canImport(Darwin)
+        var actions: posix_spawn_file_actions_t?
+        #else
+        var actions = posix_spawn_file_actions_t()
+        #endif
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        let outputs = [(Int32(1), standardOutput, folder.appendingPathComponent("stdout.txt").path),
+                       (Int32(2), standardError, folder.appendingPathComponent("stderr.txt").path)]
+        for (descriptor, destination, file) in outputs {
+            switch destination {
+            case .captured: posix_spawn_file_actions_addopen(&actions, descriptor, file, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+            case .devFull: posix_spawn_file_actions_addopen(&actions, descriptor, "/dev/full", O_WRONLY, 0)
+            case .closed: posix_spawn_file_actions_addclose(&actions, descriptor)
+            case .brokenPipe: posix_spawn_file_actions_adddup2(&actions, brokenPipe[1], descriptor)
+            }
+        }
+        posix_spawn_file_actions_adddup2(&actions, exitPipe[1], 3)
+        // With a file-size limit or another folder, through `sh`: the child inherits its `ulimit -f`
+        // (in 512-byte blocks) and its `cd` (`posix_spawn_file_actions_addchdir_np` is not in every libc).
+        var steps: [String] = [], shellArguments: [String] = []
+        if let fileSizeLimit { steps.append("ulimit -f \(fileSizeLimit)") }
+        if let currentDirectory {
+            steps.append("cd \"$1\" && shift")
+            shellArguments.append(currentDirectory.path)
+        }
+        let command = steps.isEmpty ? [executable]
+            : ["/bin/sh", "-c", (steps + ["exec \"$0\" \"$@\""]).joined(separator: " && "), executable] + shellArguments
+        let argv = (command + arguments).map { strdup($0) } + [nil]
+        defer { argv.forEach { free($0) } }
+        let variables = ProcessInfo.processInfo.environment.merging(environment) { _, added in added }
+        let envp = variables.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer { envp.forEach { free($0) } }
+        var pid: pid_t = 0
+        let spawned = posix_spawn(&pid, command[0], &actions, nil, argv, envp)
+        close(exitPipe[1])
+        defer { close(exitPipe[0]) }
+        guard spawned == 0 else { throw Failure(description: "posix_spawn: \(String(cString: strerror(spawned)))") }
+
+        var ready = pollfd(fd: exitPipe[0], events: Int16(POLLIN), revents: 0)
+        var polled: Int32
+        repeat { polled = poll(&ready, 1, backstop) } while polled < 0 && errno == EINTR
+        if polled == 0 { kill(pid, SIGKILL) }
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0, errno == EINTR {}
+        if polled == 0 { throw Failure(description: "\(product) \(arguments) did not end; it was killed") }
+
+        let signal = status & 0x7F
+        let read = { (destination: Destination, file: String) -> Data in
+            destination == .captured ? ((try? Data(contentsOf: URL(fileURLWithPath: file))) ?? Data()) : Data()
+        }
+        return Result(status: signal == 0 ? (status >> 8) & 0xFF : -signal,
+                      standardOutputData: read(standardOutput, outputs[0].2), standardErrorData: read(standardError, outputs[1].2))
+    }
+}
