@@ -78,7 +78,7 @@ extension DeviceCore {
         }
         records[s].fetch = nil
         records[s].lastFetchEnd = now
-        let slow = now - running.started > policy.fetchRuntime / 2
+        let slow = records[s].fetchModel.isSlow(now - running.started, runtime: policy.fetchRuntime)
         records[s].fetchModel.record(result, slow: slow)
         records[s].finishedWork = .fetchCompleted
         record(.fetchCompleted(result), app, now)

@@ -80,8 +80,8 @@ extension DeviceCore {
             if record.killed { return drop(.killedByUser) }
             // Background App Refresh gates background pushes [S59].
             guard backgroundRefreshStatus(of: app) == .available else { return drop(.backgroundAppRefreshOff) }
-            let hourAgo = now - .seconds(3600)
-            records[s].silentPushTimes.removeAll { $0 <= hourAgo }
+            let windowStart = now - policy.silentPushWindow
+            records[s].silentPushTimes.removeAll { $0 <= windowStart }
             guard records[s].silentPushTimes.count < policy.silentPushesPerHour else { return drop(.throttled) }
             records[s].silentPushTimes.append(now)
         case .voipPush, .newsstandDownload:

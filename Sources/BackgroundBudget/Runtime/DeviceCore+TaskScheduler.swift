@@ -87,7 +87,7 @@ extension DeviceCore {
         let others = records[s].pendingTaskRequests.filter {
             $0.request.identifier != request.identifier && $0.request.kind.isProcessing == request.kind.isProcessing
         }
-        let limit = request.kind.isProcessing ? 10 : 1
+        let limit = request.kind.isProcessing ? policy.pendingProcessingTaskRequestLimit : policy.pendingRefreshTaskRequestLimit
         if others.count >= limit { return .pendingLimitReached(limit) }
         return nil
     }
