@@ -54,8 +54,8 @@ public struct BudgetPolicy: Sendable, Hashable, CustomStringConvertible {
     /// How long an app woken by a silent remote notification may run: up to 30 s [S63][S64][S45].
     public var remoteNotificationWindow: Duration = .seconds(30)
 
-    /// How many silent remote notifications per hour wake an app; more are throttled. Apple advises
-    /// no more than two or three per hour [S64].
+    /// How many silent remote notifications per hour (per ``silentPushWindow``) wake an app; more are
+    /// throttled. Apple advises no more than two or three per hour [S64].
     public var silentPushesPerHour: Int = 3
 
     /// The window ``silentPushesPerHour`` is counted over: a silent push is throttled when that many

@@ -119,8 +119,14 @@ public enum FetchBlocker: Sendable, Hashable, CustomStringConvertible {
     case exitsOnSuspend
     /// The app's minimum fetch interval is `never` (the default).
     case intervalNever
-    /// Background App Refresh is not available to the app (off, Low Power Mode, or restricted).
+    /// The app's own Background App Refresh switch is off.
     case backgroundAppRefreshOff
+    /// Background App Refresh is off for the whole device (Settings › General › Background App Refresh).
+    case backgroundAppRefreshOffForDevice
+    /// Low Power Mode is on, which turns Background App Refresh off for every app [S60][S66].
+    case lowPowerMode
+    /// The device forbids Background App Refresh (for example parental controls) [S61].
+    case backgroundAppRefreshRestricted
     /// The user killed the app from the app switcher and has not opened it since.
     case killedByUser
     /// The app is on screen; opportunities while it is are skipped.
@@ -141,6 +147,9 @@ public enum FetchBlocker: Sendable, Hashable, CustomStringConvertible {
         case .exitsOnSuspend: "The app exits on suspend, so it is never woken in the background."
         case .intervalNever: "The app's minimum background fetch interval is \"never\"."
         case .backgroundAppRefreshOff: "Background App Refresh is off for the app."
+        case .backgroundAppRefreshOffForDevice: "Background App Refresh is off for the whole device."
+        case .lowPowerMode: "Low Power Mode is on, which turns Background App Refresh off for every app."
+        case .backgroundAppRefreshRestricted: "Background App Refresh is restricted on this device (for example by parental controls)."
         case .killedByUser: "The user killed the app from the app switcher and has not opened it since."
         case .inForeground: "The app is on screen."
         case .fetchInProgress: "A fetch is running."
@@ -179,8 +188,9 @@ public struct FetchExplanation: Sendable, Hashable, CustomStringConvertible {
 
 extension BackgroundSystem {
     /// Why an app gets no background fetch now: every condition not met (no `fetch` mode, task
-    /// scheduler identifiers, exits on suspend, interval `never`, Background App Refresh off, a user
-    /// kill, on screen, a fetch running), and when the next opportunity is and how much recent results
+    /// scheduler identifiers, exits on suspend, interval `never`, each Background App Refresh switch
+    /// that is off — restricted, the device's, Low Power Mode, the app's —, a user kill, on screen, a
+    /// fetch running), and when the next opportunity is and how much recent results
     /// stretched the gap.
     /// - Parameter app: The app.
     /// - Precondition: `app` was installed on this system.
