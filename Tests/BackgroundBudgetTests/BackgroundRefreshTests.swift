@@ -81,4 +81,50 @@ import Testing
         #expect(run.trace.events.filter { $0.eventName == "eventDropped" }.map(\.time) == [.seconds(3), .seconds(6)])
         #expect(run.trace.events.filter { $0.eventName == "notificationQueued" }.count == 3)
     }
+
+    /// The explanation names the switch that is off: Low Power Mode is not the app's switch.
+    @Test func theFetchExplanationNamesLowPowerModeNotTheAppsSwitch() throws {
+        let news = try system.install(AppManifest(id: "news", backgroundModes: [.fetch]), delegate: FetchDelegate(result: .newData))
+        try system.open(news)
+        try system.pressHome()
+        system.setLowPowerMode(true)
+        let lowPower = system.explainBackgroundFetch(of: news)
+        #expect(lowPower.blockers.first == .lowPowerMode)
+        #expect(!lowPower.blockers.contains(.backgroundAppRefreshOff))
+        #expect(lowPower.description.contains("Low Power Mode is on"))
+        #expect(!lowPower.description.contains("off for the app"))
+
+        system.setLowPowerMode(false)
+        system.setBackgroundAppRefresh(enabled: false, for: news)
+        let appSwitch = system.explainBackgroundFetch(of: news)
+        #expect(appSwitch.blockers.first == .backgroundAppRefreshOff)
+        #expect(appSwitch.description.contains("Background App Refresh is off for the app."))
+        #expect(!appSwitch.description.contains("Low Power Mode"))
+
+        // Every switch that is off is named, in a fixed order; the decision skips the opportunity.
+        system.setLowPowerMode(true)
+        system.setBackgroundAppRefresh(enabled: false)
+        system.setBackgroundAppRefreshRestricted(true)
+        #expect(Array(system.explainBackgroundFetch(of: news).blockers.prefix(4))
+            == [.backgroundAppRefreshRestricted, .backgroundAppRefreshOffForDevice, .lowPowerMode, .backgroundAppRefreshOff])
+        clock.advance(by: .seconds(3_000))
+        #expect(!system.trace.events.contains { $0.app == news.id && $0.eventName == "performFetch" })
+        #expect(system.trace.events.contains { $0.kind == .fetchSkipped(.backgroundAppRefreshOff) })
+    }
+
+    /// Low Power Mode alone skips fetches, and lifting it (the app's switch on) lets them come: the
+    /// decision and the explanation read the same gate.
+    @Test func lowPowerModeAloneGatesFetchesAndTheExplanationSaysSo() throws {
+        let news = try system.install(AppManifest(id: "news", backgroundModes: [.fetch]), delegate: FetchDelegate(result: .newData))
+        try system.open(news)
+        try system.pressHome()
+        system.setLowPowerMode(true)
+        clock.advance(by: .seconds(3_000))
+        #expect(!system.trace.events.contains { $0.app == news.id && $0.eventName == "performFetch" })
+        #expect(system.explainBackgroundFetch(of: news).blockers.contains(.lowPowerMode))
+        system.setLowPowerMode(false)
+        #expect(!system.explainBackgroundFetch(of: news).blockers.contains(.lowPowerMode))
+        clock.advance(by: .seconds(3_000))
+        #expect(system.trace.events.contains { $0.app == news.id && $0.eventName == "performFetch" })
+    }
 }

@@ -20,10 +20,12 @@ extension BudgetPolicy.Field {
         case .expirationWarningLead: .zero
         // The model's limit; Apple documents none.
         case .didEnterBackgroundLimit, .willTerminateLimit, .backgroundTaskAllowance, .eventWindow,
-             .remoteNotificationWindow, .voipKeepAliveWindow, .fetchRuntime, .processingTaskRuntimeCap:
+             .remoteNotificationWindow, .voipKeepAliveWindow, .fetchRuntime, .processingTaskRuntimeCap, .silentPushWindow:
             .milliseconds(1)
         case .allowanceResetsOnForeground, .maxOpenBackgroundTasks, .backgroundTaskExpiryCode, .silentPushesPerHour,
-             .relaunchesLocationAppsAfterUserKill, .fetchSeed, .continuedProcessingTaskLimit:
+             .relaunchesLocationAppsAfterUserKill, .fetchSeed, .continuedProcessingTaskLimit,
+             .pendingRefreshTaskRequestLimit, .pendingProcessingTaskRequestLimit, .fetchNewDataFactor, .fetchNoDataFactor,
+             .fetchFailedFactor, .fetchSlowFactor, .fetchSlowFraction, .fetchMinimumFactor, .fetchMaximumFactor, .fetchJitter:
             nil
         }
     }
@@ -40,5 +42,25 @@ extension BudgetPolicy.Field {
         if duration <= .zero { return .notPositive(written) }
         if duration < floor { return .belowFloor(written, floor: floor.secondsDouble) }
         return nil
+    }
+}
+
+extension BudgetPolicy {
+    /// Checks the numbers added for the task scheduler, silent pushes and the fetch model, as
+    /// ``validate()`` checks the others.
+    /// - Throws: ``PolicyError`` for a pending-request limit below 1, a silent-push window below its
+    ///   floor, or a fetch model factor out of range (``FetchModelFactors/validate()``).
+    func validateModelNumbers() throws(PolicyError) {
+        if let problem = Field.silentPushWindow.problem(with: silentPushWindow, written: silentPushWindow.secondsDouble) {
+            throw PolicyError(field: .silentPushWindow, problem: problem)
+        }
+        guard pendingRefreshTaskRequestLimit >= 1 else {
+            throw PolicyError(field: .pendingRefreshTaskRequestLimit, problem: .notPositive(Double(pendingRefreshTaskRequestLimit)))
+        }
+        guard pendingProcessingTaskRequestLimit >= 1 else {
+            throw PolicyError(field: .pendingProcessingTaskRequestLimit,
+                              problem: .notPositive(Double(pendingProcessingTaskRequestLimit)))
+        }
+        try fetchModelFactors.validate()
     }
 }

@@ -54,9 +54,13 @@ public struct BudgetPolicy: Sendable, Hashable, CustomStringConvertible {
     /// How long an app woken by a silent remote notification may run: up to 30 s [S63][S64][S45].
     public var remoteNotificationWindow: Duration = .seconds(30)
 
-    /// How many silent remote notifications per hour wake an app; more are throttled. Apple advises
-    /// no more than two or three per hour [S64].
+    /// How many silent remote notifications per hour (per ``silentPushWindow``) wake an app; more are
+    /// throttled. Apple advises no more than two or three per hour [S64].
     public var silentPushesPerHour: Int = 3
+
+    /// The window ``silentPushesPerHour`` is counted over: a silent push is throttled when that many
+    /// woke the app within this long before it. An hour, as Apple phrases its advice [S64].
+    public var silentPushWindow: Duration = .seconds(3600)
 
     /// The shortest legacy VoIP keep-alive interval: 600 s [S33].
     public var voipKeepAliveMinimumInterval: Duration = .seconds(600)
@@ -81,6 +85,11 @@ public struct BudgetPolicy: Sendable, Hashable, CustomStringConvertible {
     /// The seed of the fetch model's random jitter, so that a run replays exactly.
     public var fetchSeed: UInt64 = 0
 
+    /// How the fetch model stretches or shrinks the gap between fetch opportunities after each fetch.
+    /// Apple says only that apps whose fetches are long or find nothing get fewer opportunities
+    /// [S40][S41]; every factor is a model assumption (see ``FetchModelFactors``).
+    public var fetchModelFactors = FetchModelFactors()
+
     /// The longest a `BGProcessingTask` runs before the system expires it: 10 minutes. Apple says
     /// processing tasks get "minutes" and are expired when the user starts using the device or a
     /// required condition is lost; it documents no cap, so this is the model's assumption
@@ -93,6 +102,14 @@ public struct BudgetPolicy: Sendable, Hashable, CustomStringConvertible {
     /// but publishes no number [S53][S55], so 4 is the model's assumption: set the number your test
     /// needs.
     public var continuedProcessingTaskLimit: Int = 4
+
+    /// How many `BGAppRefreshTaskRequest`s an app may have pending at once; submitting one more (with
+    /// another identifier) throws `tooManyPendingTaskRequests`: 1 [S46][S52].
+    public var pendingRefreshTaskRequestLimit: Int = 1
+
+    /// How many `BGProcessingTaskRequest`s an app may have pending at once; submitting one more (with
+    /// another identifier) throws `tooManyPendingTaskRequests`: 10 [S46][S52].
+    public var pendingProcessingTaskRequestLimit: Int = 10
 
     /// Creates a policy from explicit values; ``iOS13`` and the other presets are the usual start.
     public init(
@@ -176,6 +193,8 @@ public struct BudgetPolicy: Sendable, Hashable, CustomStringConvertible {
         case remoteNotificationWindow
         /// ``BudgetPolicy/silentPushesPerHour``.
         case silentPushesPerHour
+        /// ``BudgetPolicy/silentPushWindow``.
+        case silentPushWindow
         /// ``BudgetPolicy/voipKeepAliveMinimumInterval``.
         case voipKeepAliveMinimumInterval
         /// ``BudgetPolicy/voipKeepAliveWindow``.
@@ -192,28 +211,53 @@ public struct BudgetPolicy: Sendable, Hashable, CustomStringConvertible {
         case processingTaskRuntimeCap
         /// ``BudgetPolicy/continuedProcessingTaskLimit``.
         case continuedProcessingTaskLimit
+        /// ``BudgetPolicy/pendingRefreshTaskRequestLimit``.
+        case pendingRefreshTaskRequestLimit
+        /// ``BudgetPolicy/pendingProcessingTaskRequestLimit``.
+        case pendingProcessingTaskRequestLimit
+        /// ``BudgetPolicy/FetchModelFactors/newData``.
+        case fetchNewDataFactor
+        /// ``BudgetPolicy/FetchModelFactors/noData``.
+        case fetchNoDataFactor
+        /// ``BudgetPolicy/FetchModelFactors/failed``.
+        case fetchFailedFactor
+        /// ``BudgetPolicy/FetchModelFactors/slow``.
+        case fetchSlowFactor
+        /// ``BudgetPolicy/FetchModelFactors/slowFraction``.
+        case fetchSlowFraction
+        /// ``BudgetPolicy/FetchModelFactors/minimumFactor``.
+        case fetchMinimumFactor
+        /// ``BudgetPolicy/FetchModelFactors/maximumFactor``.
+        case fetchMaximumFactor
+        /// ``BudgetPolicy/FetchModelFactors/jitter``.
+        case fetchJitter
 
         /// Whether the field is a duration in seconds.
         public var isDuration: Bool {
             switch self {
             case .didEnterBackgroundLimit, .willTerminateLimit, .backgroundTaskAllowance, .expirationWarningLead,
                  .eventWindow, .remoteNotificationWindow, .voipKeepAliveMinimumInterval, .voipKeepAliveWindow,
-                 .fetchRuntime, .minimumFetchInterval, .processingTaskRuntimeCap: true
+                 .fetchRuntime, .minimumFetchInterval, .processingTaskRuntimeCap, .silentPushWindow: true
             case .allowanceResetsOnForeground, .maxOpenBackgroundTasks, .backgroundTaskExpiryCode, .silentPushesPerHour,
-                 .relaunchesLocationAppsAfterUserKill, .fetchSeed, .continuedProcessingTaskLimit: false
+                 .relaunchesLocationAppsAfterUserKill, .fetchSeed, .continuedProcessingTaskLimit,
+                 .pendingRefreshTaskRequestLimit, .pendingProcessingTaskRequestLimit, .fetchNewDataFactor, .fetchNoDataFactor,
+                 .fetchFailedFactor, .fetchSlowFactor, .fetchSlowFraction, .fetchMinimumFactor, .fetchMaximumFactor,
+                 .fetchJitter: false
             }
         }
     }
 
     /// A copy with one field set from a number, as scenario files and other outside input give it:
     /// seconds for durations, a count for ``maxOpenBackgroundTasks``, 0 or 1 for
-    /// ``allowanceResetsOnForeground``, the code for ``backgroundTaskExpiryCode``.
+    /// ``allowanceResetsOnForeground``, the code for ``backgroundTaskExpiryCode``, the factor itself for
+    /// a ``FetchModelFactors`` field.
     /// - Parameters:
     ///   - field: The field to set.
     ///   - value: The number.
     /// - Returns: The changed policy (not yet checked against its other fields: call ``validate()``).
     /// - Throws: ``PolicyError`` when the number is NaN, infinite, not a whole number where one is
-    ///   needed, or a duration below the field's ``Field/floor`` (zero or negative included).
+    ///   needed, a duration below the field's ``Field/floor`` (zero or negative included), or a fetch
+    ///   model factor out of its range (``FetchModelFactors/validate()``).
     public func setting(_ field: Field, to value: Double) throws(PolicyError) -> BudgetPolicy {
         guard value.isFinite else { throw PolicyError(field: field, problem: .notFinite(value)) }
         func whole(_ range: ClosedRange<Double>) throws(PolicyError) -> Double {
@@ -249,6 +293,13 @@ public struct BudgetPolicy: Sendable, Hashable, CustomStringConvertible {
         case .fetchSeed: copy.fetchSeed = UInt64(try whole(0...9_007_199_254_740_992))
         case .processingTaskRuntimeCap: copy.processingTaskRuntimeCap = duration
         case .continuedProcessingTaskLimit: copy.continuedProcessingTaskLimit = Int(try whole(-1e15...1e15))
+        case .silentPushWindow: copy.silentPushWindow = duration
+        case .pendingRefreshTaskRequestLimit: copy.pendingRefreshTaskRequestLimit = Int(try whole(-1e15...1e15))
+        case .pendingProcessingTaskRequestLimit: copy.pendingProcessingTaskRequestLimit = Int(try whole(-1e15...1e15))
+        case .fetchNewDataFactor, .fetchNoDataFactor, .fetchFailedFactor, .fetchSlowFactor, .fetchSlowFraction,
+             .fetchMinimumFactor, .fetchMaximumFactor, .fetchJitter:
+            copy.fetchModelFactors.set(field, to: value)
+            try copy.fetchModelFactors.validate()
         }
         return copy
     }
@@ -287,6 +338,7 @@ public struct BudgetPolicy: Sendable, Hashable, CustomStringConvertible {
         guard continuedProcessingTaskLimit >= 1 else {
             throw PolicyError(field: .continuedProcessingTaskLimit, problem: .notPositive(Double(continuedProcessingTaskLimit)))
         }
+        try validateModelNumbers()
     }
 
     /// `iOS13 (allowance 30.000 s, lead 5.000 s)`.

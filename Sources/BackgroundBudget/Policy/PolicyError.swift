@@ -15,6 +15,8 @@ public struct PolicyError: Error, Sendable, Hashable, CustomStringConvertible {
         /// The duration is shorter than the field's ``BudgetPolicy/Field/floor`` (in seconds): iOS
         /// refuses it, or the model could not keep its runs finite with it.
         case belowFloor(Double, floor: Double)
+        /// The value lies outside the range the field allows (both ends included).
+        case outOfRange(Double, lower: Double, upper: Double)
     }
 
     /// The field.
@@ -39,6 +41,8 @@ public struct PolicyError: Error, Sendable, Hashable, CustomStringConvertible {
         case .notAWholeNumber(let value): "\(field.rawValue) must be a whole number in range (got \(value))"
         case .belowFloor(let value, let floor):
             "\(field.rawValue) must be at least \(plainNumber(floor)) s (got \(plainNumber(value)))"
+        case .outOfRange(let value, let lower, let upper):
+            "\(field.rawValue) must be between \(plainNumber(lower)) and \(plainNumber(upper)) (got \(plainNumber(value)))"
         }
     }
 }

@@ -141,7 +141,7 @@ public enum EventDropReason: String, Sendable, Hashable, CaseIterable {
     case exitsOnSuspend
     /// The app is not monitoring significant changes or regions.
     case notMonitoring
-    /// Too many silent pushes this hour (``BudgetPolicy/silentPushesPerHour``).
+    /// Too many silent pushes within ``BudgetPolicy/silentPushWindow`` (``BudgetPolicy/silentPushesPerHour``).
     case throttled
     /// Background App Refresh is off for the app (denied or restricted) [S59][S62].
     case backgroundAppRefreshOff

@@ -51,15 +51,23 @@ public enum FetchSkipReason: String, Sendable, Hashable, CaseIterable {
 ///   with ``BudgetPolicy/fetchSeed`` and the app's install position;
 /// - `factor` starts at 1; `newData` multiplies it by 0.75 (down to 0.5: more opportunities), `noData`
 ///   by 1.5, `failed` by 2, and a fetch that took more than half its runtime by 1.5 more (up to 8).
+///
+/// Every number is in ``BudgetPolicy/FetchModelFactors`` (the defaults are quoted above).
 public struct FetchModel: Sendable, Hashable {
-    /// The current factor, from 0.5 to 8.
+    /// The current factor, from ``BudgetPolicy/FetchModelFactors/minimumFactor`` (0.5) to
+    /// ``BudgetPolicy/FetchModelFactors/maximumFactor`` (8).
     public private(set) var factor: Double = 1
+    /// The factors the model applies (``BudgetPolicy/fetchModelFactors``).
+    public let factors: BudgetPolicy.FetchModelFactors
     private var random: SplitMix64
 
     /// Creates the model for one app.
-    /// - Parameter seed: The seed of its jitter.
-    public init(seed: UInt64) {
+    /// - Parameters:
+    ///   - seed: The seed of its jitter.
+    ///   - factors: Its factors; the defaults unless given.
+    public init(seed: UInt64, factors: BudgetPolicy.FetchModelFactors = BudgetPolicy.FetchModelFactors()) {
         random = SplitMix64(seed: seed)
+        self.factors = factors
     }
 
     /// The gap before the next fetch.
@@ -68,7 +76,7 @@ public struct FetchModel: Sendable, Hashable {
     ///   - systemMinimum: ``BudgetPolicy/minimumFetchInterval``.
     public mutating func nextGap(requested: Duration?, systemMinimum: Duration) -> Duration {
         let base = max(requested ?? .zero, systemMinimum)
-        let jitter = Double(random.next(below: 1 << 20)) / Double(1 << 20) * 0.25
+        let jitter = Double(random.next(below: 1 << 20)) / Double(1 << 20) * factors.jitter
         // Scaling by up to 10 stays inside the nanosecond range only below about 9 × 10⁸ s; a longer
         // interval (decades: no fetch in any run) is kept as it is instead of overflowing.
         guard base <= Self.longestScaledBase else { return base }
@@ -76,18 +84,28 @@ public struct FetchModel: Sendable, Hashable {
         return max(requested ?? .zero, scaled)
     }
 
-    /// The longest base gap that is scaled: 9 × 10⁸ s, so that 10 × it fits in `Int64` nanoseconds.
+    /// The longest base gap that is scaled: 9 × 10⁸ s, so that
+    /// ``BudgetPolicy/FetchModelFactors/largestStretch`` (10) × it fits in `Int64` nanoseconds.
     static let longestScaledBase = Duration.seconds(900_000_000)
 
     /// Learns from a fetch's result and duration.
     public mutating func record(_ result: BackgroundFetchResult, slow: Bool) {
         switch result {
-        case .newData: factor *= 0.75
-        case .noData: factor *= 1.5
-        case .failed: factor *= 2
+        case .newData: factor *= factors.newData
+        case .noData: factor *= factors.noData
+        case .failed: factor *= factors.failed
         }
-        if slow { factor *= 1.5 }
-        factor = min(max(factor, 0.5), 8)
+        if slow { factor *= factors.slow }
+        factor = min(max(factor, factors.minimumFactor), factors.maximumFactor)
+    }
+
+    /// Whether a fetch that ran this long counts as slow: longer than
+    /// ``BudgetPolicy/FetchModelFactors/slowFraction`` of its runtime.
+    /// - Parameters:
+    ///   - duration: How long the fetch ran.
+    ///   - runtime: ``BudgetPolicy/fetchRuntime``.
+    public func isSlow(_ duration: Duration, runtime: Duration) -> Bool {
+        duration > runtime * factors.slowFraction
     }
 }
 
@@ -101,8 +119,14 @@ public enum FetchBlocker: Sendable, Hashable, CustomStringConvertible {
     case exitsOnSuspend
     /// The app's minimum fetch interval is `never` (the default).
     case intervalNever
-    /// Background App Refresh is not available to the app (off, Low Power Mode, or restricted).
+    /// The app's own Background App Refresh switch is off.
     case backgroundAppRefreshOff
+    /// Background App Refresh is off for the whole device (Settings › General › Background App Refresh).
+    case backgroundAppRefreshOffForDevice
+    /// Low Power Mode is on, which turns Background App Refresh off for every app [S60][S66].
+    case lowPowerMode
+    /// The device forbids Background App Refresh (for example parental controls) [S61].
+    case backgroundAppRefreshRestricted
     /// The user killed the app from the app switcher and has not opened it since.
     case killedByUser
     /// The app is on screen; opportunities while it is are skipped.
@@ -123,6 +147,9 @@ public enum FetchBlocker: Sendable, Hashable, CustomStringConvertible {
         case .exitsOnSuspend: "The app exits on suspend, so it is never woken in the background."
         case .intervalNever: "The app's minimum background fetch interval is \"never\"."
         case .backgroundAppRefreshOff: "Background App Refresh is off for the app."
+        case .backgroundAppRefreshOffForDevice: "Background App Refresh is off for the whole device."
+        case .lowPowerMode: "Low Power Mode is on, which turns Background App Refresh off for every app."
+        case .backgroundAppRefreshRestricted: "Background App Refresh is restricted on this device (for example by parental controls)."
         case .killedByUser: "The user killed the app from the app switcher and has not opened it since."
         case .inForeground: "The app is on screen."
         case .fetchInProgress: "A fetch is running."
@@ -161,8 +188,9 @@ public struct FetchExplanation: Sendable, Hashable, CustomStringConvertible {
 
 extension BackgroundSystem {
     /// Why an app gets no background fetch now: every condition not met (no `fetch` mode, task
-    /// scheduler identifiers, exits on suspend, interval `never`, Background App Refresh off, a user
-    /// kill, on screen, a fetch running), and when the next opportunity is and how much recent results
+    /// scheduler identifiers, exits on suspend, interval `never`, each Background App Refresh switch
+    /// that is off — restricted, the device's, Low Power Mode, the app's —, a user kill, on screen, a
+    /// fetch running), and when the next opportunity is and how much recent results
     /// stretched the gap.
     /// - Parameter app: The app.
     /// - Precondition: `app` was installed on this system.

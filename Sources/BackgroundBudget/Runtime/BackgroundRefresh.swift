@@ -13,15 +13,7 @@ public enum BackgroundRefreshStatus: String, Sendable, Hashable, CaseIterable, C
 }
 
 extension DeviceCore {
-    /// The Background App Refresh status of an app: restricted if the device forbids it; denied if the
-    /// device-wide or the app's switch is off or Low Power Mode is on; available otherwise.
-    func backgroundRefreshStatus(of app: AppID) -> BackgroundRefreshStatus {
-        if settings.backgroundAppRefreshRestricted { return .restricted }
-        if !settings.backgroundAppRefresh || settings.lowPowerMode || !records[slot(app)].backgroundAppRefresh {
-            return .denied
-        }
-        return .available
-    }
+    // The status itself is computed from the gates in DeviceCore+Gates.swift.
 
     /// Changes a setting and tells every app in memory whose status changed
     /// (`backgroundRefreshStatusDidChangeNotification`: delivered now, or queued while suspended).

@@ -67,7 +67,7 @@ extension DeviceCore {
             let queued = continuedQueue[index]
             let s = slot(queued.app)
             // An app that is terminating, or that exits on suspend and is not on screen, cannot take it now.
-            if records[s].pendingExit != nil || (records[s].manifest.exitsOnSuspend && !records[s].state.isForeground) {
+            if records[s].pendingExit != nil || exitsOnSuspendGate(slot: s, exceptOnScreen: true) != nil {
                 index += 1
                 continue
             }
@@ -196,7 +196,7 @@ extension DeviceCore {
         }
         if position > 0 { blockers.append(.queuedBehind(position)) }
         let s = slot(app)
-        if records[s].manifest.exitsOnSuspend, !records[s].state.isForeground { blockers.append(.exitsOnSuspend) }
+        if let gate = exitsOnSuspendGate(slot: s, exceptOnScreen: true) { blockers.append(TaskRequestBlocker(gate)) }
         if records[s].pendingExit != nil { blockers.append(.appTerminating) }
         if records[s].state != .notRunning, registeredHandler(identifier, slot: s) == nil { blockers.append(.notRegistered) }
         return TaskRequestExplanation(app: app, request: queued.pending.request, submittedAt: queued.pending.submittedAt, blockers: blockers)

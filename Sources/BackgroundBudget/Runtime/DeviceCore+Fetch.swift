@@ -3,11 +3,28 @@
 /// (`0x2182bad4`) [S40][S22]. Apps with `BGTaskSchedulerPermittedIdentifiers` get no legacy fetches
 /// [S44]; Background App Refresh off or a user kill skips them [S62][S86].
 extension DeviceCore {
-    /// Whether the system plans fetches for the app at all.
-    private func fetchesPlanned(_ s: Int) -> Bool {
+    /// What keeps the system from planning fetches for the app at all, in a fixed order.
+    private func planBlockers(_ s: Int) -> [FetchBlocker] {
         let manifest = records[s].manifest
-        return records[s].fetchInterval != .never && manifest.backgroundModes.contains(.fetch)
-            && manifest.permittedTaskIdentifiers.isEmpty && !manifest.exitsOnSuspend
+        var blockers: [FetchBlocker] = []
+        if !manifest.backgroundModes.contains(.fetch) { blockers.append(.fetchModeMissing) }
+        if !manifest.permittedTaskIdentifiers.isEmpty { blockers.append(.usesTaskScheduler) }
+        if let gate = exitsOnSuspendGate(slot: s) { blockers.append(FetchBlocker(gate)) }
+        if records[s].fetchInterval == .never { blockers.append(.intervalNever) }
+        return blockers
+    }
+
+    /// Whether the system plans fetches for the app at all.
+    private func fetchesPlanned(_ s: Int) -> Bool { planBlockers(s).isEmpty }
+
+    /// What skips a planned opportunity now, in the order an opportunity checks it: the Background App
+    /// Refresh gates, the user-kill gate, the app on screen, a fetch running.
+    private func opportunityBlockers(_ s: Int) -> [FetchBlocker] {
+        var blockers = backgroundAppRefreshGates(slot: s).map(FetchBlocker.init)
+        if let gate = userKillGate(slot: s, for: .content) { blockers.append(FetchBlocker(gate)) }
+        if records[s].state.isForeground { blockers.append(.inForeground) }
+        if records[s].fetch != nil { blockers.append(.fetchInProgress) }
+        return blockers
     }
 
     mutating func setFetchInterval(_ interval: BackgroundFetchInterval, app: AppID, at now: BudgetInstant) -> [Effect] {
@@ -35,18 +52,7 @@ extension DeviceCore {
     mutating func fetchOpportunity(_ app: AppID, at now: BudgetInstant) -> [Effect] {
         let s = slot(app)
         guard fetchesPlanned(s) else { return [] }
-        let skip: FetchSkipReason? = if backgroundRefreshStatus(of: app) != .available {
-            .backgroundAppRefreshOff
-        } else if records[s].killedByUser {
-            .killedByUser
-        } else if records[s].state.isForeground {
-            .inForeground
-        } else if records[s].fetch != nil {
-            .fetchInProgress
-        } else {
-            nil
-        }
-        if let skip {
+        if let skip = opportunityBlockers(s).first.flatMap(FetchSkipReason.init) {
             record(.fetchSkipped(skip), app, now)
             records[s].lastFetchEnd = now
             return planFetch(app, at: now)
@@ -78,7 +84,7 @@ extension DeviceCore {
         }
         records[s].fetch = nil
         records[s].lastFetchEnd = now
-        let slow = now - running.started > policy.fetchRuntime / 2
+        let slow = records[s].fetchModel.isSlow(now - running.started, runtime: policy.fetchRuntime)
         records[s].fetchModel.record(result, slow: slow)
         records[s].finishedWork = .fetchCompleted
         record(.fetchCompleted(result), app, now)
@@ -90,16 +96,7 @@ extension DeviceCore {
     func explainFetch(_ app: AppID, at now: BudgetInstant) -> FetchExplanation {
         let s = slot(app)
         let record = records[s]
-        let manifest = record.manifest
-        var blockers: [FetchBlocker] = []
-        if !manifest.backgroundModes.contains(.fetch) { blockers.append(.fetchModeMissing) }
-        if !manifest.permittedTaskIdentifiers.isEmpty { blockers.append(.usesTaskScheduler) }
-        if manifest.exitsOnSuspend { blockers.append(.exitsOnSuspend) }
-        if record.fetchInterval == .never { blockers.append(.intervalNever) }
-        if backgroundRefreshStatus(of: app) != .available { blockers.append(.backgroundAppRefreshOff) }
-        if record.killedByUser { blockers.append(.killedByUser) }
-        if record.state.isForeground { blockers.append(.inForeground) }
-        if record.fetch != nil { blockers.append(.fetchInProgress) }
+        var blockers = planBlockers(s) + opportunityBlockers(s)
         let planned = fetchesPlanned(s) ? record.nextFetchAt : nil
         if let planned, planned > now { blockers.append(.notBefore(planned)) }
         if planned != nil, record.fetchModel.factor > 1 { blockers.append(.throttled(factor: record.fetchModel.factor)) }

@@ -14,7 +14,7 @@ extension DeviceCore {
         let s = slot(app)
         let denial: ActivityDenial? = if !records[s].state.isExecuting || records[s].pendingExit != nil {
             .notRunning
-        } else if records[s].manifest.exitsOnSuspend {
+        } else if exitsOnSuspendGate(slot: s) != nil {
             .exitsOnSuspend
         } else if !records[s].manifest.backgroundModes.contains(activity.requiredMode) {
             .modeNotDeclared
@@ -49,8 +49,7 @@ extension DeviceCore {
     /// Delivers, queues or drops a system event, launching or waking the app as the rules say.
     mutating func deliver(_ event: BackgroundEvent, to app: AppID, at now: BudgetInstant) -> (EventOutcome, [Effect]) {
         let s = slot(app)
-        let record = (state: records[s].state, manifest: records[s].manifest, killed: records[s].killedByUser,
-                      terminating: records[s].pendingExit != nil)
+        let record = (state: records[s].state, manifest: records[s].manifest, terminating: records[s].pendingExit != nil)
         func drop(_ reason: EventDropReason) -> (EventOutcome, [Effect]) {
             self.record(.eventDropped(event, reason), app, now)
             return (.dropped(reason), [])
@@ -60,13 +59,13 @@ extension DeviceCore {
         if record.state.isForeground {
             return (.delivered, deliverNow(event, to: app, at: now))
         }
-        if record.manifest.exitsOnSuspend { return drop(.exitsOnSuspend) }
+        if let gate = exitsOnSuspendGate(slot: s) { return drop(EventDropReason(gate)) }
         switch event {
         case .significantLocationChange, .regionBoundary:
             // Monitoring, not the `location` mode, is what relaunches the app [S29][S32].
             if case .regionBoundary(let region) = event, !records[s].monitoredRegions.contains(region) { return drop(.notMonitoring) }
             if event == .significantLocationChange, !records[s].monitorsSignificantChanges { return drop(.notMonitoring) }
-            if record.killed, !policy.relaunchesLocationAppsAfterUserKill { return drop(.killedByUser) }
+            if let gate = userKillGate(slot: s, for: .location) { return drop(EventDropReason(gate)) }
         case .bluetooth, .accessory:
             if !declared {
                 guard record.state != .notRunning else { return drop(.modeNotDeclared) }
@@ -74,14 +73,15 @@ extension DeviceCore {
                 self.record(.eventQueued(event), app, now)
                 return (.queued, [])
             }
-            if record.killed, record.state == .notRunning { return drop(.killedByUser) }
+            if let gate = userKillGate(slot: s, for: .accessory) { return drop(EventDropReason(gate)) }
         case .silentPush:
             guard declared else { return drop(.modeNotDeclared) }
-            if record.killed { return drop(.killedByUser) }
-            // Background App Refresh gates background pushes [S59].
-            guard backgroundRefreshStatus(of: app) == .available else { return drop(.backgroundAppRefreshOff) }
-            let hourAgo = now - .seconds(3600)
-            records[s].silentPushTimes.removeAll { $0 <= hourAgo }
+            // A user kill, then Background App Refresh, gate background pushes [S59].
+            if let gate = userKillGate(slot: s, for: .content) ?? backgroundAppRefreshGates(slot: s).first {
+                return drop(EventDropReason(gate))
+            }
+            let windowStart = now - policy.silentPushWindow
+            records[s].silentPushTimes.removeAll { $0 <= windowStart }
             guard records[s].silentPushTimes.count < policy.silentPushesPerHour else { return drop(.throttled) }
             records[s].silentPushTimes.append(now)
         case .voipPush, .newsstandDownload:
@@ -156,7 +156,7 @@ extension DeviceCore {
     mutating func setKeepAlive(_ interval: Duration, handler: @escaping @Sendable () -> Void, app: AppID, at now: BudgetInstant) -> (Bool, [Effect]) {
         let s = slot(app)
         guard interval >= policy.voipKeepAliveMinimumInterval, records[s].manifest.backgroundModes.contains(.voip),
-              records[s].state.isExecuting, !records[s].manifest.exitsOnSuspend else { return (false, []) }
+              records[s].state.isExecuting, exitsOnSuspendGate(slot: s) == nil else { return (false, []) }
         release(records[s].keepAlive?.handler)
         records[s].keepAlive = (interval, handler)
         return (true, [arm(.voipKeepAlive, for: app, at: now + interval)])

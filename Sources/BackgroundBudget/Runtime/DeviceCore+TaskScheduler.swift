@@ -81,13 +81,13 @@ extension DeviceCore {
         let mode: BackgroundModes = request.kind.isProcessing ? .processing : .fetch
         guard manifest.permittedTaskIdentifiers.contains(request.identifier) else { return .identifierNotPermitted }
         guard manifest.backgroundModes.contains(mode) else { return .backgroundModeMissing(mode) }
-        if !request.kind.isProcessing, backgroundRefreshStatus(of: manifest.id) != .available {
+        if !request.kind.isProcessing, !backgroundAppRefreshGates(slot: s).isEmpty {
             return .backgroundAppRefreshUnavailable
         }
         let others = records[s].pendingTaskRequests.filter {
             $0.request.identifier != request.identifier && $0.request.kind.isProcessing == request.kind.isProcessing
         }
-        let limit = request.kind.isProcessing ? 10 : 1
+        let limit = request.kind.isProcessing ? policy.pendingProcessingTaskRequestLimit : policy.pendingRefreshTaskRequestLimit
         if others.count >= limit { return .pendingLimitReached(limit) }
         return nil
     }
@@ -132,12 +132,12 @@ extension DeviceCore {
     func blockers(_ pending: PendingTaskRequest, slot s: Int, at now: BudgetInstant) -> [TaskRequestBlocker] {
         var blockers: [TaskRequestBlocker] = []
         let record = records[s]
-        if backgroundRefreshStatus(of: record.manifest.id) != .available { blockers.append(.backgroundAppRefreshOff) }
+        if let gate = backgroundAppRefreshGates(slot: s).first { blockers.append(TaskRequestBlocker(gate)) }
         let start = notBefore(pending)
         if start > now { blockers.append(.notBefore(start)) }
-        if record.killedByUser { blockers.append(.killedByUser) }
+        if let gate = userKillGate(slot: s, for: .content) { blockers.append(TaskRequestBlocker(gate)) }
         // An app that exits on suspend is never woken in the background; on screen it takes its tasks.
-        if record.manifest.exitsOnSuspend, !record.state.isForeground { blockers.append(.exitsOnSuspend) }
+        if let gate = exitsOnSuspendGate(slot: s, exceptOnScreen: true) { blockers.append(TaskRequestBlocker(gate)) }
         if case .processing(let network, let power) = pending.request.kind {
             if !conditions.deviceIdle { blockers.append(.deviceNotIdle) }
             if power, !conditions.externalPower { blockers.append(.noExternalPower) }

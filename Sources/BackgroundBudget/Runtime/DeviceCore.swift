@@ -167,7 +167,7 @@ struct DeviceCore: Sendable {
         guard slots[manifest.id] == nil else { throw InstallError(app: manifest.id, problem: .alreadyInstalled) }
         slots[manifest.id] = records.count
         var record = AppRecord(manifest: manifest)
-        record.fetchModel = FetchModel(seed: policy.fetchSeed &+ UInt64(records.count) &* 0x9E37_79B9_7F4A_7C15)
+        record.fetchModel = FetchModel(seed: policy.fetchSeed &+ UInt64(records.count) &* 0x9E37_79B9_7F4A_7C15, factors: policy.fetchModelFactors)
         records.append(record)
     }
 

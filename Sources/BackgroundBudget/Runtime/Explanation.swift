@@ -120,11 +120,11 @@ extension DeviceCore {
         }
         var blockers: [Explanation.RelaunchBlocker] = []
         if record.state == .notRunning {
+            let s = slot(app)
             let locationMonitoring = record.monitorsSignificantChanges || !record.monitoredRegions.isEmpty
-            if record.manifest.exitsOnSuspend { blockers.append(.exitsOnSuspend) }
-            if record.killedByUser, !(locationMonitoring && policy.relaunchesLocationAppsAfterUserKill) {
-                blockers.append(.killedByUser)
-            }
+            if exitsOnSuspendGate(slot: s) != nil { blockers.append(.exitsOnSuspend) }
+            // Location events relaunch after a user kill as the policy says; nothing else does.
+            if userKillGate(slot: s, for: locationMonitoring ? .location : .content) != nil { blockers.append(.killedByUser) }
             if record.manifest.backgroundModes.isEmpty, !locationMonitoring { blockers.append(.nothingToRelaunchFor) }
         }
         return Explanation(app: app, state: record.state, holds: holds, lastSuspension: record.lastSuspension,
