@@ -47,7 +47,7 @@ final class WeakTask: Sendable {
             let core = state.core
             var fromApps: Set<String> = []
             for record in core.records {
-                for (number, running) in record.runningTasks where running.task.kind.isContinuedProcessing {
+                for (number, running) in record.runningTasks where running.kind.isContinuedProcessing {
                     fromApps.insert("\(record.manifest.id)#\(number)")
                 }
             }
@@ -239,7 +239,7 @@ final class WeakTask: Sendable {
         try photos.submit(export("a"))
         weak var task: ScheduledTask?
         do {
-            task = system.state.withLock { state in state.core.records[state.core.slot(photos.id)].runningTasks.values.first?.task }
+            task = system.state.withLock { state in state.closures[photos.id]?.scheduledTasks.values.first }
         }
         #expect(task != nil)
         clock.advance(by: .seconds(10))

@@ -326,7 +326,7 @@ final class ResubmittingDelegate: ApplicationDelegate {
         clock.advance(by: .seconds(1_000))
         #expect(delegate.runs.entries.isEmpty)
         let explanation = try #require(system.explainPendingTaskRequest(Self.refreshID, of: news))
-        #expect(explanation.blockers == [.backgroundAppRefreshOff])
+        #expect(explanation.blockers == [.lowPowerMode])              // the switch that is off, not the app's
         try system.killFromAppSwitcher(news)
         system.setLowPowerMode(false)                                        // t = 1000: still killed by the user
         #expect(delegate.runs.entries.isEmpty)

@@ -83,9 +83,15 @@ extension Application {
     public func setKeepAliveTimeout(_ interval: Duration, handler: @escaping @Sendable () -> Void) -> Bool {
         guard let system else { return false }
         var installed = false
-        system.decide { core, now in
-            let (ok, effects) = core.setKeepAlive(interval, handler: handler, app: id, at: now)
+        system.decideInShell { [id] state, now in
+            let (ok, effects) = state.core.setKeepAlive(interval, app: id, at: now)
             installed = ok
+            if ok {
+                // The handler replaced is dropped after the lock is released, with the others.
+                let replaced = state.closures[id, default: AppClosures()].keepAliveHandler
+                state.closures[id, default: AppClosures()].keepAliveHandler = handler
+                if let replaced { state.released.append(replaced) }
+            }
             return effects
         }
         return installed

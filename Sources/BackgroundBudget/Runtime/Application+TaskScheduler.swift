@@ -31,9 +31,11 @@ extension Application {
         guard let system else { return false }
         let finishing = isFinishingLaunching
         var registered = false
-        system.decide { [id] core, now in
-            let (result, effects) = core.registerTask(identifier, handler: launchHandler, finishingLaunch: finishing, app: id, at: now)
+        system.decideInShell { [id] state, now in
+            let (result, effects) = state.core.registerTask(identifier, finishingLaunch: finishing, app: id, at: now)
             registered = result
+            // A refused handler is never kept: it is dropped when this method returns, outside the lock.
+            if result { state.closures[id, default: AppClosures()].launchHandlers[identifier] = launchHandler }
             return effects
         }
         return registered

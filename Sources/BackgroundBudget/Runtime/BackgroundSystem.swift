@@ -33,6 +33,18 @@ public final class BackgroundSystem: Sendable {
         var handles: [AppID: Application] = [:]
         var installOrder: [AppID] = []
         var timers: [TimerKey: ScheduledWork] = [:]
+        /// The app closures and task objects the core names by identifier, per app.
+        var closures: [AppID: AppClosures] = [:]
+        /// Closures and objects let go of under the lock, dropped by ``run(_:_:)`` and
+        /// ``decideInShell(_:)`` after it is released (see ``takeReleased()``).
+        var released: [any Sendable] = []
+
+        /// Hands over what was let go of, for the caller to drop outside the lock: releasing a closure
+        /// may run a `deinit` of the app's, which must never run under the system lock.
+        mutating func takeReleased() -> [any Sendable] {
+            defer { released = [] }
+            return released
+        }
     }
 
     struct TimerKey: Hashable {
@@ -56,7 +68,6 @@ public final class BackgroundSystem: Sendable {
         self.policy = .iOS13
         self.traceRetention = traceRetention.resolved(for: clock)
         self.state = LockedValue(State(core: DeviceCore(policy: .iOS13, retention: self.traceRetention)))
-        state.withLock { $0.core.owner = self }
     }
 
     /// Creates a device with no apps under a policy.
@@ -72,7 +83,6 @@ public final class BackgroundSystem: Sendable {
         self.policy = policy
         self.traceRetention = traceRetention.resolved(for: clock)
         self.state = LockedValue(State(core: DeviceCore(policy: policy, retention: self.traceRetention)))
-        state.withLock { $0.core.owner = self }
     }
 
     // MARK: Apps
@@ -247,7 +257,7 @@ public final class BackgroundSystem: Sendable {
         _ app: Application?,
         _ body: (inout DeviceCore, BudgetInstant) throws(LifecycleError) -> [Effect]
     ) throws(LifecycleError) {
-        let (touched, released) = try state.withLock { (state) throws(LifecycleError) -> ([Application], [@Sendable () -> Void]) in
+        let (touched, released) = try state.withLock { (state) throws(LifecycleError) -> ([Application], [any Sendable]) in
             // Read under the lock, so that decisions on a real clock are stamped in the order taken.
             let now = clock.now
             if let app {
@@ -256,7 +266,7 @@ public final class BackgroundSystem: Sendable {
             var effects = try body(&state.core, now)
             // Queued continued-processing requests start as soon as there is room (free while none wait).
             if !state.core.continuedQueue.isEmpty { effects += state.core.startQueuedContinuedTasks(at: now) }
-            return (perform(effects, in: &state, at: now), state.core.takeReleasedClosures())
+            return (perform(effects, in: &state, at: now), state.takeReleased())
         }
         withExtendedLifetime(released) {}   // dropped here, outside the lock
         for app in touched { app.queue.drain() }
@@ -264,143 +274,19 @@ public final class BackgroundSystem: Sendable {
 
     /// Like ``run(_:_:)`` for decisions that cannot fail.
     func decide(_ body: (inout DeviceCore, BudgetInstant) -> [Effect]) {
+        decideInShell { state, now in body(&state.core, now) }
+    }
+
+    /// Like ``decide(_:)``, for decisions that also change the shell's tables under the same lock (to
+    /// keep a closure the core granted an identifier for).
+    func decideInShell(_ body: (inout State, BudgetInstant) -> [Effect]) {
         let (touched, released) = state.withLock { state in
             let now = clock.now
-            var effects = body(&state.core, now)
+            var effects = body(&state, now)
             if !state.core.continuedQueue.isEmpty { effects += state.core.startQueuedContinuedTasks(at: now) }
-            return (perform(effects, in: &state, at: now), state.core.takeReleasedClosures())
+            return (perform(effects, in: &state, at: now), state.takeReleased())
         }
         withExtendedLifetime(released) {}   // dropped here, outside the lock
         for app in touched { app.queue.drain() }
-    }
-
-    /// Performs effects in order. Runs no app code: queues only take work, timers are only scheduled.
-    /// - Returns: The apps whose queues received work, in order of first appearance.
-    private func perform(_ effects: [Effect], in state: inout State, at now: BudgetInstant) -> [Application] {
-        var touched: [Application] = []
-        func note(_ app: Application) {
-            if !touched.contains(where: { $0 === app }) { touched.append(app) }
-        }
-        for effect in effects {
-            switch effect {
-            case .deliver(let delivery):
-                guard let app = state.handles[delivery.app] else { continue }
-                let options: LaunchOptions = if case .launchInBackground(let reason) = delivery.event {
-                    LaunchOptions(backgroundLaunchReason: reason)
-                } else {
-                    LaunchOptions()
-                }
-                if delivery.steps == [.enter(.suspended)] {
-                    // Suspension is immediate: the queue stops starting work now, and the app, which
-                    // runs no code, sees its state change without a delivery.
-                    app.setVisibleState(.suspended)
-                    app.queue.suspend()
-                    continue
-                }
-                app.queue.enqueue { [self] in
-                    app.perform(delivery.steps, options: options, incarnation: delivery.incarnation)
-                    if delivery.settles { settle(app.id, incarnation: delivery.incarnation) }
-                }
-                note(app)
-            case .expirationHandlers(let id, let incarnation, let handlers):
-                guard let app = state.handles[id] else { continue }
-                app.queue.enqueue { [self] in
-                    for (_, handler) in handlers { handler?() }
-                    settle(id, incarnation: incarnation)
-                }
-                note(app)
-            case .arm(let id, let timer, let instant, let token):
-                let key = TimerKey(app: id, timer: timer)
-                if let armed = state.timers.removeValue(forKey: key) { clock.cancel(armed) }
-                state.timers[key] = clock.schedule(at: instant) { [weak self] in
-                    self?.timerFired(timer, app: id, token: token)
-                }
-            case .disarm(let id, let timer):
-                if let armed = state.timers.removeValue(forKey: TimerKey(app: id, timer: timer)) { clock.cancel(armed) }
-            case .resumeQueue(let id):
-                state.handles[id]?.queue.resume()
-            case .deliverEvent(let id, let incarnation, let event):
-                guard let app = state.handles[id] else { continue }
-                app.queue.enqueue { [self] in
-                    app.receive(event)
-                    decide { core, now in core.eventHandled(event, app: id, incarnation: incarnation, at: now) }
-                }
-                note(app)
-            case .memoryWarning(let id, let incarnation):
-                guard let app = state.handles[id] else { continue }
-                app.queue.enqueue { [self] in
-                    app.perform([.callback(.didReceiveMemoryWarning)], options: LaunchOptions(), incarnation: incarnation)
-                    decide { core, now in core.memoryWarningHandled(app: id, incarnation: incarnation, at: now) }
-                }
-                note(app)
-            case .deliverNotification(let id, let incarnation, let notification):
-                guard let app = state.handles[id] else { continue }
-                app.queue.enqueue { [self] in
-                    app.receive(notification)
-                    settle(id, incarnation: incarnation)
-                }
-                note(app)
-            case .performFetch(let id, let incarnation, let fetch):
-                guard let app = state.handles[id] else { continue }
-                app.queue.enqueue { [self] in
-                    app.performFetch { [weak self] result in
-                        self?.decide { core, now in core.fetchCompleted(fetch, result: result, app: id, at: now) }
-                    }
-                    settle(id, incarnation: incarnation)
-                }
-                note(app)
-            case .runScheduledTask(let id, let incarnation, let task):
-                guard let app = state.handles[id] else { continue }
-                app.queue.enqueue { [self] in
-                    let handler = self.state.withLock { $0.core.launchHandler(for: task, incarnation: incarnation) }
-                    if let handler {
-                        handler(task)
-                    } else {
-                        decide { core, now in core.scheduledTaskUnhandled(task, at: now) }
-                    }
-                    settle(id, incarnation: incarnation)
-                }
-                note(app)
-            case .scheduledTaskExpiration(let id, let incarnation, let task):
-                guard let app = state.handles[id] else { continue }
-                app.queue.enqueue { [self] in
-                    task.takeExpirationHandler()?()
-                    settle(id, incarnation: incarnation)
-                }
-                note(app)
-            case .keepAliveHandler(let id, let incarnation, let handler):
-                guard let app = state.handles[id] else { continue }
-                app.queue.enqueue { [self] in
-                    handler()
-                    settle(id, incarnation: incarnation)
-                }
-                note(app)
-            case .dropQueue(let id):
-                guard let app = state.handles[id] else { continue }
-                let dropped = app.queue.terminate()
-                if dropped > 0 { state.core.record(.workDropped(count: dropped), id, now) }
-            }
-        }
-        return touched
-    }
-
-    private func timerFired(_ timer: AppTimer, app: AppID, token: UInt64) {
-        decide { core, now in
-            core.timerFired(timer, app: app, token: token, at: now)
-        }
-    }
-
-    /// Called on the app's queue once a delivery or handler batch that settles has run.
-    private func settle(_ app: AppID, incarnation: UInt64) {
-        decide { core, now in core.settle(app, incarnation: incarnation, at: now) }
-    }
-
-    /// Called on the app's queue as a callback starts and after it returns (the watchdog).
-    func callbackStarted(_ callback: AppCallback, app: AppID, incarnation: UInt64) {
-        decide { core, now in core.callbackStarted(callback, app: app, incarnation: incarnation, at: now) }
-    }
-
-    func callbackReturned(_ callback: AppCallback, app: AppID) {
-        decide { core, _ in core.callbackReturned(callback, app: app) }
     }
 }

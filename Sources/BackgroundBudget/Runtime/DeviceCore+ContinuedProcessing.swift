@@ -101,21 +101,21 @@ extension DeviceCore {
     }
 
     /// The app reported progress.
-    mutating func scheduledTaskProgress(_ task: ScheduledTask, completed: Int64, total: Int64, at now: BudgetInstant) -> [Effect] {
-        let s = slot(task.app)
-        guard records[s].runningTasks[task.number] != nil else { return [] }
-        records[s].runningTasks[task.number]?.completed = completed
-        records[s].runningTasks[task.number]?.total = total
-        record(.taskProgress(task.identifier, completed: completed, total: total), task.app, now)
+    mutating func scheduledTaskProgress(app: AppID, task number: UInt64, completed: Int64, total: Int64, at now: BudgetInstant) -> [Effect] {
+        let s = slot(app)
+        guard let identifier = records[s].runningTasks[number]?.identifier else { return [] }
+        records[s].runningTasks[number]?.completed = completed
+        records[s].runningTasks[number]?.total = total
+        record(.taskProgress(identifier, completed: completed, total: total), app, now)
         return []
     }
 
     /// The app changed the title and subtitle the system shows.
-    mutating func scheduledTaskTitle(_ task: ScheduledTask, title: String, subtitle: String) -> [Effect] {
-        let s = slot(task.app)
-        guard records[s].runningTasks[task.number] != nil else { return [] }
-        records[s].runningTasks[task.number]?.title = title
-        records[s].runningTasks[task.number]?.subtitle = subtitle
+    mutating func scheduledTaskTitle(app: AppID, task number: UInt64, title: String, subtitle: String) -> [Effect] {
+        let s = slot(app)
+        guard records[s].runningTasks[number] != nil else { return [] }
+        records[s].runningTasks[number]?.title = title
+        records[s].runningTasks[number]?.subtitle = subtitle
         return []
     }
 
@@ -124,7 +124,7 @@ extension DeviceCore {
     mutating func userCancelContinuedTask(_ identifier: String, app: AppID, at now: BudgetInstant) -> (TaskLookupError?, [Effect]) {
         let s = slot(app)
         let running = records[s].runningTasks
-            .filter { $0.value.task.identifier == identifier && $0.value.task.kind.isContinuedProcessing }
+            .filter { $0.value.identifier == identifier && $0.value.kind.isContinuedProcessing }
             .keys.sorted()
         if let number = running.first(where: { records[s].runningTasks[$0]?.expiredAt == nil }) {
             return (nil, expire(number, slot: s, reason: .cancelledByUser, at: now) + rearmTaskDeadline(s))
@@ -158,7 +158,7 @@ extension DeviceCore {
     }
 
     private func activity(_ running: RunningScheduledTask, app: AppID) -> ContinuedProcessingActivity {
-        ContinuedProcessingActivity(app: app, identifier: running.task.identifier, title: running.title, subtitle: running.subtitle,
+        ContinuedProcessingActivity(app: app, identifier: running.identifier, title: running.title, subtitle: running.subtitle,
                                     phase: running.expiredAt == nil ? .running : .expiring,
                                     completedUnitCount: running.completed, totalUnitCount: running.total)
     }
@@ -198,7 +198,7 @@ extension DeviceCore {
         let s = slot(app)
         if let gate = exitsOnSuspendGate(slot: s, exceptOnScreen: true) { blockers.append(TaskRequestBlocker(gate)) }
         if records[s].pendingExit != nil { blockers.append(.appTerminating) }
-        if records[s].state != .notRunning, registeredHandler(identifier, slot: s) == nil { blockers.append(.notRegistered) }
+        if records[s].state != .notRunning, registeredHandlerKey(identifier, slot: s) == nil { blockers.append(.notRegistered) }
         return TaskRequestExplanation(app: app, request: queued.pending.request, submittedAt: queued.pending.submittedAt, blockers: blockers)
     }
 }

@@ -59,8 +59,11 @@ extension DeviceCore {
         }
         var effects: [Effect] = []
         switch records[s].state {
-        case .notRunning: effects += (try? apply(.launchInBackground(.backgroundFetch), to: app, at: now)) ?? []
-        case .suspended: effects += (try? apply(.wake(.backgroundFetch), to: app, at: now)) ?? []
+        case .notRunning:
+            effects += applyValid(.launchInBackground(.backgroundFetch), to: app, at: now,
+                                  invariant: "fetches are planned only for apps that do not exit on suspend")
+        case .suspended:
+            effects += applyValid(.wake(.backgroundFetch), to: app, at: now, invariant: "a suspended app can be woken")
         case .background, .inactive, .active: break
         }
         guard records[s].state == .background else { return effects }

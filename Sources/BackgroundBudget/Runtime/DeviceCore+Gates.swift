@@ -106,12 +106,13 @@ extension FetchBlocker {
 }
 
 extension TaskRequestBlocker {
-    /// The blocker for a gate. ``TaskRequestBlocker`` has one case for every Background App Refresh
-    /// switch (``TaskRequestBlocker/backgroundAppRefreshOff``).
+    /// The blocker naming a gate's exact switch.
     init(_ gate: BackgroundGate) {
         switch gate {
-        case .backgroundAppRefreshRestricted, .backgroundAppRefreshOffForDevice, .lowPowerMode, .backgroundAppRefreshOffForApp:
-            self = .backgroundAppRefreshOff
+        case .backgroundAppRefreshRestricted: self = .backgroundAppRefreshRestricted
+        case .backgroundAppRefreshOffForDevice: self = .backgroundAppRefreshOffForDevice
+        case .lowPowerMode: self = .lowPowerMode
+        case .backgroundAppRefreshOffForApp: self = .backgroundAppRefreshOff
         case .killedByUser: self = .killedByUser
         case .exitsOnSuspend: self = .exitsOnSuspend
         }

@@ -60,7 +60,7 @@ extension DeviceCore {
         while memoryInUse > capacity, let victim = records.indices.filter({ records[$0].state == .suspended }).min(by: { a, b in
             (-records[a].footprint, records[a].lastUsed.nanoseconds) < (-records[b].footprint, records[b].lastUsed.nanoseconds)
         }) {
-            effects += (try? apply(.purge, to: records[victim].manifest.id, at: now)) ?? []
+            effects += applyValid(.purge, to: records[victim].manifest.id, at: now, invariant: "a suspended app can be purged")
         }
         guard memoryInUse > capacity else {
             // Purging alone ended the episode.
@@ -88,7 +88,8 @@ extension DeviceCore {
         }
         while memoryInUse > capacity,
               let victim = records.indices.filter({ records[$0].state.isExecuting }).min(by: { killOrder($0) < killOrder($1) }) {
-            effects += (try? apply(.kill(.memoryPressure), to: records[victim].manifest.id, at: now)) ?? []
+            effects += applyValid(.kill(.memoryPressure), to: records[victim].manifest.id, at: now,
+                                  invariant: "an executing app can be killed")
         }
         if memoryInUse <= capacity, pendingMemoryWarnings == 0 { warnedThisEpisode = false }
         return effects

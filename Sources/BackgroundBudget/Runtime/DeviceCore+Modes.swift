@@ -91,9 +91,10 @@ extension DeviceCore {
         let window = event == .silentPush ? policy.remoteNotificationWindow : policy.eventWindow
         switch record.state {
         case .notRunning:
-            effects += (try? apply(.launchInBackground(event.launchReason), to: app, at: now)) ?? []
+            effects += applyValid(.launchInBackground(event.launchReason), to: app, at: now,
+                                  invariant: "an app that does not exit on suspend can be launched in the background")
         case .suspended:
-            effects += (try? apply(.wake(event.launchReason), to: app, at: now)) ?? []
+            effects += applyValid(.wake(event.launchReason), to: app, at: now, invariant: "a suspended app can be woken")
         case .background, .inactive, .active:
             break
         }
@@ -134,7 +135,9 @@ extension DeviceCore {
         guard records[s].incarnation == incarnation, records[s].state != .notRunning else { return [] }
         if event == .voipPush {
             records[s].voipPushesInFlight -= 1
-            guard records[s].callsReported > 0 else { return (try? apply(.kill(.voipPushNotReported), to: app, at: now)) ?? [] }
+            guard records[s].callsReported > 0 else {
+                return applyValid(.kill(.voipPushNotReported), to: app, at: now, invariant: "a running app can be killed")
+            }
             records[s].callsReported -= 1
         }
         return settle(app, incarnation: incarnation, at: now)
@@ -150,39 +153,40 @@ extension DeviceCore {
 
     // MARK: VoIP keep-alive
 
-    /// Installs the legacy keep-alive handler (`setKeepAliveTimeout(_:handler:)`).
+    /// Installs the legacy keep-alive handler (`setKeepAliveTimeout(_:handler:)`). When it returns
+    /// `true` the shell keeps the new handler, replacing (and dropping) the one it kept before.
     /// - Returns: `false` (and changes nothing) when the interval is below the minimum, the app does
     ///   not declare `voip`, or it is not running — as UIKit's method returns `false`.
-    mutating func setKeepAlive(_ interval: Duration, handler: @escaping @Sendable () -> Void, app: AppID, at now: BudgetInstant) -> (Bool, [Effect]) {
+    mutating func setKeepAlive(_ interval: Duration, app: AppID, at now: BudgetInstant) -> (Bool, [Effect]) {
         let s = slot(app)
         guard interval >= policy.voipKeepAliveMinimumInterval, records[s].manifest.backgroundModes.contains(.voip),
               records[s].state.isExecuting, exitsOnSuspendGate(slot: s) == nil else { return (false, []) }
-        release(records[s].keepAlive?.handler)
-        records[s].keepAlive = (interval, handler)
+        records[s].keepAliveInterval = interval
         return (true, [arm(.voipKeepAlive, for: app, at: now + interval)])
     }
 
+    /// Removes the keep-alive handler (`clearKeepAliveTimeout()`): the shell drops it.
     mutating func clearKeepAlive(app: AppID) -> [Effect] {
         let s = slot(app)
-        release(records[s].keepAlive?.handler)
-        records[s].keepAlive = nil
-        return [disarm(.voipKeepAlive, for: app)]
+        let installed = records[s].keepAliveInterval != nil
+        records[s].keepAliveInterval = nil
+        return [disarm(.voipKeepAlive, for: app)] + (installed ? [.releaseKeepAliveHandler(app)] : [])
     }
 
     /// The keep-alive interval elapsed: wake the app if needed, run the handler in a short window, and
     /// schedule the next one.
     mutating func keepAliveDue(_ app: AppID, at now: BudgetInstant) -> [Effect] {
         let s = slot(app)
-        guard let keepAlive = records[s].keepAlive else { return [] }
+        guard let interval = records[s].keepAliveInterval else { return [] }
         var effects: [Effect] = []
         if records[s].state == .suspended {
-            effects += (try? apply(.wake(.voip), to: app, at: now)) ?? []
+            effects += applyValid(.wake(.voip), to: app, at: now, invariant: "a suspended app can be woken")
         }
         if records[s].state == .background { effects += openWindow(app, until: now + policy.voipKeepAliveWindow, at: now) }
         records[s].inFlight += 1
         record(.keepAliveHandlerCalled, app, now)
-        effects.append(.keepAliveHandler(app, incarnation: records[s].incarnation, keepAlive.handler))
-        effects.append(arm(.voipKeepAlive, for: app, at: now + keepAlive.interval))
+        effects.append(.keepAliveHandler(app, incarnation: records[s].incarnation))
+        effects.append(arm(.voipKeepAlive, for: app, at: now + interval))
         return effects
     }
 }

@@ -24,9 +24,13 @@ extension DeviceCore {
         var submittedAt: BudgetInstant
     }
 
-    /// A task handed to (or about to be handed to) the app's launch handler.
+    /// A task handed to (or about to be handed to) the app's launch handler. The shell keeps the
+    /// ``ScheduledTask`` object the app sees, by the task's number.
     struct RunningScheduledTask: Sendable {
-        var task: ScheduledTask
+        /// The request's identifier.
+        var identifier: String
+        /// The kind of request that started it.
+        var kind: TaskRequest.Kind
         var started: BudgetInstant
         /// Refresh: the expiration handler was called. Processing and continued processing: when the
         /// task expired.
@@ -41,9 +45,11 @@ extension DeviceCore {
 
     // MARK: Registration and submission
 
+    /// Registers a launch handler for an identifier. When it returns `true` the shell keeps the handler
+    /// by identifier until the process ends (``Effect/dropQueue(_:)``); when it returns `false` the
+    /// shell keeps nothing.
     mutating func registerTask(
-        _ identifier: String, handler: @escaping @Sendable (ScheduledTask) -> Void, finishingLaunch: Bool,
-        app: AppID, at now: BudgetInstant
+        _ identifier: String, finishingLaunch: Bool, app: AppID, at now: BudgetInstant
     ) -> (Bool, [Effect]) {
         let s = slot(app)
         func reject(_ why: TaskRegistrationRejection) {
@@ -65,12 +71,12 @@ extension DeviceCore {
             reject(.notLaunching)
             return (false, [])
         }
-        guard records[s].taskHandlers[identifier] == nil else {
+        guard !records[s].registeredTaskIdentifiers.contains(identifier) else {
             reject(.alreadyRegistered)
-            release { _ = handler }
-            return (false, (try? apply(.kill(.taskRegisteredTwice), to: app, at: now)) ?? [])
+            return (false, applyValid(.kill(.taskRegisteredTwice), to: app, at: now,
+                                      invariant: "a running app that is not terminating can be killed"))
         }
-        records[s].taskHandlers[identifier] = handler
+        records[s].registeredTaskIdentifiers.insert(identifier)
         record(.taskRegistered(identifier), app, now)
         return (true, [])
     }
@@ -132,7 +138,7 @@ extension DeviceCore {
     func blockers(_ pending: PendingTaskRequest, slot s: Int, at now: BudgetInstant) -> [TaskRequestBlocker] {
         var blockers: [TaskRequestBlocker] = []
         let record = records[s]
-        if let gate = backgroundAppRefreshGates(slot: s).first { blockers.append(TaskRequestBlocker(gate)) }
+        blockers += backgroundAppRefreshGates(slot: s).map(TaskRequestBlocker.init)
         let start = notBefore(pending)
         if start > now { blockers.append(.notBefore(start)) }
         if let gate = userKillGate(slot: s, for: .content) { blockers.append(TaskRequestBlocker(gate)) }
@@ -143,7 +149,7 @@ extension DeviceCore {
             if power, !conditions.externalPower { blockers.append(.noExternalPower) }
             if network, !conditions.networkAvailable { blockers.append(.noNetwork) }
         }
-        if record.runningTasks.values.contains(where: { $0.task.identifier == pending.request.identifier }) {
+        if record.runningTasks.values.contains(where: { $0.identifier == pending.request.identifier }) {
             blockers.append(.alreadyRunning)
         }
         return blockers
@@ -195,15 +201,17 @@ extension DeviceCore {
         let app = records[s].manifest.id
         var effects: [Effect] = []
         switch records[s].state {
-        case .notRunning: effects += (try? apply(.launchInBackground(.backgroundTask), to: app, at: now)) ?? []
-        case .suspended: effects += (try? apply(.wake(.backgroundTask), to: app, at: now)) ?? []
+        case .notRunning:
+            effects += applyValid(.launchInBackground(.backgroundTask), to: app, at: now,
+                                  invariant: "requests run in the background only for apps that do not exit on suspend")
+        case .suspended:
+            effects += applyValid(.wake(.backgroundTask), to: app, at: now, invariant: "a suspended app can be woken")
         case .background, .inactive, .active: break
         }
         guard records[s].state != .notRunning, records[s].state != .suspended else { return effects }
         lastScheduledTaskNumber += 1
-        let task = ScheduledTask(identifier: request.identifier, kind: request.kind, app: app,
-                                 number: lastScheduledTaskNumber, system: owner)
-        var running = RunningScheduledTask(task: task, started: now)
+        let task = ScheduledTaskRef(number: lastScheduledTaskNumber, identifier: request.identifier, kind: request.kind)
+        var running = RunningScheduledTask(identifier: request.identifier, kind: request.kind, started: now)
         if case .continuedProcessing(let options) = request.kind {
             (running.title, running.subtitle) = (options.title, options.subtitle)
             continuedRunning.append((app, lastScheduledTaskNumber))
@@ -215,29 +223,30 @@ extension DeviceCore {
         return effects + rearmTaskDeadline(s)
     }
 
-    /// The registered launch handler for a task the queue is about to run, if the process is the same.
-    func launchHandler(for task: ScheduledTask, incarnation: UInt64) -> (@Sendable (ScheduledTask) -> Void)? {
-        let s = slot(task.app)
-        guard records[s].incarnation == incarnation, records[s].runningTasks[task.number] != nil else { return nil }
-        return registeredHandler(task.identifier, slot: s)
+    /// The identifier under which the shell keeps the launch handler for a task the queue is about to
+    /// run, if the process is the same and the task still runs; `nil` when none is registered.
+    func launchHandlerKey(app: AppID, task number: UInt64, incarnation: UInt64) -> String? {
+        let s = slot(app)
+        guard records[s].incarnation == incarnation, let running = records[s].runningTasks[number] else { return nil }
+        return registeredHandlerKey(running.identifier, slot: s)
     }
 
-    /// The handler registered for an identifier, or for the wildcard entry a continued-processing
-    /// identifier matches.
-    func registeredHandler(_ identifier: String, slot s: Int) -> (@Sendable (ScheduledTask) -> Void)? {
-        if let handler = records[s].taskHandlers[identifier] { return handler }
-        return records[s].manifest.continuedProcessingPattern(matching: identifier).flatMap { records[s].taskHandlers[$0] }
+    /// The identifier a handler is registered for that runs `identifier`: the identifier itself, or the
+    /// wildcard entry a continued-processing identifier matches.
+    func registeredHandlerKey(_ identifier: String, slot s: Int) -> String? {
+        if records[s].registeredTaskIdentifiers.contains(identifier) { return identifier }
+        return records[s].manifest.continuedProcessingPattern(matching: identifier).flatMap {
+            records[s].registeredTaskIdentifiers.contains($0) ? $0 : nil
+        }
     }
 
     /// No launch handler was registered for a task that was started: it is dropped.
-    mutating func scheduledTaskUnhandled(_ task: ScheduledTask, at now: BudgetInstant) -> [Effect] {
-        let s = slot(task.app)
-        guard let running = records[s].runningTasks.removeValue(forKey: task.number) else { return [] }
-        release { _ = running }
-        release(running.task.takeExpirationHandler())
-        forgetContinued(task.app, task.number)
-        record(.taskDropped(task.identifier), task.app, now)
-        return rearmTaskDeadline(s)
+    mutating func scheduledTaskUnhandled(app: AppID, task number: UInt64, at now: BudgetInstant) -> [Effect] {
+        let s = slot(app)
+        guard let running = records[s].runningTasks.removeValue(forKey: number) else { return [] }
+        forgetContinued(app, number)
+        record(.taskDropped(running.identifier), app, now)
+        return [.releaseScheduledTask(app, task: number)] + rearmTaskDeadline(s)
     }
 
     // MARK: Running tasks
@@ -245,7 +254,7 @@ extension DeviceCore {
     /// The next deadline of a running task; `nil` for a continued-processing task that has not expired
     /// (it has no time limit).
     private func deadline(_ running: RunningScheduledTask) -> BudgetInstant? {
-        switch running.task.kind {
+        switch running.kind {
         case .appRefresh:
             return running.started + policy.fetchRuntime - (running.expiredAt == nil ? policy.expirationWarningLead : .zero)
         case .processing:
@@ -274,11 +283,12 @@ extension DeviceCore {
         var effects: [Effect] = []
         for number in records[s].runningTasks.keys.sorted() {
             guard let running = records[s].runningTasks[number], let due = deadline(running), due <= now else { continue }
-            switch (running.task.kind, running.expiredAt) {
+            switch (running.kind, running.expiredAt) {
             case (.appRefresh, nil):
                 effects += expire(number, slot: s, reason: .runtimeEnding, at: now)
             case (.appRefresh, _?):
-                return effects + ((try? apply(.kill(.backgroundFetchNotCompleted), to: app, at: now)) ?? [])
+                return effects + applyValid(.kill(.backgroundFetchNotCompleted), to: app, at: now,
+                                            invariant: "an app running a task can be killed")
             case (.processing, nil):
                 effects += expire(number, slot: s, reason: .runtimeCap, at: now)
             case (.processing, _?), (.continuedProcessing, _?):
@@ -292,25 +302,24 @@ extension DeviceCore {
 
     /// Expires a running task: its expiration handler is called on the app's queue.
     mutating func expire(_ number: UInt64, slot s: Int, reason: TaskExpiryReason, at now: BudgetInstant) -> [Effect] {
-        guard let task = records[s].runningTasks[number]?.task else { return [] }
+        guard let identifier = records[s].runningTasks[number]?.identifier else { return [] }
+        let app = records[s].manifest.id
         records[s].runningTasks[number]?.expiredAt = now
         records[s].inFlight += 1
-        record(.taskExpired(task.identifier, reason), task.app, now)
-        return [.scheduledTaskExpiration(task.app, incarnation: records[s].incarnation, task)]
+        record(.taskExpired(identifier, reason), app, now)
+        return [.scheduledTaskExpiration(app, incarnation: records[s].incarnation, task: number)]
     }
 
     /// Ends a running task and suspends the app if nothing else holds it.
     private mutating func finish(_ number: UInt64, slot s: Int, _ completion: TaskCompletion, at now: BudgetInstant) -> [Effect] {
         guard let running = records[s].runningTasks.removeValue(forKey: number) else { return [] }
-        release { _ = running }
-        // The handler usually captures the task: dropping it breaks the cycle (outside the lock).
-        release(running.task.takeExpirationHandler())
         let app = records[s].manifest.id
-        record(.taskCompleted(running.task.identifier, completion), app, now)
+        record(.taskCompleted(running.identifier, completion), app, now)
         records[s].finishedWork = .scheduledTaskCompleted
         // A request resubmitted while this task ran may run now.
-        var effects = rearmTaskDeadline(s) + runDueTaskRequests(slot: s, at: now)
-        if running.task.kind.isContinuedProcessing {
+        // The handler usually captures the task: the shell drops both, breaking the cycle (outside the lock).
+        var effects = [Effect.releaseScheduledTask(app, task: number)] + rearmTaskDeadline(s) + runDueTaskRequests(slot: s, at: now)
+        if running.kind.isContinuedProcessing {
             // Room freed up: a queued request starts now, before the app is considered for suspension,
             // so that one of its own does not see it suspended and woken at the same instant.
             forgetContinued(app, number)
@@ -319,11 +328,11 @@ extension DeviceCore {
         return effects + suspendIfIdle(app, at: now, reason: .scheduledTaskCompleted)
     }
 
-    /// The app called `setTaskCompleted(success:)`.
-    mutating func scheduledTaskCompleted(_ task: ScheduledTask, success: Bool, at now: BudgetInstant) -> [Effect] {
-        let (s, number) = (slot(task.app), task.number)
+    /// The app called `setTaskCompleted(success:)` on the task with this number and identifier.
+    mutating func scheduledTaskCompleted(app: AppID, task number: UInt64, identifier: String, success: Bool, at now: BudgetInstant) -> [Effect] {
+        let s = slot(app)
         guard records[s].runningTasks[number] != nil else {
-            record(.taskCompletionIgnored(task.identifier), task.app, now)
+            record(.taskCompletionIgnored(identifier), app, now)
             return []
         }
         return finish(number, slot: s, success ? .success : .failure, at: now)
@@ -335,7 +344,7 @@ extension DeviceCore {
         for s in records.indices {
             for number in records[s].runningTasks.keys.sorted() {
                 guard let running = records[s].runningTasks[number], running.expiredAt == nil,
-                      case .processing(let network, let power) = running.task.kind else { continue }
+                      case .processing(let network, let power) = running.kind else { continue }
                 let reason: TaskExpiryReason? = if !conditions.deviceIdle { .deviceInUse }
                     else if power && !conditions.externalPower { .externalPowerLost }
                     else if network && !conditions.networkAvailable { .networkLost }
@@ -360,13 +369,10 @@ extension DeviceCore {
         return expireProcessingTasks(at: now) + runDueTaskRequests(at: now)
     }
 
-    /// The process ended: its handlers and running tasks go with it.
+    /// The process ended: its handlers and running tasks go with it (the shell drops the closures and
+    /// task objects it kept for them when it performs ``Effect/dropQueue(_:)``).
     mutating func endScheduledTasksOnExit(_ s: Int) {
-        let handlers = records[s].taskHandlers
-        let running = records[s].runningTasks
-        release { _ = handlers; _ = running }
-        for task in running.values { release(task.task.takeExpirationHandler()) }
-        records[s].taskHandlers.removeAll()
+        records[s].registeredTaskIdentifiers.removeAll()
         records[s].runningTasks.removeAll()
         let app = records[s].manifest.id
         if !continuedRunning.isEmpty { continuedRunning.removeAll { $0.app == app } }
@@ -380,17 +386,7 @@ extension DeviceCore {
             return nil
         }
         var list = blockers(pending, slot: s, at: now)
-        if records[s].state != .notRunning, registeredHandler(identifier, slot: s) == nil { list.append(.notRegistered) }
+        if records[s].state != .notRunning, registeredHandlerKey(identifier, slot: s) == nil { list.append(.notRegistered) }
         return TaskRequestExplanation(app: app, request: pending.request, submittedAt: pending.submittedAt, blockers: list)
     }
-}
-
-/// Device conditions processing tasks depend on.
-struct DeviceConditions: Sendable, Hashable {
-    /// A network connection is available.
-    var networkAvailable = true
-    /// The device is connected to external power.
-    var externalPower = false
-    /// The device is idle (the screen is off and no one uses it); opening an app ends idleness.
-    var deviceIdle = false
 }

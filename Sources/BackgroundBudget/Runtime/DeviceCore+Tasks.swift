@@ -24,9 +24,9 @@ extension DeviceCore {
         }
     }
 
-    mutating func beginBackgroundTask(
-        _ app: AppID, name: String?, expirationHandler: (@Sendable () -> Void)?, at now: BudgetInstant
-    ) -> (BeginOutcome, [Effect]) {
+    /// Begins a finite task. The shell keeps the app's expiration handler (if any) under the granted
+    /// identifier until ``Effect/releaseExpirationHandler(_:_:)`` or ``Effect/dropQueue(_:)``.
+    mutating func beginBackgroundTask(_ app: AppID, name: String?, at now: BudgetInstant) -> (BeginOutcome, [Effect]) {
         // Read scalars only: holding a copy of the record would make the task insertion below copy
         // the whole task table (copy-on-write).
         let s = slot(app)
@@ -46,10 +46,11 @@ extension DeviceCore {
         if state == .background, allowanceRemaining(app, at: now) == .zero { return deny(.allowanceSpent) }
         if openCount >= policy.maxOpenBackgroundTasks {
             self.record(.backgroundTaskDenied(name: name, .tooManyTasks), app, now)
-            return (.denied(.tooManyTasks), (try? apply(.kill(.tooManyBackgroundTasks), to: app, at: now)) ?? [])
+            return (.denied(.tooManyTasks), applyValid(.kill(.tooManyBackgroundTasks), to: app, at: now,
+                                                        invariant: "a running app that is not terminating can be killed"))
         }
         records[s].nextTaskNumber += 1
-        records[s].tasks[number] = OpenTask(name: name, begunAt: now, expirationHandler: expirationHandler)
+        records[s].tasks[number] = OpenTask(name: name, begunAt: now)
         records[s].unwarnedTasks += 1
         let id = BackgroundTaskIdentifier(rawValue: number)
         self.record(.backgroundTaskBegan(id, name: name), app, now)
@@ -68,10 +69,9 @@ extension DeviceCore {
             return []
         }
         if !task.handlerCalled { records[s].unwarnedTasks -= 1 }
-        release(task.expirationHandler)
         self.record(.backgroundTaskEnded(id), app, now)
         if records[s].state == .background { records[s].usedTasksThisPeriod = true }
-        return rearmTimers(app, at: now) + suspendIfIdle(app, at: now)
+        return [.releaseExpirationHandler(app, id)] + rearmTimers(app, at: now) + suspendIfIdle(app, at: now)
     }
 
     /// Arms exactly the timers the app's state and tasks call for, and announces the allowance.
@@ -121,14 +121,13 @@ extension DeviceCore {
         guard records[s].state == .background else { return rearmTimers(app, at: now) }
         let incarnation = records[s].incarnation
         let numbers = records[s].tasks.compactMap { $0.value.handlerCalled ? nil : $0.key }.sorted()
-        var due: [(BackgroundTaskIdentifier, (@Sendable () -> Void)?)] = []
+        var due: [BackgroundTaskIdentifier] = []
         for number in numbers {
-            let handler = records[s].tasks[number]?.expirationHandler
             records[s].tasks[number]?.handlerCalled = true
             records[s].unwarnedTasks -= 1
             let id = BackgroundTaskIdentifier(rawValue: number)
             self.record(.expirationHandlerCalled(id), app, now)
-            due.append((id, handler))
+            due.append(id)
         }
         var effects = rearmTimers(app, at: now)
         if !due.isEmpty {

@@ -1,104 +1,9 @@
 /// The device's pure core: every app's authoritative state, its finite tasks and allowance, which app
-/// is in the foreground, and the trace. No clocks, queues or locks: callers pass `now` and perform the
-/// returned ``Effect``s in order.
+/// is in the foreground, and the trace. No clocks, queues, locks, closures or object references: callers
+/// pass `now` and perform the returned ``Effect``s in order. The app's closures (expiration, launch and
+/// keep-alive handlers) and the ``ScheduledTask`` objects live in the shell, keyed by the identifiers
+/// the effects name; the core keeps only what it decides with, as values.
 struct DeviceCore: Sendable {
-    struct OpenTask: Sendable {
-        var name: String?
-        var begunAt: BudgetInstant
-        var expirationHandler: (@Sendable () -> Void)?
-        var handlerCalled = false
-        var overrunReported = false
-    }
-
-    struct AppRecord: Sendable {
-        var manifest: AppManifest
-        var state: ApplicationState = .notRunning
-        /// Counts launches; timers and queued work of an earlier incarnation are ignored.
-        var incarnation: UInt64 = 0
-        /// Deliveries and handler batches handed to the app's queue and not yet settled.
-        var inFlight = 0
-        /// Set while `applicationWillTerminate` runs: the exit follows when it returns.
-        var pendingExit: TerminationReason?
-        /// Open finite tasks by identifier number (numbers increase in begin order).
-        var tasks: [UInt64: OpenTask] = [:]
-        var nextTaskNumber: UInt64 = 1
-        /// When the current background period began, while the app is in the background.
-        var backgroundSince: BudgetInstant?
-        /// Allowance spent in earlier background periods that has not been reset.
-        var spentBefore: Duration = .zero
-        /// Whether the allowance has been announced in the trace for this background period.
-        var allowanceAnnounced = false
-        /// Whether tasks were used in this background period (for the suspension reason).
-        var usedTasksThisPeriod = false
-        /// Open tasks whose expiration handler has not been called.
-        var unwarnedTasks = 0
-        /// The instants of the armed allowance and overrun timers (to avoid re-arming unchanged ones).
-        var armed = ArmedTimers()
-        /// Continuous activities running with their mode declared: each keeps a background app running.
-        var activities: Set<BackgroundActivity> = []
-        /// The end of the short run time granted for a background event, while one is granted.
-        var windowUntil: BudgetInstant?
-        /// Significant-change monitoring survives termination, as Core Location's does.
-        var monitorsSignificantChanges = false
-        /// Monitored regions survive termination too.
-        var monitoredRegions: Set<String> = []
-        /// Set when the user kills the app from the app switcher; cleared when the user opens it.
-        var killedByUser = false
-        /// The legacy VoIP keep-alive interval and handler; not kept across launches.
-        var keepAlive: (interval: Duration, handler: @Sendable () -> Void)?
-        /// Events held until the app next runs (delivered without the mode's background permission).
-        var queuedEvents: [BackgroundEvent] = []
-        /// When recent silent pushes were delivered, for throttling.
-        var silentPushTimes: [BudgetInstant] = []
-        /// VoIP pushes delivered and not yet handled, and the calls reported for them: each push
-        /// handled takes one report, or the app is killed.
-        var voipPushesInFlight = 0
-        var callsReported = 0
-        /// The last suspension, for explanations.
-        var lastSuspension: (time: BudgetInstant, reason: SuspensionReason)?
-        /// The app's memory footprint in bytes while it is in memory.
-        var footprint = 0
-        /// When the app last entered or left the foreground (least recently used apps go first).
-        var lastUsed = BudgetInstant.zero
-        /// Whether a memory warning is being handled on the app's queue.
-        var memoryWarningInFlight = false
-        /// Notifications queued while suspended, one per kind, in the order the kinds first arrived.
-        var queuedNotifications: [SystemNotification] = []
-        /// Whether the app shows in the app switcher: the user opened it and has not swiped it away.
-        var inAppSwitcher = false
-        /// The token of each armed timer; a firing with another token is stale.
-        var timerTokens: [AppTimer: UInt64] = [:]
-        /// The app's own Background App Refresh switch.
-        var backgroundAppRefresh = true
-        /// The app's requested fetch interval (the system remembers it across launches).
-        var fetchInterval = BackgroundFetchInterval.never
-        /// The fetch model: when the next fetch may come.
-        var fetchModel = FetchModel(seed: 0)
-        /// The running fetch: its number and when it started.
-        var fetch: (number: UInt64, started: BudgetInstant)?
-        /// When the last fetch ended (or the interval was set).
-        var lastFetchEnd: BudgetInstant?
-        /// The next fetch opportunity, while one is planned.
-        var nextFetchAt: BudgetInstant?
-        /// What the app last finished in the background, for the reason of the suspension that follows.
-        var finishedWork: SuspensionReason?
-        /// `BGTaskScheduler` launch handlers registered in this process, by identifier.
-        var taskHandlers: [String: @Sendable (ScheduledTask) -> Void] = [:]
-        /// Submitted requests not yet run, in submission order (the system keeps them across launches).
-        var pendingTaskRequests: [PendingTaskRequest] = []
-        /// Where the request timer is armed, if it is.
-        var taskRequestTimerAt: BudgetInstant?
-        /// Running `BGTaskScheduler` tasks by number; each holds the app in the background.
-        var runningTasks: [UInt64: RunningScheduledTask] = [:]
-    }
-
-    /// The allowance and overrun timers an app has armed.
-    struct ArmedTimers: Equatable, Sendable {
-        var warning: BudgetInstant?
-        var expiry: BudgetInstant?
-        var overrun: BudgetInstant?
-    }
-
     let policy: BudgetPolicy
     /// Every installed app's record, in installation order; ``slot(_:)`` finds one by identifier.
     var records: [AppRecord] = []
@@ -130,29 +35,12 @@ struct DeviceCore: Sendable {
     var systemUnderLoad = false
     /// Whether the device supports background GPU use (`BGTaskScheduler.supportedResources`).
     var supportsBackgroundGPU = false
-    /// The system that owns this core, for the task objects handed to apps.
-    weak var owner: BackgroundSystem?
     /// The last background fetch number handed out.
     var lastFetchNumber: UInt64 = 0
     /// The last timer token handed out.
     private var lastTimerToken: UInt64 = 0
     /// Set when an exit ends an episode's last pending memory warning.
     var memoryRecheckDue = false
-    /// App closures the core let go of (handlers of ended tasks, keep-alive handlers). The shell takes
-    /// them with ``takeReleasedClosures()`` and drops them after unlocking, because releasing one may
-    /// run a `deinit` of the app's, which must never run under the system lock.
-    private(set) var releasedClosures: [@Sendable () -> Void] = []
-
-    /// Hands over the closures the core let go of, for the shell to drop outside its lock.
-    mutating func takeReleasedClosures() -> [@Sendable () -> Void] {
-        defer { releasedClosures = [] }
-        return releasedClosures
-    }
-
-    /// Keeps a closure the core is letting go of until the shell drops it outside the lock.
-    mutating func release(_ closure: (@Sendable () -> Void)?) {
-        if let closure { releasedClosures.append(closure) }
-    }
 
     init(policy: BudgetPolicy, retention: TraceRetention = .all) {
         self.policy = policy
@@ -214,8 +102,8 @@ struct DeviceCore: Sendable {
         }
         var effects: [Effect] = []
         if transition.to.isForeground, let current = foreground, current != app {
-            // The other app is in the foreground, so this cannot fail.
-            effects += (try? apply(.switchAway, to: current, at: now)) ?? []
+            effects += applyValid(.switchAway, to: current, at: now,
+                                  invariant: "the foreground app (never terminating) can always be switched away from")
         }
         effects += commit(transition, of: app, cause: event, at: now)
         if event == .launch || event == .enterForeground {
@@ -225,6 +113,16 @@ struct DeviceCore: Sendable {
             effects += runDueTaskRequests(slot: slot(app), at: now)
         }
         return effects
+    }
+
+    /// Applies an event the caller has established is valid: its failure would be a broken invariant of
+    /// the core, so it traps (naming the invariant) instead of being swallowed.
+    mutating func applyValid(_ event: LifecycleEvent, to app: AppID, at now: BudgetInstant, invariant: StaticString) -> [Effect] {
+        do {
+            return try apply(event, to: app, at: now)
+        } catch {
+            preconditionFailure("DeviceCore invariant broken (\(invariant)): \(error)")
+        }
     }
 
     private static func isKill(_ event: LifecycleEvent) -> Bool {
@@ -299,7 +197,9 @@ struct DeviceCore: Sendable {
         if hasCallbacks { records[s].inFlight += 1 }
         // The queue is resumed (or dropped, on exit) before the steps are queued on it.
         let queueEffects = effects.filter(\.isQueueControl)
-        let delivery = Effect.deliver(Delivery(app: app, incarnation: records[s].incarnation, event: cause, steps: steps, settles: hasCallbacks))
+        // Suspension alone is immediate: the shell suspends the queue rather than queueing a delivery.
+        let delivery: Effect = steps == [.enter(.suspended)] ? .suspendQueue(app)
+            : .deliver(Delivery(app: app, incarnation: records[s].incarnation, event: cause, steps: steps, settles: hasCallbacks))
         let launched = transition.from == .notRunning && records[s].state != .notRunning
         let recheck = launched || memoryRecheckDue
         memoryRecheckDue = false
@@ -357,7 +257,6 @@ struct DeviceCore: Sendable {
         let code = reason == .backgroundTaskExpired ? policy.backgroundTaskExpiryCode : reason.defaultCode
         record(.exit(reason, code: code), app, now)
         let s = slot(app)
-        for task in records[s].tasks.values { release(task.expirationHandler) }
         records[s].tasks.removeAll()
         records[s].unwarnedTasks = 0
         records[s].inFlight = 0
@@ -365,8 +264,8 @@ struct DeviceCore: Sendable {
         records[s].armed = ArmedTimers()
         records[s].activities.removeAll()
         records[s].windowUntil = nil
-        release(records[s].keepAlive?.handler)
-        records[s].keepAlive = nil
+        // The shell drops the process's closures and task objects when it performs `dropQueue`.
+        records[s].keepAliveInterval = nil
         records[s].voipPushesInFlight = 0
         records[s].callsReported = 0
         // A fetch cut short used up its opportunity: the plan goes on from now.
@@ -420,7 +319,8 @@ struct DeviceCore: Sendable {
         let reason = reason ?? records[s].finishedWork ?? (records[s].usedTasksThisPeriod ? .backgroundTasksEnded : .noBackgroundWork)
         records[s].finishedWork = nil
         records[s].lastSuspension = (now, reason)
-        return (try? apply(.suspend(reason), to: app, at: now)) ?? []
+        return applyValid(.suspend(reason), to: app, at: now,
+                          invariant: "an idle background app that is not terminating can be suspended")
     }
 
     // MARK: Timers
@@ -446,10 +346,10 @@ struct DeviceCore: Sendable {
         records[s].timerTokens[timer] = nil
         switch timer {
         case .watchdog:
-            return (try? apply(.kill(.watchdog), to: app, at: now)) ?? []
+            return applyValid(.kill(.watchdog), to: app, at: now, invariant: "a running app can be killed")
         case .allowanceExpiry:
             guard !records[s].tasks.isEmpty, records[s].state == .background else { return rearmTimers(app, at: now) }
-            return (try? apply(.kill(.backgroundTaskExpired), to: app, at: now)) ?? []
+            return applyValid(.kill(.backgroundTaskExpired), to: app, at: now, invariant: "a background app can be killed")
         case .expirationWarning:
             return callExpirationHandlers(app, at: now)
         case .foregroundOverrun:
@@ -461,7 +361,7 @@ struct DeviceCore: Sendable {
         case .fetchOpportunity:
             return fetchOpportunity(app, at: now)
         case .fetchDeadline:
-            return (try? apply(.kill(.backgroundFetchNotCompleted), to: app, at: now)) ?? []
+            return applyValid(.kill(.backgroundFetchNotCompleted), to: app, at: now, invariant: "a running app can be killed")
         case .taskRequestDue:
             return taskRequestTimerFired(app, at: now)
         case .taskDeadline:

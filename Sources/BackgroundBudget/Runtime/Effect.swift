@@ -22,12 +22,30 @@ enum AppTimer: Hashable, Sendable, CaseIterable {
     case taskDeadline
 }
 
-/// What the shell must do after the core decided something. The core never performs effects itself.
-enum Effect: Sendable {
+/// A running `BGTaskScheduler` task as the core names it: values only. The shell makes the
+/// ``ScheduledTask`` object the app sees from it and keeps that object by ``number``.
+struct ScheduledTaskRef: Hashable, Sendable {
+    /// The task's number, unique on the device (the core hands them out in start order).
+    var number: UInt64
+    /// The request's identifier.
+    var identifier: String
+    /// The kind of request that started it.
+    var kind: TaskRequest.Kind
+}
+
+/// What the shell must do after the core decided something. The core never performs effects itself,
+/// and an effect carries identifiers and values only: the app's closures and the ``ScheduledTask``
+/// objects live in the shell's tables (see ``AppClosures``), keyed by the identifiers
+/// named here.
+enum Effect: Hashable, Sendable {
     /// Run steps on the app's queue, in order; then report back with `settle` if `settles`.
     case deliver(Delivery)
-    /// Call these tasks' expiration handlers on the app's queue, in order; then `settle`.
-    case expirationHandlers(AppID, incarnation: UInt64, [(BackgroundTaskIdentifier, (@Sendable () -> Void)?)])
+    /// The app is suspended: its queue stops starting work now, and the app, which runs no code, sees
+    /// its state become `.suspended` without a delivery.
+    case suspendQueue(AppID)
+    /// Call these finite tasks' expiration handlers (those the app gave) on the app's queue, in order;
+    /// then `settle`.
+    case expirationHandlers(AppID, incarnation: UInt64, [BackgroundTaskIdentifier])
     /// Run `timerFired` for this app and timer at the instant (replacing an armed one). The token
     /// identifies this arming: a firing that carries an older token is stale and ignored.
     case arm(AppID, AppTimer, at: BudgetInstant, token: UInt64)
@@ -35,7 +53,8 @@ enum Effect: Sendable {
     case disarm(AppID, AppTimer)
     /// Resume the app's queue (it leaves suspension) before anything else is queued.
     case resumeQueue(AppID)
-    /// The app stopped running: drop its pending work and record how much was dropped.
+    /// The app's process ended: drop its pending work and record how much was dropped, and drop every
+    /// closure and task object the process gave the shell (outside the lock).
     case dropQueue(AppID)
     /// Deliver a memory warning on the app's queue; then `memoryWarningHandled`.
     case memoryWarning(AppID, incarnation: UInt64)
@@ -45,13 +64,20 @@ enum Effect: Sendable {
     case deliverEvent(AppID, incarnation: UInt64, BackgroundEvent)
     /// Call the delegate's fetch method on the app's queue, with a completion for fetch `fetch`; then `settle`.
     case performFetch(AppID, incarnation: UInt64, fetch: UInt64)
-    /// Call the registered launch handler with the task on the app's queue (or report that none is
-    /// registered); then `settle`.
-    case runScheduledTask(AppID, incarnation: UInt64, ScheduledTask)
-    /// Call the task's expiration handler (taking it) on the app's queue; then `settle`.
-    case scheduledTaskExpiration(AppID, incarnation: UInt64, ScheduledTask)
+    /// Make the task object, keep it by number, and call the registered launch handler with it on the
+    /// app's queue (or report that none is registered); then `settle`.
+    case runScheduledTask(AppID, incarnation: UInt64, ScheduledTaskRef)
+    /// Call the running task's expiration handler (taking it) on the app's queue; then `settle`.
+    case scheduledTaskExpiration(AppID, incarnation: UInt64, task: UInt64)
     /// Run the VoIP keep-alive handler on the app's queue; then `settle`.
-    case keepAliveHandler(AppID, incarnation: UInt64, @Sendable () -> Void)
+    case keepAliveHandler(AppID, incarnation: UInt64)
+    /// The finite task ended: drop its expiration handler (outside the lock).
+    case releaseExpirationHandler(AppID, BackgroundTaskIdentifier)
+    /// The keep-alive handler was cleared: drop it (outside the lock).
+    case releaseKeepAliveHandler(AppID)
+    /// The `BGTaskScheduler` task ended: drop the task object and its expiration handler (outside the
+    /// lock; the handler usually captures the task, so taking it breaks the cycle).
+    case releaseScheduledTask(AppID, task: UInt64)
 }
 
 extension Effect {
@@ -65,7 +91,7 @@ extension Effect {
 }
 
 /// Steps the system has decided for one app, to be delivered on that app's queue in order.
-struct Delivery: Sendable {
+struct Delivery: Hashable, Sendable {
     /// The app.
     var app: AppID
     /// The app's incarnation (launch count) the steps belong to.

@@ -115,7 +115,7 @@ extension DeviceCore {
             }
             holds += BackgroundActivity.allCases.filter(record.activities.contains).map(Explanation.Hold.activity)
             if let until = record.windowUntil, until > now { holds.append(.eventWindow(until: until)) }
-            holds += record.runningTasks.sorted { $0.key < $1.key }.map { .scheduledTask($0.value.task.identifier) }
+            holds += record.runningTasks.sorted { $0.key < $1.key }.map { .scheduledTask($0.value.identifier) }
             if record.inFlight > 0 { holds.append(.codeRunning) }
         }
         var blockers: [Explanation.RelaunchBlocker] = []

@@ -229,129 +229,6 @@ public struct TaskSchedulerError: Error, Sendable, Hashable, CustomStringConvert
     }
 }
 
-/// A running task handed to the launch handler (`BGTask`): set ``expirationHandler`` and call
-/// ``setTaskCompleted(success:)`` when the work is done.
-///
-/// The task holds the app in the background until it completes. A refresh task that has not completed
-/// after ``BudgetPolicy/fetchRuntime`` terminates the app (`0x2182bad4`); a processing task expires when
-/// the device stops being idle, a required condition is lost, or the cap is reached; a
-/// continued-processing task has no time limit and expires when the user cancels it or the system
-/// reclaims resources. An expired processing or continued-processing task is marked completed
-/// unsuccessfully ``BudgetPolicy/expirationWarningLead`` later if the app has not completed it. When
-/// a task ends, its expiration handler is dropped, so a handler that captures the task does not keep
-/// it alive.
-public final class ScheduledTask: Sendable {
-    /// The task's identifier.
-    public let identifier: String
-    /// The kind of request that started it.
-    public let kind: TaskRequest.Kind
-    let app: AppID
-    let number: UInt64
-    private let handler = LockedValue<(@Sendable () -> Void)?>(nil)
-    weak let system: BackgroundSystem?
-
-    init(identifier: String, kind: TaskRequest.Kind, app: AppID, number: UInt64, system: BackgroundSystem?) {
-        self.identifier = identifier
-        self.kind = kind
-        self.app = app
-        self.number = number
-        self.system = system
-    }
-
-    /// Called once, on the app's queue, when the system expires the task; cleared after it is
-    /// called [S49]. Complete the task in it.
-    public var expirationHandler: (@Sendable () -> Void)? {
-        get { handler.withLock { $0 } }
-        set { handler.withLock { $0 = newValue } }
-    }
-
-    /// Takes the expiration handler, leaving none.
-    func takeExpirationHandler() -> (@Sendable () -> Void)? {
-        handler.withLock { handler in
-            defer { handler = nil }
-            return handler
-        }
-    }
-
-    /// Ends the task (`setTaskCompleted(success:)`); the app is suspended once nothing else holds it.
-    /// A second call, or a call after the task ended, is recorded as `taskCompletionIgnored`.
-    /// - Parameter success: Whether the work succeeded.
-    public func setTaskCompleted(success: Bool) {
-        system?.decide { core, now in core.scheduledTaskCompleted(self, success: success, at: now) }
-    }
-
-    /// Reports how far the work has come, as a continued-processing task's `progress` does: the
-    /// system shows it to the user, and when it must reclaim resources it expires the running
-    /// continued-processing task with the least progress first [S54]. Recorded in the trace as
-    /// `taskProgress`; ignored once the task has ended.
-    ///
-    /// Negative counts are taken as zero; a total of zero means the amount of work is not known yet
-    /// (no progress), and a completed count above the total means done.
-    /// - Parameters:
-    ///   - completedUnitCount: Units done.
-    ///   - totalUnitCount: Units in all.
-    public func updateProgress(completedUnitCount: Int64, totalUnitCount: Int64) {
-        let (completed, total) = (max(0, completedUnitCount), max(0, totalUnitCount))
-        system?.decide { core, now in core.scheduledTaskProgress(self, completed: completed, total: total, at: now) }
-    }
-
-    /// Changes what the system shows the user for a continued-processing task
-    /// (`updateTitle(_:subtitle:)`); ignored once the task has ended.
-    /// - Parameters:
-    ///   - title: The new title.
-    ///   - subtitle: The new subtitle.
-    public func updateTitle(_ title: String, subtitle: String) {
-        system?.decide { core, _ in core.scheduledTaskTitle(self, title: title, subtitle: subtitle) }
-    }
-}
-
-/// A continued-processing task as the user sees it: its title, subtitle and progress, queued or
-/// running (the system's Live Activity for the task [S54]).
-public struct ContinuedProcessingActivity: Sendable, Hashable, CustomStringConvertible {
-    /// Where the task is.
-    public enum Phase: Sendable, Hashable, CustomStringConvertible {
-        /// Waiting in the system's queue at this position (0 is next).
-        case queued(position: Int)
-        /// Running.
-        case running
-        /// Expired (cancelled by the user or reclaimed) and not yet completed by the app.
-        case expiring
-        /// `queued(position: 0)`, `running`, `expiring`.
-        public var description: String {
-            switch self {
-            case .queued(let position): "queued(position: \(position))"
-            case .running: "running"
-            case .expiring: "expiring"
-            }
-        }
-    }
-
-    /// The app.
-    public var app: AppID
-    /// The task identifier.
-    public var identifier: String
-    /// The title shown.
-    public var title: String
-    /// The subtitle shown.
-    public var subtitle: String
-    /// Where the task is.
-    public var phase: Phase
-    /// Units done, as last reported.
-    public var completedUnitCount: Int64
-    /// Units in all, as last reported; 0 while unknown.
-    public var totalUnitCount: Int64
-
-    /// Progress from 0 to 1; 0 while the total is unknown.
-    public var fractionCompleted: Double {
-        totalUnitCount > 0 ? min(1, Double(completedUnitCount) / Double(totalUnitCount)) : 0
-    }
-
-    /// `com.example.photos: "Exporting 12 photos" (Album Summer) running 40%`.
-    public var description: String {
-        "\(app): \"\(title)\" (\(subtitle)) \(phase) \(Int((fractionCompleted * 100).rounded(.down)))%"
-    }
-}
-
 /// No queued or running continued-processing task of the app has the identifier the user (or the
 /// test) named.
 public struct TaskLookupError: Error, Sendable, Hashable, CustomStringConvertible {
@@ -416,8 +293,14 @@ public enum TaskCompletion: String, Sendable, Hashable, CaseIterable {
 
 /// Something that keeps a pending ``TaskRequest`` from running now.
 public enum TaskRequestBlocker: Sendable, Hashable, CustomStringConvertible {
-    /// Background App Refresh is not available to the app (off, Low Power Mode, or restricted).
+    /// The app's own Background App Refresh switch is off.
     case backgroundAppRefreshOff
+    /// Background App Refresh is off for the whole device.
+    case backgroundAppRefreshOffForDevice
+    /// Low Power Mode is on, which turns Background App Refresh off for every app [S60][S66].
+    case lowPowerMode
+    /// The device forbids Background App Refresh (for example parental controls) [S61].
+    case backgroundAppRefreshRestricted
     /// The request may not run before this instant (its earliest begin date, or for a refresh the
     /// submit time plus ``BudgetPolicy/minimumFetchInterval``).
     case notBefore(BudgetInstant)
@@ -450,6 +333,9 @@ public enum TaskRequestBlocker: Sendable, Hashable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .backgroundAppRefreshOff: "Background App Refresh is off for the app."
+        case .backgroundAppRefreshOffForDevice: "Background App Refresh is off for the whole device."
+        case .lowPowerMode: "Low Power Mode is on, which turns Background App Refresh off for every app."
+        case .backgroundAppRefreshRestricted: "Background App Refresh is restricted on this device (for example by parental controls)."
         case .notBefore(let instant): "It may not begin before \(instant)."
         case .killedByUser: "The user killed the app from the app switcher and has not opened it since."
         case .exitsOnSuspend: "The app exits on suspend, so it is never woken in the background; it runs the task when the user opens it."
