@@ -7,6 +7,7 @@ let package = Package(
     platforms: [.macOS(.v13), .iOS(.v16), .tvOS(.v16), .watchOS(.v9), .visionOS(.v1)],
     products: [
         .library(name: "BackgroundBudget", targets: ["BackgroundBudget"]),
+        .library(name: "BackgroundBudgetCore", targets: ["BackgroundBudgetCore"]),
         .library(name: "BudgetClock", targets: ["BudgetClock"]),
         .library(name: "JobBudgets", targets: ["JobBudgets"]),
         .library(name: "SavedState", targets: ["SavedState"]),
@@ -23,7 +24,9 @@ let package = Package(
         .target(name: "BudgetClock"),
         .target(name: "JobBudgets", dependencies: ["BudgetClock"]),
         .target(name: "SavedState"),
-        .target(name: "BackgroundBudget", dependencies: ["BudgetClock", "JobBudgets", "SavedState"]),
+        // The pure model: values in, values out; no Foundation, Dispatch, locks or closures.
+        .target(name: "BackgroundBudgetCore", dependencies: ["BudgetClock"]),
+        .target(name: "BackgroundBudget", dependencies: ["BackgroundBudgetCore", "BudgetClock", "JobBudgets", "SavedState"]),
         .target(name: "BackgroundBudgetScenario", dependencies: ["BackgroundBudget"]),
         .executableTarget(
             name: "StateLab",

@@ -2,3 +2,4 @@
 @_exported import BudgetClock
 @_exported import JobBudgets
 @_exported import SavedState
+@_exported import BackgroundBudgetCore

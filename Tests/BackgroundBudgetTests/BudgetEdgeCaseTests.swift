@@ -3,6 +3,7 @@ import Dispatch
 #endif
 import Testing
 @testable import BackgroundBudget
+@testable import BackgroundBudgetCore
 @testable import BackgroundBudgetScenario
 @testable import BudgetClock
 @testable import JobBudgets

@@ -4,6 +4,7 @@ import Dispatch
 import Foundation
 import Testing
 @testable import BackgroundBudget
+@testable import BackgroundBudgetCore
 @testable import BackgroundBudgetScenario
 @testable import BudgetClock
 @testable import JobBudgets

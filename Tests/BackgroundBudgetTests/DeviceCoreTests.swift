@@ -1,4 +1,5 @@
 @testable import BackgroundBudget
+@testable import BackgroundBudgetCore
 import Testing
 
 /// Drives ``DeviceCore`` directly, without the shell: each step gives the core one input at a virtual

@@ -1,5 +1,6 @@
 import Testing
 @testable import BackgroundBudget
+@testable import BackgroundBudgetCore
 @testable import BackgroundBudgetScenario
 @testable import BudgetClock
 @testable import JobBudgets

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import BackgroundBudget
+@testable import BackgroundBudgetCore
 @testable import BackgroundBudgetScenario
 @testable import BudgetClock
 @testable import JobBudgets

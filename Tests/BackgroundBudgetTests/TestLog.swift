@@ -1,4 +1,5 @@
 @testable import BackgroundBudget
+@testable import BackgroundBudgetCore
 @testable import BackgroundBudgetScenario
 @testable import BudgetClock
 @testable import JobBudgets

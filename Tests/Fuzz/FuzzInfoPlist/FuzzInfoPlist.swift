@@ -2,6 +2,7 @@ import Foundation
 import FuzzSupport
 #if DEBUG || FUZZING
 @testable import BackgroundBudget
+@testable import BackgroundBudgetCore
 #else
 import BackgroundBudget
 #endif

@@ -1,0 +1,46 @@
+extension Application {
+    /// The app's Background App Refresh status (`backgroundRefreshStatus`).
+    public var backgroundRefreshStatus: BackgroundRefreshStatus {
+        guard let system else { return .denied }
+        return system.state.withLock { $0.core.backgroundRefreshStatus(of: id) }
+    }
+}
+
+extension BackgroundSystem {
+    /// Turns Background App Refresh on or off for the whole device (Settings › General › Background App
+    /// Refresh). Off, apps get no silent-push wakes (and no fetch or refresh launches); finite tasks,
+    /// audio, location and VoIP are unaffected [S62][S65]. Apps whose status changes are told.
+    public func setBackgroundAppRefresh(enabled: Bool) {
+        decide { core, now in core.changeRefreshSettings(at: now) { $0.settings.backgroundAppRefresh = enabled } }
+    }
+
+    /// Turns Background App Refresh on or off for one app.
+    /// - Precondition: `app` was installed on this system.
+    public func setBackgroundAppRefresh(enabled: Bool, for app: Application) {
+        requireInstalled(app)
+        decide { core, now in
+            core.changeRefreshSettings(at: now) { $0.records[$0.slot(app.id)].backgroundAppRefresh = enabled }
+        }
+    }
+
+    /// Turns Low Power Mode on or off; on, it turns Background App Refresh off for every app [S60][S66].
+    public func setLowPowerMode(_ enabled: Bool) {
+        decide { core, now in core.changeRefreshSettings(at: now) { $0.settings.lowPowerMode = enabled } }
+    }
+
+    /// Whether the device forbids Background App Refresh (status `restricted` for every app).
+    public func setBackgroundAppRefreshRestricted(_ restricted: Bool) {
+        decide { core, now in core.changeRefreshSettings(at: now) { $0.settings.backgroundAppRefreshRestricted = restricted } }
+    }
+}
+
+extension Application {
+    /// Sets how often the app asks for background fetches (`setMinimumBackgroundFetchInterval(_:)`).
+    /// Fetches need the `fetch` mode, Background App Refresh on, and no
+    /// `BGTaskSchedulerPermittedIdentifiers` (which turn legacy fetch off [S44]); the system decides
+    /// when, by the ``FetchModel``, and never sooner than the interval.
+    /// - Parameter interval: ``BackgroundFetchInterval/never`` (the default) turns fetches off.
+    public func setMinimumBackgroundFetchInterval(_ interval: BackgroundFetchInterval) {
+        system?.decide { core, now in core.setFetchInterval(interval, app: id, at: now) }
+    }
+}

@@ -1,0 +1,107 @@
+import BudgetClock
+
+/// A timer the core asks its shell to run for one app.
+package enum AppTimer: Hashable, Sendable, CaseIterable {
+    /// The expiration handlers are due (allowance − lead).
+    case expirationWarning
+    /// The allowance runs out.
+    case allowanceExpiry
+    /// A callback with a time limit has been running too long.
+    case watchdog
+    /// The oldest task begun in the foreground is about to outlive the allowance.
+    case foregroundOverrun
+    /// The short run time granted for a background event ends.
+    case eventWindow
+    /// The legacy VoIP keep-alive handler is due.
+    case voipKeepAlive
+    /// A background fetch opportunity.
+    case fetchOpportunity
+    /// A running fetch must have completed.
+    case fetchDeadline
+    /// A pending `BGTaskScheduler` request's earliest instant passed (system-scoped, like the fetch plan).
+    case taskRequestDue
+    /// A running `BGTaskScheduler` task's next deadline (warning, expiry, end).
+    case taskDeadline
+}
+
+/// A running `BGTaskScheduler` task as the core names it: values only. The shell makes the
+/// ``ScheduledTask`` object the app sees from it and keeps that object by ``number``.
+package struct ScheduledTaskRef: Hashable, Sendable {
+    /// The task's number, unique on the device (the core hands them out in start order).
+    package var number: UInt64
+    /// The request's identifier.
+    package var identifier: String
+    /// The kind of request that started it.
+    package var kind: TaskRequest.Kind
+}
+
+/// What the shell must do after the core decided something. The core never performs effects itself,
+/// and an effect carries identifiers and values only: the app's closures and the ``ScheduledTask``
+/// objects live in the shell's tables (see ``AppClosures``), keyed by the identifiers
+/// named here.
+package enum Effect: Hashable, Sendable {
+    /// Run steps on the app's queue, in order; then report back with `settle` if `settles`.
+    case deliver(Delivery)
+    /// The app is suspended: its queue stops starting work now, and the app, which runs no code, sees
+    /// its state become `.suspended` without a delivery.
+    case suspendQueue(AppID)
+    /// Call these finite tasks' expiration handlers (those the app gave) on the app's queue, in order;
+    /// then `settle`.
+    case expirationHandlers(AppID, incarnation: UInt64, [BackgroundTaskIdentifier])
+    /// Run `timerFired` for this app and timer at the instant (replacing an armed one). The token
+    /// identifies this arming: a firing that carries an older token is stale and ignored.
+    case arm(AppID, AppTimer, at: BudgetInstant, token: UInt64)
+    /// Cancel an armed timer, if any.
+    case disarm(AppID, AppTimer)
+    /// Resume the app's queue (it leaves suspension) before anything else is queued.
+    case resumeQueue(AppID)
+    /// The app's process ended: drop its pending work and record how much was dropped, and drop every
+    /// closure and task object the process gave the shell (outside the lock).
+    case dropQueue(AppID)
+    /// Deliver a memory warning on the app's queue; then `memoryWarningHandled`.
+    case memoryWarning(AppID, incarnation: UInt64)
+    /// Deliver a notification to a running app on its queue; then `settle`.
+    case deliverNotification(AppID, incarnation: UInt64, SystemNotification)
+    /// Deliver a background event on the app's queue; then `eventHandled`.
+    case deliverEvent(AppID, incarnation: UInt64, BackgroundEvent)
+    /// Call the delegate's fetch method on the app's queue, with a completion for fetch `fetch`; then `settle`.
+    case performFetch(AppID, incarnation: UInt64, fetch: UInt64)
+    /// Make the task object, keep it by number, and call the registered launch handler with it on the
+    /// app's queue (or report that none is registered); then `settle`.
+    case runScheduledTask(AppID, incarnation: UInt64, ScheduledTaskRef)
+    /// Call the running task's expiration handler (taking it) on the app's queue; then `settle`.
+    case scheduledTaskExpiration(AppID, incarnation: UInt64, task: UInt64)
+    /// Run the VoIP keep-alive handler on the app's queue; then `settle`.
+    case keepAliveHandler(AppID, incarnation: UInt64)
+    /// The finite task ended: drop its expiration handler (outside the lock).
+    case releaseExpirationHandler(AppID, BackgroundTaskIdentifier)
+    /// The keep-alive handler was cleared: drop it (outside the lock).
+    case releaseKeepAliveHandler(AppID)
+    /// The `BGTaskScheduler` task ended: drop the task object and its expiration handler (outside the
+    /// lock; the handler usually captures the task, so taking it breaks the cycle).
+    case releaseScheduledTask(AppID, task: UInt64)
+}
+
+extension Effect {
+    /// Whether this effect resumes or drops the app's queue (it must precede deliveries).
+    package var isQueueControl: Bool {
+        switch self {
+        case .resumeQueue, .dropQueue: true
+        default: false
+        }
+    }
+}
+
+/// Steps the system has decided for one app, to be delivered on that app's queue in order.
+package struct Delivery: Hashable, Sendable {
+    /// The app.
+    package var app: AppID
+    /// The app's incarnation (launch count) the steps belong to.
+    package var incarnation: UInt64
+    /// The event that caused the steps (it carries the launch reason for launch options).
+    package var event: LifecycleEvent
+    /// The steps, in order.
+    package var steps: [LifecycleStep]
+    /// Whether the shell reports back with `settle` once the steps have run (they contain callbacks).
+    package var settles: Bool
+}

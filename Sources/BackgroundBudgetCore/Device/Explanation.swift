@@ -1,0 +1,135 @@
+import BudgetClock
+
+/// Why an app is in its state: what keeps it running, why it was last suspended, and what stands in
+/// the way of a background relaunch — the questions people ask most about background work.
+///
+/// ```swift
+/// print(system.explain(app))
+/// // com.example.player is background: kept running by audioPlayback.
+/// ```
+public struct Explanation: Sendable, Hashable, CustomStringConvertible {
+    /// Something that keeps an app running.
+    public enum Hold: Sendable, Hashable, CustomStringConvertible {
+        /// The app is on screen.
+        case foreground
+        /// Finite background tasks are open; the allowance runs out at the instant, if it is running.
+        case backgroundTasks(count: Int, allowanceEndsAt: BudgetInstant?)
+        /// A continuous activity with its mode declared.
+        case activity(BackgroundActivity)
+        /// The window granted to handle an event lasts until the instant.
+        case eventWindow(until: BudgetInstant)
+        /// A `BGTaskScheduler` task with this identifier is running and has not completed.
+        case scheduledTask(String)
+        /// A callback, handler or event is still running on the app's queue.
+        case codeRunning
+        /// `applicationWillTerminate` is running.
+        case terminating
+
+        /// A short phrase, e.g. `"2 background tasks (allowance ends at t=40.000s)"`.
+        public var description: String {
+            switch self {
+            case .foreground: "being in the foreground"
+            case .backgroundTasks(let count, let end):
+                "\(count) background task\(count == 1 ? "" : "s")" + (end.map { " (allowance ends at \($0))" } ?? "")
+            case .activity(let activity): activity.rawValue
+            case .eventWindow(let until): "an event window until \(until)"
+            case .scheduledTask(let identifier): "the scheduled task \"\(identifier)\""
+            case .codeRunning: "code still running on its queue"
+            case .terminating: "applicationWillTerminate running"
+            }
+        }
+    }
+
+    /// Something that stops the system relaunching a terminated app into the background.
+    public enum RelaunchBlocker: String, Sendable, Hashable, CaseIterable, CustomStringConvertible {
+        /// The user killed it from the app switcher; only location events relaunch it until the user
+        /// opens it [S31][S86].
+        case killedByUser
+        /// It sets `UIApplicationExitsOnSuspend`.
+        case exitsOnSuspend
+        /// It declares no mode and monitors nothing that could relaunch it.
+        case nothingToRelaunchFor
+
+        /// A short phrase.
+        public var description: String {
+            switch self {
+            case .killedByUser: "the user killed it from the app switcher"
+            case .exitsOnSuspend: "it exits on suspend"
+            case .nothingToRelaunchFor: "it declares no background mode and monitors no location"
+            }
+        }
+    }
+
+    /// The app.
+    public var app: AppID
+    /// Its state, as the system sees it.
+    public var state: ApplicationState
+    /// What keeps it running now (empty unless it is executing).
+    public var holds: [Hold]
+    /// The last time it was suspended, and why.
+    public var lastSuspension: (time: BudgetInstant, reason: SuspensionReason)?
+    /// What stands in the way of a background relaunch (for an app that is not running).
+    public var relaunchBlockers: [RelaunchBlocker]
+
+    /// Explanations compare by their fields.
+    public static func == (lhs: Explanation, rhs: Explanation) -> Bool {
+        lhs.app == rhs.app && lhs.state == rhs.state && lhs.holds == rhs.holds
+            && lhs.lastSuspension?.time == rhs.lastSuspension?.time && lhs.lastSuspension?.reason == rhs.lastSuspension?.reason
+            && lhs.relaunchBlockers == rhs.relaunchBlockers
+    }
+
+    /// Hashes the fields.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(app)
+        hasher.combine(state)
+        hasher.combine(holds)
+        hasher.combine(lastSuspension?.time)
+        hasher.combine(lastSuspension?.reason)
+        hasher.combine(relaunchBlockers)
+    }
+
+    /// Sentences answering "why is it running", "why was it suspended", "why not relaunched".
+    public var description: String {
+        var text = "\(app) is \(state)"
+        switch state {
+        case .inactive, .active, .background:
+            text += holds.isEmpty ? "." : ": kept running by " + holds.map(\.description).joined(separator: ", ") + "."
+        case .suspended:
+            text += lastSuspension.map { ": suspended at \($0.time) (\($0.reason.rawValue))." } ?? "."
+        case .notRunning:
+            text += relaunchBlockers.isEmpty ? "; events for its modes can relaunch it."
+                : "; not relaunched in the background because " + relaunchBlockers.map(\.description).joined(separator: " and ") + "."
+        }
+        return text
+    }
+}
+
+extension DeviceCore {
+    package func explain(_ app: AppID, at now: BudgetInstant) -> Explanation {
+        let record = records[slot(app)]
+        var holds: [Explanation.Hold] = []
+        if record.state.isForeground { holds.append(.foreground) }
+        if record.state.isExecuting {
+            if record.pendingExit != nil { holds.append(.terminating) }
+            if !record.tasks.isEmpty {
+                holds.append(.backgroundTasks(count: record.tasks.count,
+                                              allowanceEndsAt: record.state == .background ? record.armed.expiry : nil))
+            }
+            holds += BackgroundActivity.allCases.filter(record.activities.contains).map(Explanation.Hold.activity)
+            if let until = record.windowUntil, until > now { holds.append(.eventWindow(until: until)) }
+            holds += record.runningTasks.sorted { $0.key < $1.key }.map { .scheduledTask($0.value.identifier) }
+            if record.inFlight > 0 { holds.append(.codeRunning) }
+        }
+        var blockers: [Explanation.RelaunchBlocker] = []
+        if record.state == .notRunning {
+            let s = slot(app)
+            let locationMonitoring = record.monitorsSignificantChanges || !record.monitoredRegions.isEmpty
+            if exitsOnSuspendGate(slot: s) != nil { blockers.append(.exitsOnSuspend) }
+            // Location events relaunch after a user kill as the policy says; nothing else does.
+            if userKillGate(slot: s, for: locationMonitoring ? .location : .content) != nil { blockers.append(.killedByUser) }
+            if record.manifest.backgroundModes.isEmpty, !locationMonitoring { blockers.append(.nothingToRelaunchFor) }
+        }
+        return Explanation(app: app, state: record.state, holds: holds, lastSuspension: record.lastSuspension,
+                           relaunchBlockers: blockers)
+    }
+}

@@ -1,0 +1,261 @@
+import BudgetClock
+
+/// One step of a lifecycle transition, in the order the app experiences it.
+public enum LifecycleStep: Sendable, Hashable, CustomStringConvertible {
+    /// The app's state becomes the given state.
+    case enter(ApplicationState)
+    /// The system calls a delegate method (and posts the matching notification).
+    case callback(AppCallback)
+    /// The app's process exits, for the given reason; always followed by `.enter(.notRunning)`.
+    case exit(TerminationReason)
+    /// A notification queued while the app was suspended is delivered. The transition function never
+    /// produces this step: the runtime inserts it right after a suspended app resumes.
+    case notification(SystemNotification)
+
+    /// A short name for the step, e.g. `"enter(background)"` or `"applicationDidEnterBackground"`.
+    public var description: String {
+        switch self {
+        case .enter(let state): "enter(\(state))"
+        case .callback(let callback): callback.eventName
+        case .exit(let reason): "exit(\(reason.rawValue))"
+        case .notification(let notification): "notification(\(notification))"
+        }
+    }
+}
+
+/// The app lifecycle as a pure transition function: (state, event) → (new state, ordered steps).
+///
+/// No clocks, no queues, no locks: the same function drives the virtual-time and real-time runtimes,
+/// and you can call it directly to see what UIKit does.
+///
+/// ```swift
+/// let home = try Lifecycle.transition(from: .active, on: .pressHome)
+/// // home.steps == [.callback(.willResignActive), .enter(.inactive),
+/// //                .enter(.background), .callback(.didEnterBackground)]
+/// // home.to == .background  (the runtime then suspends the app if nothing keeps it running)
+/// ```
+///
+/// "Will" callbacks run before the state changes and "did" callbacks after it, so a delegate that
+/// reads `applicationState` sees what UIKit would show: `.active` in `applicationWillResignActive`,
+/// `.background` in `applicationDidEnterBackground`.
+///
+/// Source: IOS-FACTS §1 and Part 1 ([S1]–[S9], [S68], [S69], [S86]–[S90]).
+public enum Lifecycle {
+    /// The result of applying one event to one app.
+    public struct Transition: Sendable, Hashable {
+        /// The state before the event.
+        public var from: ApplicationState
+        /// The state after every step.
+        public var to: ApplicationState
+        /// The steps in delivery order. Empty when the event changes nothing (for example killing an
+        /// app that is not running).
+        public var steps: [LifecycleStep]
+
+        /// Creates a transition.
+        public init(from: ApplicationState, to: ApplicationState, steps: [LifecycleStep]) {
+            self.from = from
+            self.to = to
+            self.steps = steps
+        }
+    }
+
+    /// What an event does to an app in a given state.
+    ///
+    /// - Parameters:
+    ///   - state: The app's current state.
+    ///   - event: What happens.
+    ///   - exitsOnSuspend: Whether the app sets `UIApplicationExitsOnSuspend`: instead of staying in
+    ///     the background it terminates (`applicationWillTerminate`) after `applicationDidEnterBackground`,
+    ///     and it is never launched into the background. Apple stopped honouring the key in iOS 13; we
+    ///     honour it under every policy so that the old behaviour can be studied.
+    /// - Returns: The new state and the steps that lead there.
+    /// - Throws: ``LifecycleError`` when the event cannot happen in `state` (nothing is changed).
+    public static func transition(
+        from state: ApplicationState,
+        on event: LifecycleEvent,
+        exitsOnSuspend: Bool = false
+    ) throws(LifecycleError) -> Transition {
+        let steps = try steps(from: state, on: event, exitsOnSuspend: exitsOnSuspend)
+        var final = state
+        for case .enter(let next) in steps { final = next }
+        return Transition(from: state, to: final, steps: steps)
+    }
+
+    private static func steps(
+        from state: ApplicationState,
+        on event: LifecycleEvent,
+        exitsOnSuspend: Bool
+    ) throws(LifecycleError) -> [LifecycleStep] {
+        func refuse(_ problem: LifecycleError.Problem) -> LifecycleError {
+            LifecycleError(event: event, state: state, problem: problem)
+        }
+        // Leaving the foreground ends in the background, or, for exits-on-suspend apps, in termination
+        // (IOS-FACTS §7: didEnterBackground then willTerminate [S69]).
+        let enterBackground: [LifecycleStep] = exitsOnSuspend
+            ? [.enter(.background), .callback(.didEnterBackground), .callback(.willTerminate),
+               .exit(.exitsOnSuspend), .enter(.notRunning)]
+            : [.enter(.background), .callback(.didEnterBackground)]
+        let becomeActive: [LifecycleStep] = [.enter(.active), .callback(.didBecomeActive)]
+        let resignActive: [LifecycleStep] = [.callback(.willResignActive), .enter(.inactive)]
+
+        switch (event, state) {
+        case (.launch, .notRunning):
+            return [.enter(.inactive), .callback(.willFinishLaunching), .callback(.didFinishLaunching)]
+                + becomeActive
+        case (.launch, _):
+            throw refuse(.alreadyRunning)
+
+        case (.launchInBackground, .notRunning):
+            if exitsOnSuspend { throw refuse(.exitsOnSuspend) }
+            return [.enter(.background), .callback(.willFinishLaunching), .callback(.didFinishLaunching),
+                    .callback(.didEnterBackground)]
+        case (.launchInBackground, _):
+            throw refuse(.alreadyRunning)
+
+        case (.interruptionBegan, .active):
+            return resignActive
+        case (.interruptionBegan, _):
+            throw refuse(.notActive)
+
+        case (.interruptionDismissed, .inactive):
+            return becomeActive
+        case (.interruptionAnswered, .inactive):
+            // The alert goes away first, then the answering app takes over (the "flurry" [S88]).
+            return becomeActive + resignActive + enterBackground
+        case (.interruptionDismissed, _), (.interruptionAnswered, _):
+            throw refuse(.notInterrupted)
+
+        case (.pressHome, .active), (.switchAway, .active):
+            return resignActive + enterBackground
+        case (.pressHome, .inactive), (.switchAway, .inactive):
+            return enterBackground
+        case (.pressHome, _), (.switchAway, _):
+            throw refuse(.notInForeground)
+
+        case (.enterForeground, .background):
+            return [.callback(.willEnterForeground), .enter(.inactive)] + becomeActive
+        case (.enterForeground, .suspended):
+            // Resumed first; queued notifications would be delivered here (IOS-FACTS §9).
+            return [.enter(.background), .callback(.willEnterForeground), .enter(.inactive)] + becomeActive
+        case (.enterForeground, .notRunning):
+            throw refuse(.notRunning)
+        case (.enterForeground, _):
+            throw refuse(.alreadyInForeground)
+
+        case (.suspend, .background):
+            if exitsOnSuspend { throw refuse(.exitsOnSuspend) }
+            return [.enter(.suspended)]
+        case (.suspend, _):
+            throw refuse(.notInBackground)
+
+        case (.wake, .suspended):
+            if exitsOnSuspend { throw refuse(.exitsOnSuspend) }
+            // IOS-FACTS §1: resume → applicationDidEnterBackground → the event [S3].
+            return [.enter(.background), .callback(.didEnterBackground)]
+        case (.wake, _):
+            throw refuse(.notSuspended)
+
+        case (.killFromAppSwitcher, .background):
+            return [.callback(.willTerminate), .exit(.userKill), .enter(.notRunning)]
+        case (.killFromAppSwitcher, .suspended):
+            return [.exit(.userKill), .enter(.notRunning)]
+        case (.killFromAppSwitcher, .notRunning):
+            return []
+        case (.killFromAppSwitcher, _):
+            throw refuse(.inForeground)
+
+        case (.purge, .suspended):
+            return [.exit(.memoryPressure), .enter(.notRunning)]
+        case (.purge, _):
+            throw refuse(.notSuspended)
+
+        case (.terminate(let reason), .background):
+            return [.callback(.willTerminate), .exit(reason), .enter(.notRunning)]
+        case (.terminate(let reason), .suspended):
+            return [.exit(reason), .enter(.notRunning)]
+        case (.terminate, .notRunning):
+            throw refuse(.notRunning)
+        case (.terminate, _):
+            throw refuse(.inForeground)
+
+        case (.kill, .notRunning):
+            throw refuse(.notRunning)
+        case (.kill(let reason), _):
+            return [.exit(reason), .enter(.notRunning)]
+        }
+    }
+}
+
+/// An event that cannot happen to an app in its current state. Nothing was changed.
+///
+/// ```swift
+/// do { try system.pressHome() } catch { print(error) }
+/// // cannot pressHome: app is background, not in the foreground
+/// ```
+public struct LifecycleError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// What exactly was wrong.
+    public enum Problem: String, Sendable, Hashable {
+        /// The app is already running.
+        case alreadyRunning
+        /// The app is not running.
+        case notRunning
+        /// The event needs an active app.
+        case notActive
+        /// The event needs an app covered by an interruption (inactive).
+        case notInterrupted
+        /// The event needs an app in the foreground.
+        case notInForeground
+        /// The event needs an app that is not in the foreground.
+        case inForeground
+        /// The app is already in the foreground.
+        case alreadyInForeground
+        /// The event needs an app running in the background.
+        case notInBackground
+        /// The event needs a suspended app.
+        case notSuspended
+        /// The app sets `UIApplicationExitsOnSuspend`, so it never runs in the background.
+        case exitsOnSuspend
+        /// No app is in the foreground to receive a device-wide event.
+        case noForegroundApp
+        /// The app is terminating: `applicationWillTerminate` is running.
+        case terminating
+    }
+
+    /// The event that was refused.
+    public var event: LifecycleEvent
+    /// The app's state when it was refused.
+    public var state: ApplicationState
+    /// Why it was refused.
+    public var problem: Problem
+    /// The app concerned, when known.
+    public var app: AppID?
+
+    /// Creates an error.
+    public init(event: LifecycleEvent, state: ApplicationState, problem: Problem, app: AppID? = nil) {
+        self.event = event
+        self.state = state
+        self.problem = problem
+        self.app = app
+    }
+
+    /// A sentence saying what was refused and why.
+    public var description: String {
+        let who = app.map { "app '\($0)'" } ?? "app"
+        let why: String = switch problem {
+        case .alreadyRunning: "is already running (\(state))"
+        case .notRunning: "is not running"
+        case .notActive: "is \(state), not active"
+        case .notInterrupted: "is \(state), not covered by an interruption"
+        case .notInForeground: "is \(state), not in the foreground"
+        case .inForeground: "is in the foreground (\(state)); send it to the background first"
+        case .alreadyInForeground: "is already in the foreground (\(state))"
+        case .notInBackground: "is \(state), not running in the background"
+        case .notSuspended: "is \(state), not suspended"
+        case .exitsOnSuspend: "sets UIApplicationExitsOnSuspend and never runs in the background"
+        case .noForegroundApp: "no app is in the foreground"
+        case .terminating: "is terminating (applicationWillTerminate is running)"
+        }
+        if problem == .noForegroundApp { return "cannot \(event): \(why)" }
+        return "cannot \(event): \(who) \(why)"
+    }
+}
