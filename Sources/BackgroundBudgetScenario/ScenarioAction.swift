@@ -124,13 +124,13 @@ public enum ScenarioAction: Sendable, Hashable {
     }
 
     /// One word of the event vocabulary: how a scenario file spells it and how to read it.
-    public struct Verb: Sendable {
+    package struct Verb: Sendable {
         /// The `"do"` value, e.g. `"launchInBackground"`.
-        public let name: String
+        package let name: String
         /// The event's keys besides `at` and `do`, required ones first.
-        public let keys: [String]
+        package let keys: [String]
         /// One line for documentation and `bgbudget --help`.
-        public let summary: String
+        package let summary: String
         /// Reads the event's own keys.
         let decode: @Sendable (ObjectReader) throws(ScenarioError) -> ScenarioAction
 
@@ -144,7 +144,7 @@ public enum ScenarioAction: Sendable, Hashable {
     }
 
     /// Every action a scenario file can name, in the order errors and help list them.
-    public static let vocabulary: [Verb] = [
+    package static let vocabulary: [Verb] = [
         Verb("launch", keys: ["app"], "cold launch into the foreground (the app must not be running)") { event throws(ScenarioError) in
             .launch(try event.app())
         },

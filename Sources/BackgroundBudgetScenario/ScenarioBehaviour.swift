@@ -39,19 +39,19 @@ public enum ScenarioStep: Sendable, Hashable {
     case submitTask(identifier: String, kind: TaskRequest.Kind, earliest: Duration?)
 
     /// One word of the behaviour vocabulary.
-    public struct Verb: Sendable {
+    package struct Verb: Sendable {
         /// The `"do"` value, e.g. `"work"`.
-        public let name: String
+        package let name: String
         /// The step's keys besides `do`.
-        public let keys: [String]
+        package let keys: [String]
         /// One line for documentation and `bgbudget --help`.
-        public let summary: String
+        package let summary: String
         /// Reads the step's own keys.
         let decode: @Sendable (ObjectReader) throws(ScenarioError) -> ScenarioStep
     }
 
     /// Every step a scenario app can take in a callback.
-    public static let vocabulary: [Verb] = [
+    package static let vocabulary: [Verb] = [
         Verb(name: "work", keys: ["for"], summary: "spend \"for\" seconds before the callback returns") { step throws(ScenarioError) in
             .work(try step.required("for").seconds())
         },

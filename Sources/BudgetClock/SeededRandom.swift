@@ -15,19 +15,19 @@
 /// random.next(below: 6)            // a die roll, 0...5
 /// random.next(in: -5...5)          // an Int64 in -5...5
 /// ```
-public struct SplitMix64: RandomNumberGenerator, Sendable, Hashable {
+package struct SplitMix64: RandomNumberGenerator, Sendable, Hashable {
     /// The generator's entire state; a copy replays the same stream.
-    public private(set) var state: UInt64
+    package private(set) var state: UInt64
 
     /// Creates a generator that produces the stream for a seed.
     /// - Parameter seed: Any value; equal seeds give equal streams.
-    public init(seed: UInt64) {
+    package init(seed: UInt64) {
         state = seed
     }
 
     /// Returns the next 64 random bits.
     /// - Complexity: O(1).
-    public mutating func next() -> UInt64 {
+    package mutating func next() -> UInt64 {
         state &+= 0x9E37_79B9_7F4A_7C15
         var z = state
         z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
@@ -39,7 +39,7 @@ public struct SplitMix64: RandomNumberGenerator, Sendable, Hashable {
     /// - Parameter bound: The exclusive upper bound; must be positive.
     /// - Returns: A value below `bound`.
     /// - Complexity: O(1) expected.
-    public mutating func next(below bound: UInt64) -> UInt64 {
+    package mutating func next(below bound: UInt64) -> UInt64 {
         precondition(bound > 0, "SplitMix64.next(below:) needs a positive bound")
         var product = next().multipliedFullWidth(by: bound)
         if product.low < bound {
@@ -55,7 +55,7 @@ public struct SplitMix64: RandomNumberGenerator, Sendable, Hashable {
     /// - Parameter range: The values to choose from.
     /// - Returns: A value in `range`.
     /// - Complexity: O(1) expected.
-    public mutating func next(in range: ClosedRange<Int64>) -> Int64 {
+    package mutating func next(in range: ClosedRange<Int64>) -> Int64 {
         let span = UInt64(bitPattern: range.upperBound &- range.lowerBound)
         let offset = span == .max ? next() : next(below: span &+ 1)
         return range.lowerBound &+ Int64(bitPattern: offset)

@@ -3,7 +3,7 @@ import BackgroundBudget
 extension ScenarioCommand {
     /// The text of `bgbudget --help`; the vocabulary lists come from the tables, so they never fall
     /// behind the format.
-    public static var help: String {
+    package static var help: String {
         var text = """
         bgbudget: run a BackgroundBudget scenario on the virtual clock and show what iOS does.
 

@@ -25,7 +25,7 @@ extension ScenarioCommand {
     /// takes their place, and are then reported as closed if there is anything to print to them.
     /// - Parameter arguments: The arguments after the program name.
     /// - Returns: The status to exit with: 0, 1 or 2, as ``ExitStatus``.
-    public static func main(_ arguments: [String]) -> Int32 {
+    package static func main(_ arguments: [String]) -> Int32 {
         signal(SIGPIPE, SIG_IGN)
         // Likewise a write past the file-size limit (`ulimit -f`) fails with EFBIG instead of killing.
         signal(SIGXFSZ, SIG_IGN)

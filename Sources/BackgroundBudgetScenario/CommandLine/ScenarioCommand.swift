@@ -15,9 +15,9 @@ import Foundation
 /// let outcome = ScenarioCommand.run(["run", "Examples/scenarios/state-lab.json", "--format", "jsonl"])
 /// // outcome.status == .success; outcome.standardOutput is the JSON Lines trace
 /// ```
-public enum ScenarioCommand {
+package enum ScenarioCommand {
     /// How the tool exits.
-    public enum ExitStatus: Int32, Sendable, Hashable {
+    package enum ExitStatus: Int32, Sendable, Hashable {
         /// Done: the trace was printed or written, or the scenario is valid.
         case success = 0
         /// The scenario is invalid or cannot be read, its run was refused at an event, or the output
@@ -28,13 +28,13 @@ public enum ScenarioCommand {
     }
 
     /// What the tool prints and how it exits.
-    public struct Outcome: Sendable, Hashable {
+    package struct Outcome: Sendable, Hashable {
         /// The exit status.
-        public var status: ExitStatus
+        package var status: ExitStatus
         /// What goes to standard output: the trace, help, or a validation summary.
-        public var standardOutput: String
+        package var standardOutput: String
         /// What goes to standard error: errors, each ending in a newline.
-        public var standardError: String
+        package var standardError: String
 
         static func success(_ output: String) -> Outcome { Outcome(status: .success, standardOutput: output, standardError: "") }
         static func failure(_ message: String) -> Outcome { Outcome(status: .failure, standardOutput: "", standardError: message + "\n") }
@@ -49,7 +49,7 @@ public enum ScenarioCommand {
     /// Runs the tool.
     /// - Parameter arguments: The arguments after the program name.
     /// - Returns: What to print and the exit status. Errors never throw: they are in the outcome.
-    public static func run(_ arguments: [String]) -> Outcome {
+    package static func run(_ arguments: [String]) -> Outcome {
         guard let command = arguments.first else { return .usage("missing command; expected one of run, validate, --help") }
         let rest = Array(arguments.dropFirst())
         switch command {
