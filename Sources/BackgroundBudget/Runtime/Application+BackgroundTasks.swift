@@ -82,16 +82,14 @@ extension BackgroundSystem {
     func beginBackgroundTask(
         for app: Application, name: String?, expirationHandler: (@Sendable () -> Void)?
     ) -> Result<BackgroundTaskIdentifier, BackgroundTaskDenial> {
-        var outcome = DeviceCore.BeginOutcome.denied(.notRunning)
-        decideInShell { state, now in
+        let outcome = decide { (state: inout State, now: BudgetInstant) in
             let (result, effects) = state.core.beginBackgroundTask(app.id, name: name, at: now)
-            outcome = result
             // The shell keeps the handler under the granted identifier; a denied one is never kept and
             // is dropped when the caller's frame ends, outside the lock.
             if case .granted(let id) = result, let expirationHandler {
                 state.closures[app.id, default: AppClosures()].expirationHandlers[id] = expirationHandler
             }
-            return effects
+            return (result, effects)
         }
         switch outcome {
         case .granted(let id): return .success(id)

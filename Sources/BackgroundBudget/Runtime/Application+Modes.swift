@@ -14,10 +14,8 @@ extension Application {
     ///   suspend; the trace records it too, and the app suspends as usual.
     public func startActivity(_ activity: BackgroundActivity) throws(ActivityDenial) {
         guard let system else { throw .notRunning }
-        var result: Result<Void, ActivityDenial> = .failure(.notRunning)
-        system.decide { core, now in
-            result = core.startActivity(activity, app: id, at: now)
-            return []
+        let result = system.decide { [id] (state: inout BackgroundSystem.State, now: BudgetInstant) in
+            (state.core.startActivity(activity, app: id, at: now), [Effect]())
         }
         try result.get()
     }
@@ -82,19 +80,16 @@ extension Application {
     @discardableResult
     public func setKeepAliveTimeout(_ interval: Duration, handler: @escaping @Sendable () -> Void) -> Bool {
         guard let system else { return false }
-        var installed = false
-        system.decideInShell { [id] state, now in
+        return system.decide { [id] (state: inout BackgroundSystem.State, now: BudgetInstant) in
             let (ok, effects) = state.core.setKeepAlive(interval, app: id, at: now)
-            installed = ok
             if ok {
                 // The handler replaced is dropped after the lock is released, with the others.
                 let replaced = state.closures[id, default: AppClosures()].keepAliveHandler
                 state.closures[id, default: AppClosures()].keepAliveHandler = handler
                 if let replaced { state.released.append(replaced) }
             }
-            return effects
+            return (ok, effects)
         }
-        return installed
     }
 
     /// Removes the keep-alive handler (`clearKeepAliveTimeout()`).
@@ -116,12 +111,6 @@ extension BackgroundSystem {
     @discardableResult
     public func deliver(_ event: BackgroundEvent, to app: Application) -> EventOutcome {
         requireInstalled(app)
-        var outcome = EventOutcome.dropped(.terminating)
-        decide { core, now in
-            let (result, effects) = core.deliver(event, to: app.id, at: now)
-            outcome = result
-            return effects
-        }
-        return outcome
+        return decide { (state: inout State, now: BudgetInstant) in state.core.deliver(event, to: app.id, at: now) }
     }
 }

@@ -30,15 +30,12 @@ extension Application {
     ) -> Bool {
         guard let system else { return false }
         let finishing = isFinishingLaunching
-        var registered = false
-        system.decideInShell { [id] state, now in
+        return system.decide { [id] (state: inout BackgroundSystem.State, now: BudgetInstant) in
             let (result, effects) = state.core.registerTask(identifier, finishingLaunch: finishing, app: id, at: now)
-            registered = result
             // A refused handler is never kept: it is dropped when this method returns, outside the lock.
             if result { state.closures[id, default: AppClosures()].launchHandlers[identifier] = launchHandler }
-            return effects
+            return (result, effects)
         }
-        return registered
     }
 
     /// Submits a request (`submit(_:)`). A pending request with the same identifier is replaced.
@@ -55,11 +52,8 @@ extension Application {
     ///   ``TaskSchedulerError/cause`` names the rule. Nothing is submitted when it throws.
     public func submit(_ request: TaskRequest) throws(TaskSchedulerError) {
         guard let system else { throw TaskSchedulerError(.notInstalled, identifier: request.identifier) }
-        var failure: TaskSchedulerError?
-        system.decide { [id] core, now in
-            let (error, effects) = core.submitTask(request, app: id, at: now)
-            failure = error
-            return effects
+        let failure = system.decide { [id] (state: inout BackgroundSystem.State, now: BudgetInstant) in
+            state.core.submitTask(request, app: id, at: now)
         }
         if let failure { throw failure }
     }
@@ -144,11 +138,8 @@ extension BackgroundSystem {
     /// - Precondition: `app` was installed on this system.
     public func cancelContinuedProcessingTask(_ identifier: String, of app: Application) throws(TaskLookupError) {
         requireInstalled(app)
-        var failure: TaskLookupError?
-        decide { core, now in
-            let (error, effects) = core.userCancelContinuedTask(identifier, app: app.id, at: now)
-            failure = error
-            return effects
+        let failure = decide { (state: inout State, now: BudgetInstant) in
+            state.core.userCancelContinuedTask(identifier, app: app.id, at: now)
         }
         if let failure { throw failure }
     }
@@ -158,13 +149,7 @@ extension BackgroundSystem {
     /// - Returns: The task that expired, or `nil` when none was running.
     @discardableResult
     public func reclaimContinuedProcessingResources() -> ContinuedProcessingActivity? {
-        var reclaimed: ContinuedProcessingActivity?
-        decide { core, now in
-            let (activity, effects) = core.reclaimContinuedProcessing(at: now)
-            reclaimed = activity
-            return effects
-        }
-        return reclaimed
+        decide { (state: inout State, now: BudgetInstant) in state.core.reclaimContinuedProcessing(at: now) }
     }
 
     /// Whether the system is under load.

@@ -35,8 +35,7 @@ public final class BackgroundSystem: Sendable {
         var timers: [TimerKey: ScheduledWork] = [:]
         /// The app closures and task objects the core names by identifier, per app.
         var closures: [AppID: AppClosures] = [:]
-        /// Closures and objects let go of under the lock, dropped by ``run(_:_:)`` and
-        /// ``decideInShell(_:)`` after it is released (see ``takeReleased()``).
+        /// Closures and objects let go of under the lock, dropped by ``decide(for:_:)`` after it is released (see ``takeReleased()``).
         var released: [any Sendable] = []
 
         /// Hands over what was let go of, for the caller to drop outside the lock: releasing a closure
@@ -176,7 +175,7 @@ public final class BackgroundSystem: Sendable {
     /// foreground app is sent to the background first.
     /// - Throws: ``LifecycleError`` (nothing changes).
     public func open(_ app: Application) throws(LifecycleError) {
-        try run(app) { (core, now) throws(LifecycleError) in
+        try decideEvent(for: app) { (core, now) throws(LifecycleError) in
             switch core.state(of: app.id) {
             case .notRunning: try core.apply(.launch, to: app.id, at: now)
             case .background, .suspended: try core.apply(.enterForeground, to: app.id, at: now)
@@ -189,26 +188,26 @@ public final class BackgroundSystem: Sendable {
     /// - Throws: ``LifecycleError`` with ``LifecycleError/Problem/noForegroundApp`` when no app is in
     ///   the foreground.
     public func pressHome() throws(LifecycleError) {
-        try run(nil) { (core, now) throws(LifecycleError) in try core.applyToForeground(.pressHome, at: now) }
+        try decideEvent(for: nil) { (core, now) throws(LifecycleError) in try core.applyToForeground(.pressHome, at: now) }
     }
 
     /// A call or message alert covers the foreground app: it resigns active.
     /// - Throws: ``LifecycleError`` when no app is active.
     public func beginInterruption() throws(LifecycleError) {
-        try run(nil) { (core, now) throws(LifecycleError) in try core.applyToForeground(.interruptionBegan, at: now) }
+        try decideEvent(for: nil) { (core, now) throws(LifecycleError) in try core.applyToForeground(.interruptionBegan, at: now) }
     }
 
     /// The user dismisses the alert: the interrupted app becomes active again.
     /// - Throws: ``LifecycleError`` when no app is interrupted.
     public func dismissInterruption() throws(LifecycleError) {
-        try run(nil) { (core, now) throws(LifecycleError) in try core.applyToForeground(.interruptionDismissed, at: now) }
+        try decideEvent(for: nil) { (core, now) throws(LifecycleError) in try core.applyToForeground(.interruptionDismissed, at: now) }
     }
 
     /// The user answers the alert: the interrupted app becomes active for a moment, then resigns and
     /// goes to the background while the phone or messages app takes the screen.
     /// - Throws: ``LifecycleError`` when no app is interrupted.
     public func answerInterruption() throws(LifecycleError) {
-        try run(nil) { (core, now) throws(LifecycleError) in try core.applyToForeground(.interruptionAnswered, at: now) }
+        try decideEvent(for: nil) { (core, now) throws(LifecycleError) in try core.applyToForeground(.interruptionAnswered, at: now) }
     }
 
     /// The user swipes the app away in the app switcher: `applicationWillTerminate` if it runs in the
@@ -246,47 +245,55 @@ public final class BackgroundSystem: Sendable {
     /// describes it. An event that brings the app to the foreground sends the current foreground app away.
     /// - Throws: ``LifecycleError`` when the event cannot happen in the app's state (nothing changes).
     public func send(_ event: LifecycleEvent, to app: Application) throws(LifecycleError) {
-        try run(app) { (core, now) throws(LifecycleError) in try core.apply(event, to: app.id, at: now) }
+        try decideEvent(for: app) { (core, now) throws(LifecycleError) in try core.apply(event, to: app.id, at: now) }
     }
 
-    // MARK: Running decisions
+    // MARK: Taking decisions
 
-    /// Takes a decision under the lock, performs its effects (still under the lock, so queues see work
-    /// in decision order), then lets inline queues run the app code outside the lock.
-    func run(
-        _ app: Application?,
-        _ body: (inout DeviceCore, BudgetInstant) throws(LifecycleError) -> [Effect]
-    ) throws(LifecycleError) {
-        let (touched, released) = try state.withLock { (state) throws(LifecycleError) -> ([Application], [any Sendable]) in
+    /// Takes one decision. Under the lock it reads the clock, lets `body` change the core (and the
+    /// shell's closure tables) and return a value with the effects it decided, starts queued
+    /// continued-processing tasks there is now room for, and performs the effects, still under the lock
+    /// so that queues see work in decision order. Then, outside the lock, it drops the closures and
+    /// objects let go of (a release may run an app's `deinit`) and lets inline queues run the app's code.
+    ///
+    /// Every public operation of the system and its apps goes through here.
+    /// - Parameters:
+    ///   - app: When given, it must be installed on this system.
+    ///   - body: The decision. When it throws, the core has refused before changing anything, and no
+    ///     effect is performed.
+    /// - Returns: The value `body` returned alongside its effects.
+    func decide<Value, Failure: Error>(
+        for app: Application? = nil,
+        _ body: (inout State, BudgetInstant) throws(Failure) -> (Value, [Effect])
+    ) throws(Failure) -> Value {
+        let (value, touched, released) = try state.withLock {
+            (state) throws(Failure) -> (Value, [Application], [any Sendable]) in
             // Read under the lock, so that decisions on a real clock are stamped in the order taken.
             let now = clock.now
             if let app {
                 precondition(state.handles[app.id] === app, "\(app.id) was not installed on this BackgroundSystem")
             }
-            var effects = try body(&state.core, now)
+            var (value, effects) = try body(&state, now)
             // Queued continued-processing requests start as soon as there is room (free while none wait).
             if !state.core.continuedQueue.isEmpty { effects += state.core.startQueuedContinuedTasks(at: now) }
-            return (perform(effects, in: &state, at: now), state.takeReleased())
+            return (value, perform(effects, in: &state, at: now), state.takeReleased())
         }
         withExtendedLifetime(released) {}   // dropped here, outside the lock
         for app in touched { app.queue.drain() }
+        return value
     }
 
-    /// Like ``run(_:_:)`` for decisions that cannot fail.
+    /// ``decide(for:_:)`` for a decision of the core alone that yields only effects.
     func decide(_ body: (inout DeviceCore, BudgetInstant) -> [Effect]) {
-        decideInShell { state, now in body(&state.core, now) }
+        decide { (state: inout State, now: BudgetInstant) in ((), body(&state.core, now)) }
     }
 
-    /// Like ``decide(_:)``, for decisions that also change the shell's tables under the same lock (to
-    /// keep a closure the core granted an identifier for).
-    func decideInShell(_ body: (inout State, BudgetInstant) -> [Effect]) {
-        let (touched, released) = state.withLock { state in
-            let now = clock.now
-            var effects = body(&state, now)
-            if !state.core.continuedQueue.isEmpty { effects += state.core.startQueuedContinuedTasks(at: now) }
-            return (perform(effects, in: &state, at: now), state.takeReleased())
+    /// ``decide(for:_:)`` for a lifecycle event, which the core may refuse with a ``LifecycleError``.
+    func decideEvent(
+        for app: Application?, _ body: (inout DeviceCore, BudgetInstant) throws(LifecycleError) -> [Effect]
+    ) throws(LifecycleError) {
+        try decide(for: app) { (state: inout State, now: BudgetInstant) throws(LifecycleError) in
+            ((), try body(&state.core, now))
         }
-        withExtendedLifetime(released) {}   // dropped here, outside the lock
-        for app in touched { app.queue.drain() }
     }
 }
