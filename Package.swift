@@ -62,11 +62,16 @@ let package = Package(
         .executableTarget(name: "bgbudget", dependencies: ["BackgroundBudgetScenario"]),
         // The child process the crash test kills while it saves; the tests find it next to their bundle.
         .executableTarget(name: "StateStoreTorture", dependencies: ["SavedState"]),
+        // Helpers the test targets share: long-suite switches, tags, child processes, a thread-safe log.
+        .target(name: "TestSupport", dependencies: ["BudgetClock"], path: "Tests/TestSupport"),
+        .testTarget(name: "BudgetClockTests", dependencies: ["BudgetClock", "TestSupport"]),
+        .testTarget(name: "JobBudgetsTests", dependencies: ["JobBudgets", "TestSupport"]),
+        .testTarget(name: "SavedStateTests", dependencies: ["SavedState", "BudgetClock", "StateStoreTorture", "TestSupport"]),
         // The example executables are dependencies so that they are built before the tests, which run
         // them and compare their output with Tests/BackgroundBudgetTests/ExpectedTraces (read from
         // the source tree, hence excluded from the target).
         .testTarget(name: "BackgroundBudgetTests", dependencies: [
-            "BackgroundBudget", "BackgroundBudgetScenario", "StateStoreTorture", "bgbudget", "FuzzScenario", "FuzzInfoPlist", "FuzzStateFrame", "FuzzSupport",
+            "BackgroundBudget", "BackgroundBudgetScenario", "TestSupport", "bgbudget", "FuzzScenario", "FuzzInfoPlist", "FuzzStateFrame", "FuzzSupport",
             "StateLab", "AudioPlayer", "LocationTracker", "MemoryPressure", "NewsFetcher",
         ], exclude: ["ExpectedTraces"]),
         // Fuzz harnesses (Tests/Fuzz/README.md): each replays a corpus in an ordinary build

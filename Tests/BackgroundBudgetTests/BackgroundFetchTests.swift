@@ -1,4 +1,5 @@
 import Testing
+import TestSupport
 @testable import BackgroundBudget
 @testable import BackgroundBudgetCore
 @testable import BackgroundBudgetScenario

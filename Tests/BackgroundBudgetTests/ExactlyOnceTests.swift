@@ -2,6 +2,7 @@
 import Dispatch
 #endif
 import Testing
+import TestSupport
 @testable import BackgroundBudget
 @testable import BackgroundBudgetCore
 @testable import BackgroundBudgetScenario

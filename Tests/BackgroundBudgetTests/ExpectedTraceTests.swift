@@ -2,6 +2,7 @@ import BackgroundBudget
 import BackgroundBudgetScenario
 import Foundation
 import Testing
+import TestSupport
 
 /// Stored expected traces, compared byte for byte: the guard that a restructuring (such as splitting
 /// the package into modules) changes no output at all.

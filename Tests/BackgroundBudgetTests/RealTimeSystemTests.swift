@@ -1,5 +1,6 @@
 import Dispatch
 import Testing
+import TestSupport
 @testable import BackgroundBudget
 @testable import BackgroundBudgetCore
 @testable import BackgroundBudgetScenario

@@ -17,19 +17,19 @@ import Musl
 /// child.kill()
 /// let rest = child.remainingLines()                  // what it wrote before it died
 /// ```
-final class ChildProcess {
-    struct SpawnError: Error, CustomStringConvertible {
-        var description: String
+package final class ChildProcess {
+    package struct SpawnError: Error, CustomStringConvertible {
+        package var description: String
     }
 
-    let pid: pid_t
+    package let pid: pid_t
     private let output: Int32
     private var pending: [UInt8] = []
     private var reachedEnd = false
     private var reaped = false
 
     /// Starts `executable` with `arguments`, its standard output on a pipe, standard error inherited.
-    init(executable: String, arguments: [String]) throws {
+    package init(executable: String, arguments: [String]) throws {
         var ends: [Int32] = [0, 0]
         guard pipe(&ends) == 0 else { throw SpawnError(description: "pipe: \(String(cString: strerror(errno)))") }
         // Close-on-exec on both ends, so children spawned by other tests never inherit them (the
@@ -65,7 +65,7 @@ final class ChildProcess {
 
     /// The next line the child wrote, without its newline; `nil` when none arrives within `timeout`
     /// or the child closed its output.
-    func nextLine(timeout: Duration) -> String? {
+    package func nextLine(timeout: Duration) -> String? {
         let deadline = DispatchTime.now().uptimeNanoseconds + UInt64(timeout.components.seconds) * 1_000_000_000
             + UInt64(timeout.components.attoseconds / 1_000_000_000)
         while true {
@@ -85,7 +85,7 @@ final class ChildProcess {
 
     /// Sends `SIGKILL` (if the child has not been reaped yet) and waits for it to exit, which is
     /// prompt: `SIGKILL` cannot be caught.
-    func kill() {
+    package func kill() {
         guard !reaped else { return }
         sendKill(pid)
         var status: Int32 = 0
@@ -95,7 +95,7 @@ final class ChildProcess {
 
     /// Every line the child wrote that has not been read yet, up to the end of its output. Call after
     /// ``kill()``, so the end is near.
-    func remainingLines() -> [String] {
+    package func remainingLines() -> [String] {
         var lines: [String] = []
         while let line = nextLine(timeout: .seconds(5)) { lines.append(line) }
         return lines

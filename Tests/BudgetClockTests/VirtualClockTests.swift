@@ -1,11 +1,8 @@
 import Dispatch
 import Testing
-@testable import BackgroundBudget
-@testable import BackgroundBudgetCore
-@testable import BackgroundBudgetScenario
 @testable import BudgetClock
-@testable import JobBudgets
-@testable import SavedState
+import TestSupport
+import TestSupport
 
 @Suite struct VirtualClockTests {
     /// Every test ends by proving nothing is left pending.

@@ -1,10 +1,7 @@
 import Testing
-@testable import BackgroundBudget
-@testable import BackgroundBudgetCore
-@testable import BackgroundBudgetScenario
 @testable import BudgetClock
-@testable import JobBudgets
-@testable import SavedState
+import TestSupport
+import TestSupport
 
 /// What a work item does when it runs, derived from its id alone so the clock under test and the
 /// reference model agree without sharing state.

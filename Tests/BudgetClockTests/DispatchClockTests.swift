@@ -1,11 +1,8 @@
 import Dispatch
 import Testing
-@testable import BackgroundBudget
-@testable import BackgroundBudgetCore
-@testable import BackgroundBudgetScenario
 @testable import BudgetClock
-@testable import JobBudgets
-@testable import SavedState
+import TestSupport
+import TestSupport
 
 /// The real-time clock against the wall: lenient about lateness, strict about order and about
 /// never running early. Each test waits on a semaphore with a timeout.

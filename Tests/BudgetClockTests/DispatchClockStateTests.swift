@@ -1,10 +1,5 @@
 import Testing
-@testable import BackgroundBudget
-@testable import BackgroundBudgetCore
-@testable import BackgroundBudgetScenario
 @testable import BudgetClock
-@testable import JobBudgets
-@testable import SavedState
 
 /// The real-time clock's state machine, driven directly: no threads, no timer, no time.
 @Suite struct DispatchClockStateTests {

@@ -2,12 +2,9 @@
 import Dispatch
 #endif
 import Testing
-@testable import BackgroundBudget
-@testable import BackgroundBudgetCore
-@testable import BackgroundBudgetScenario
-@testable import BudgetClock
 @testable import JobBudgets
-@testable import SavedState
+@testable import BudgetClock
+import TestSupport
 
 /// The promises about warnings and stop reasons hold at the edges: a warning never reaches a budget
 /// whose `end` has returned, and budgets stopped by the same instant's stop give the same reason.

@@ -1,11 +1,8 @@
 import Foundation
 import Testing
-@testable import BackgroundBudget
-@testable import BackgroundBudgetCore
-@testable import BackgroundBudgetScenario
-@testable import BudgetClock
-@testable import JobBudgets
 @testable import SavedState
+import BudgetClock
+import TestSupport
 @testable import StateStoreTorture
 
 /// Kills a process that saves state in a loop, at random moments, and checks after every kill that the
@@ -15,7 +12,7 @@ import Testing
     @Test(.tags(.crash), .timeLimit(.minutes(3)))   // a backstop: every wait inside is bounded
     func aKillAtAnyMomentLeavesACompleteStateNoOlderThanTheLastFinishedSave() async throws {
         let executable = try #require(Self.tortureExecutable(), """
-            StateStoreTorture was not found next to the test bundle (looked in \(Self.searchedFolders.joined(separator: ", "))). \
+            StateStoreTorture was not found next to the test bundle (looked in \(ProductProcess.searchedFolders.joined(separator: ", "))). \
             Build it with `swift build --build-tests`, or set STATESTORE_TORTURE to its path.
             """)
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("torture-\(UUID().uuidString)")
@@ -31,17 +28,6 @@ import Testing
               + "a temporary file, \(run.loadsFromPrevious) loads used the previous copy; last state \(run.lastSaved)")
     }
 
-    /// The folders searched for the package's executables (``ProductProcess/executable(_:)``): the test
-    /// bundle's folder (the build folder) and, on Apple platforms, the folder of any loaded `.xctest` bundle.
-    static var searchedFolders: [String] {
-        var folders = [URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()]
-        if let main = Bundle.main.executableURL { folders.append(main.deletingLastPathComponent()) }
-        for bundle in Bundle.allBundles where bundle.bundleURL.pathExtension == "xctest" {
-            folders.append(bundle.bundleURL.deletingLastPathComponent())
-        }
-        var seen = Set<String>()
-        return folders.map(\.standardizedFileURL.path).filter { seen.insert($0).inserted }
-    }
 
     /// The `StateStoreTorture` executable: `$STATESTORE_TORTURE`, or the one in the build folder.
     static func tortureExecutable() -> String? {
@@ -138,12 +124,5 @@ struct KillRun: Sendable {
         case ("saved", let number?): lastSaved = number
         default: failures.append("round \(rounds): unexpected line from the child: \(line)")
         }
-    }
-}
-
-/// Runs blocking work on a new thread and returns its result, leaving the concurrency pool free.
-func onDedicatedThread<Result: Sendable>(_ work: @escaping @Sendable () -> Result) async -> Result {
-    await withCheckedContinuation { continuation in
-        Thread { continuation.resume(returning: work()) }.start()
     }
 }

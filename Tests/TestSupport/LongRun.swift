@@ -5,17 +5,17 @@ import Testing
 /// and the real-time tests. `swift test` alone runs each property test on a few hundred cases and skips
 /// the real-time suites, so it stays fast; `BGBUDGET_LONG_TESTS=1 swift test` (what `.ci/run` does) runs
 /// everything at full size.
-enum LongRun {
+package enum LongRun {
     /// Whether the environment asks for the long suites.
-    static let isOn: Bool = ProcessInfo.processInfo.environment["BGBUDGET_LONG_TESTS"] == "1"
+    package static let isOn: Bool = ProcessInfo.processInfo.environment["BGBUDGET_LONG_TESTS"] == "1"
 
     /// `full` when the long suites are on, `quick` otherwise: the number of cases a property test runs.
-    static func cases(_ full: Int, quick: Int) -> Int {
+    package static func cases(_ full: Int, quick: Int) -> Int {
         isOn ? full : quick
     }
 
     /// A trait for suites that run only when the long suites are on (real time, crash tests).
-    static var only: ConditionTrait {
+    package static var only: ConditionTrait {
         .enabled(if: isOn, "a long suite: set BGBUDGET_LONG_TESTS=1 to run it")
     }
 }

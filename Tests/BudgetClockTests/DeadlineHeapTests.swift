@@ -1,10 +1,5 @@
 import Testing
-@testable import BackgroundBudget
-@testable import BackgroundBudgetCore
-@testable import BackgroundBudgetScenario
 @testable import BudgetClock
-@testable import JobBudgets
-@testable import SavedState
 
 @Suite struct DeadlineHeapTests {
     /// Pops everything due by `limit`, returning the payloads in pop order.

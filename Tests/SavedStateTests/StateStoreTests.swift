@@ -1,10 +1,5 @@
 import Foundation
 import Testing
-@testable import BackgroundBudget
-@testable import BackgroundBudgetCore
-@testable import BackgroundBudgetScenario
-@testable import BudgetClock
-@testable import JobBudgets
 @testable import SavedState
 
 /// A small state with a nested array, so decoding errors have a coding path to report.

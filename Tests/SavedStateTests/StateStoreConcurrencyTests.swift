@@ -1,11 +1,8 @@
 import Foundation
 import Testing
-@testable import BackgroundBudget
-@testable import BackgroundBudgetCore
-@testable import BackgroundBudgetScenario
-@testable import BudgetClock
-@testable import JobBudgets
 @testable import SavedState
+import BudgetClock
+import TestSupport
 @testable import StateStoreTorture
 
 #if canImport(Glibc)

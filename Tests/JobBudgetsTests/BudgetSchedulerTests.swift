@@ -2,12 +2,9 @@
 import Dispatch
 #endif
 import Testing
-@testable import BackgroundBudget
-@testable import BackgroundBudgetCore
-@testable import BackgroundBudgetScenario
-@testable import BudgetClock
 @testable import JobBudgets
-@testable import SavedState
+@testable import BudgetClock
+import TestSupport
 
 @Suite struct BudgetSchedulerTests {
     let clock = VirtualClock()

@@ -19,9 +19,9 @@ import Musl
 ///                                  currentDirectory: folder, in: folder)
 /// // lab.standardOutputData: exactly the bytes StateLab wrote
 /// ```
-enum ProductProcess {
+package enum ProductProcess {
     /// Where a standard descriptor of the child goes.
-    enum Destination {
+    package enum Destination {
         /// A file in the test's folder, read back into the result.
         case captured
         /// `/dev/full`: every write fails with `ENOSPC`.
@@ -33,32 +33,44 @@ enum ProductProcess {
     }
 
     /// How the child ended and what it wrote.
-    struct Result: Sendable {
+    package struct Result: Sendable {
         /// The exit status, or the negated signal number when a signal ended it.
-        var status: Int32
+        package var status: Int32
         /// The bytes it wrote to a ``Destination/captured`` standard output, exactly.
-        var standardOutputData: Data
+        package var standardOutputData: Data
         /// The bytes it wrote to a ``Destination/captured`` standard error, exactly.
-        var standardErrorData: Data
+        package var standardErrorData: Data
 
         /// ``standardOutputData`` as UTF-8 text; empty if it is not UTF-8.
-        var standardOutput: String { String(data: standardOutputData, encoding: .utf8) ?? "" }
+        package var standardOutput: String { String(data: standardOutputData, encoding: .utf8) ?? "" }
         /// ``standardErrorData`` as UTF-8 text; empty if it is not UTF-8.
-        var standardError: String { String(data: standardErrorData, encoding: .utf8) ?? "" }
+        package var standardError: String { String(data: standardErrorData, encoding: .utf8) ?? "" }
     }
 
-    struct Failure: Error, CustomStringConvertible {
-        var description: String
+    package struct Failure: Error, CustomStringConvertible {
+        package var description: String
+    }
+
+    /// The folders searched for the package's executables (``ProductProcess/executable(_:)``): the test
+    /// bundle's folder (the build folder) and, on Apple platforms, the folder of any loaded `.xctest` bundle.
+    package static var searchedFolders: [String] {
+        var folders = [URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()]
+        if let main = Bundle.main.executableURL { folders.append(main.deletingLastPathComponent()) }
+        for bundle in Bundle.allBundles where bundle.bundleURL.pathExtension == "xctest" {
+            folders.append(bundle.bundleURL.deletingLastPathComponent())
+        }
+        var seen = Set<String>()
+        return folders.map(\.standardizedFileURL.path).filter { seen.insert($0).inserted }
     }
 
     /// The environment variables that name a product's executable instead of the build folder.
-    static let overrides = ["bgbudget": "BGBUDGET", "StateStoreTorture": "STATESTORE_TORTURE"]
+    package static let overrides = ["bgbudget": "BGBUDGET", "StateStoreTorture": "STATESTORE_TORTURE"]
 
     /// A product's executable: the path in its variable of ``overrides``, if set, or the one in the
-    /// build folder next to the test bundle (``StateStoreCrashTests/searchedFolders``).
-    static func executable(_ product: String) -> String? {
+    /// build folder next to the test bundle (``searchedFolders``).
+    package static func executable(_ product: String) -> String? {
         if let variable = overrides[product], let path = ProcessInfo.processInfo.environment[variable] { return path }
-        return StateStoreCrashTests.searchedFolders.map { $0 + "/" + product }.first { FileManager.default.isExecutableFile(atPath: $0) }
+        return searchedFolders.map { $0 + "/" + product }.first { FileManager.default.isExecutableFile(atPath: $0) }
     }
 
     /// Runs `product` with `arguments` and waits for it to end; what it writes is captured in files
@@ -70,12 +82,12 @@ enum ProductProcess {
     /// The wait has a backstop, not a timer under test: the child holds the writing end of a pipe,
     /// which closes when it exits; if it has not closed after `backstop` (a child that hangs), the
     /// child is killed and the run throws.
-    static func run(_ product: String, _ arguments: [String], standardOutput: Destination = .captured,
+    package static func run(_ product: String, _ arguments: [String], standardOutput: Destination = .captured,
                     standardError: Destination = .captured, fileSizeLimit: Int? = nil, environment: [String: String] = [:],
                     currentDirectory: URL? = nil, in folder: URL, backstop: Int32 = 60_000) throws -> Result {
         guard let executable = executable(product) else {
             throw Failure(description: "\(product) was not found next to the test bundle (looked in "
-                          + StateStoreCrashTests.searchedFolders.joined(separator: ", ") + "); build it with `swift build --build-tests`"
+                          + searchedFolders.joined(separator: ", ") + "); build it with `swift build --build-tests`"
                           + (overrides[product].map { " or set $\($0)" } ?? ""))
         }
         var exitPipe: [Int32] = [0, 0]

@@ -3,12 +3,9 @@ import Dispatch
 #endif
 import Foundation
 import Testing
-@testable import BackgroundBudget
-@testable import BackgroundBudgetCore
-@testable import BackgroundBudgetScenario
-@testable import BudgetClock
 @testable import JobBudgets
-@testable import SavedState
+@testable import BudgetClock
+import TestSupport
 
 /// The warning contract of ``BudgetScheduler`` (see its class doc): a warning handler is called at
 /// most once, only if no `end` of its budget or of an ancestor began before its delivery did; once
