@@ -32,6 +32,32 @@ public final class ScriptedDelegate: ApplicationDelegate {
         /// `application(_:performFetchWithCompletionHandler:)`.
         case fetch
 
+        /// Which method received it, without its value.
+        ///
+        /// ```swift
+        /// #expect(delegate.records(ofKind: .event).map(\.state) == [.background])
+        /// ```
+        public enum Kind: Sendable, Hashable {
+            /// A lifecycle callback.
+            case lifecycle
+            /// A system event.
+            case event
+            /// A notification.
+            case notification
+            /// A background fetch.
+            case fetch
+        }
+
+        /// Which method received it.
+        public var kind: Kind {
+            switch self {
+            case .lifecycle: .lifecycle
+            case .event: .event
+            case .notification: .notification
+            case .fetch: .fetch
+            }
+        }
+
         /// `applicationDidEnterBackground`, `event silentPush`, `notification …`, `performFetch`.
         public var description: String {
             switch self {
@@ -88,6 +114,21 @@ public final class ScriptedDelegate: ApplicationDelegate {
         self.clock = clock
     }
 
+    /// Creates a delegate that calls `script` for every lifecycle callback (as ``onAnyCallback(_:)``).
+    /// - Parameters:
+    ///   - clock: The clock to stamp records with; by default the receiving app's system's clock.
+    ///   - script: Called with each lifecycle callback, after it is recorded.
+    ///
+    /// ```swift
+    /// let delegate = ScriptedDelegate { callback, app in
+    ///     if callback == .didEnterBackground { app.beginBackgroundTask(withName: "upload") }
+    /// }
+    /// ```
+    public convenience init(clock: (any BudgetClock)? = nil, _ script: @escaping @Sendable (AppCallback, Application) -> Void) {
+        self.init(clock: clock)
+        onAnyCallback(script)
+    }
+
     // MARK: Scripting
 
     /// Runs `handler` each time the lifecycle callback is received (replacing an earlier handler).
@@ -142,7 +183,7 @@ public final class ScriptedDelegate: ApplicationDelegate {
     /// ```
     public func completeFetches(with result: BackgroundFetchResult?, after work: Duration = .zero) {
         onFetch { app, complete in
-            if work > .zero { app.simulateWork(for: work) }
+            app.simulateWork(for: work)
             if let result { complete(result) }
         }
     }
@@ -224,6 +265,15 @@ public final class ScriptedDelegate: ApplicationDelegate {
     /// ```
     public func records(of callback: Callback) -> [Record] {
         records.filter { $0.callback == callback }
+    }
+
+    /// The records of one kind of method (every event, every notification, …), in order.
+    ///
+    /// ```swift
+    /// #expect(delegate.records(ofKind: .notification).allSatisfy { $0.state == .background })
+    /// ```
+    public func records(ofKind kind: Callback.Kind) -> [Record] {
+        records.filter { $0.callback.kind == kind }
     }
 
     /// Forgets what was recorded so far (handlers stay).
