@@ -70,4 +70,43 @@ import BackgroundBudgetTestKit
         #expect(delegate.times(of: .fetch).count == 1)
         #expect(system.pendingWork(allowing: [.kind(.timer)]).map(\.kind) == [.runningFetch])
     }
+
+    @Test func workHeldOnASuspendedAppsQueueIsReportedAndCanBeAllowed() throws {
+        let system = BackgroundSystem(clock: clock)
+        let app = try system.install(AppManifest(id: "news"))
+        try system.open(app)
+        try system.pressHome()
+        let ran = LockedValue(false)
+        app.async { ran.withLock { $0 = true } }
+        #expect(system.pendingWork() == [PendingWork(kind: .queuedWork, app: "news",
+                                                     description: "news: 1 item on its queue not run (suspended)")])
+        #expect(system.pendingWork(allowing: [.heldWork(of: app)]).isEmpty)
+        try system.open(app)
+        #expect(ran.withLock { $0 })
+        system.expectNothingPending()
+    }
+
+    @Test func aSubmittedThenRunningScheduledTaskIsReportedUntilCompleted() throws {
+        let identifier = "com.example.news.refresh"
+        let system = BackgroundSystem(clock: clock)
+        let delegate = ScriptedDelegate()
+        let held = LockedValue<ScheduledTask?>(nil)
+        delegate.on(.didFinishLaunching) { app in
+            app.register(forTaskWithIdentifier: identifier) { task in held.withLock { $0 = task } }
+        }
+        let app = try system.install(AppManifest(id: "news", backgroundModes: [.fetch], permittedTaskIdentifiers: [identifier]),
+                                     delegate: delegate)
+        try system.open(app)
+        try system.pressHome()
+        try app.submit(TaskRequest(identifier: identifier, kind: .appRefresh))
+        #expect(system.pendingWork(allowing: [.kind(.timer)]).map(\.kind) == [.pendingTaskRequest])
+
+        for _ in 0..<3_600 where held.withLock({ $0 }) == nil { clock.advance(by: .seconds(1)) }
+        let task = try #require(held.withLock { $0 })
+        #expect(system.pendingWork(allowing: [.kind(.timer)]).map(\.description) == [
+            "news: scheduled task \(identifier) running",
+        ])
+        task.setTaskCompleted(success: true)
+        system.expectNothingPending()
+    }
 }

@@ -35,11 +35,15 @@ extension BackgroundSystem {
     package var pendingItems: [PendingItem] {
         let (items, systemTimers) = state.withLock { state -> ([PendingItem], Int) in
             var items: [PendingItem] = []
+            var systemTimers = 0
             for id in state.installOrder {
-                for timer in AppTimer.allCases where state.timers[TimerKey(app: id, timer: timer)] != nil {
-                    items.append(.timer(id, name: "\(timer)"))
-                }
                 guard let record = state.core.records.first(where: { $0.manifest.id == id }) else { continue }
+                // The core's tokens, not the shell's table: the table keeps a fired timer's handle until
+                // it is re-armed, while a token is cleared as its timer fires or is disarmed.
+                for timer in AppTimer.allCases where record.timerTokens[timer] != nil {
+                    items.append(.timer(id, name: "\(timer)"))
+                    systemTimers += 1
+                }
                 for (number, task) in record.tasks.sorted(by: { $0.key < $1.key }) {
                     items.append(.openBackgroundTask(id, BackgroundTaskIdentifier(rawValue: number), name: task.name))
                 }
@@ -64,7 +68,7 @@ extension BackgroundSystem {
                 if !record.queuedEvents.isEmpty { items.append(.heldEvents(id, record.queuedEvents)) }
                 if !record.queuedNotifications.isEmpty { items.append(.heldNotifications(id, record.queuedNotifications)) }
             }
-            return (items, state.timers.count)
+            return (items, systemTimers)
         }
         guard let clock = clock as? VirtualClock else { return items }
         let foreign = clock.pendingCount - systemTimers
