@@ -12,6 +12,7 @@ let package = Package(
         .library(name: "JobBudgets", targets: ["JobBudgets"]),
         .library(name: "SavedState", targets: ["SavedState"]),
         .library(name: "BackgroundBudgetScenario", targets: ["BackgroundBudgetScenario"]),
+        .library(name: "BackgroundBudgetTestKit", targets: ["BackgroundBudgetTestKit"]),
         .executable(name: "StateLab", targets: ["StateLab"]),
         .executable(name: "AudioPlayer", targets: ["AudioPlayer"]),
         .executable(name: "LocationTracker", targets: ["LocationTracker"]),
@@ -28,6 +29,8 @@ let package = Package(
         .target(name: "BackgroundBudgetCore", dependencies: ["BudgetClock"]),
         .target(name: "BackgroundBudget", dependencies: ["BackgroundBudgetCore", "BudgetClock", "JobBudgets", "SavedState"]),
         .target(name: "BackgroundBudgetScenario", dependencies: ["BackgroundBudget"]),
+        // What policy tests need: scripted delegates, typed trace expectations, a pending-work check.
+        .target(name: "BackgroundBudgetTestKit", dependencies: ["BackgroundBudget"]),
         .executableTarget(
             name: "StateLab",
             dependencies: ["BackgroundBudget"],
@@ -71,9 +74,10 @@ let package = Package(
         // them and compare their output with Tests/BackgroundBudgetTests/ExpectedTraces (read from
         // the source tree, hence excluded from the target).
         .testTarget(name: "BackgroundBudgetTests", dependencies: [
-            "BackgroundBudget", "BackgroundBudgetScenario", "TestSupport", "bgbudget", "FuzzScenario", "FuzzInfoPlist", "FuzzStateFrame", "FuzzSupport",
+            "BackgroundBudget", "BackgroundBudgetScenario", "BackgroundBudgetTestKit", "TestSupport", "bgbudget", "FuzzScenario", "FuzzInfoPlist", "FuzzStateFrame", "FuzzSupport",
             "StateLab", "AudioPlayer", "LocationTracker", "MemoryPressure", "NewsFetcher",
         ], exclude: ["ExpectedTraces"]),
+        .testTarget(name: "BackgroundBudgetTestKitTests", dependencies: ["BackgroundBudgetTestKit"]),
         // Fuzz harnesses (Tests/Fuzz/README.md): each replays a corpus in an ordinary build
         // (`swift run FuzzScenario Tests/Fuzz/Corpus/scenario`) and is a libFuzzer target when built by
         // `.ci/fuzz` with `-DFUZZING -sanitize=fuzzer,address`.

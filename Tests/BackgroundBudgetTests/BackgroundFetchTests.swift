@@ -6,26 +6,17 @@ import TestSupport
 @testable import BudgetClock
 @testable import JobBudgets
 @testable import SavedState
+import BackgroundBudgetTestKit
 
-/// A delegate that answers fetches with a fixed result after some work, or never.
-final class FetchDelegate: ApplicationDelegate {
-    let result: BackgroundFetchResult?
-    let work: Duration
-    let interval: BackgroundFetchInterval
-    let fetches = TestLog<(BudgetInstant, ApplicationState)>()
-    init(result: BackgroundFetchResult?, work: Duration = .seconds(2), interval: BackgroundFetchInterval = .minimum) {
-        self.result = result
-        self.work = work
-        self.interval = interval
-    }
-    func application(_ application: Application, didFinishLaunchingWithOptions options: LaunchOptions) {
-        application.setMinimumBackgroundFetchInterval(interval)
-    }
-    func application(_ application: Application,
-                     performFetchWithCompletionHandler completionHandler: @escaping @Sendable (BackgroundFetchResult) -> Void) {
-        fetches.append((application.system!.clock.now, application.applicationState))
-        application.simulateWork(for: work)
-        if let result { completionHandler(result) }
+extension ScriptedDelegate {
+    /// A delegate that sets a fetch interval at launch and answers fetches with a fixed result after
+    /// some work, or never.
+    static func fetcher(result: BackgroundFetchResult?, work: Duration = .seconds(2),
+                        interval: BackgroundFetchInterval = .minimum) -> ScriptedDelegate {
+        let delegate = ScriptedDelegate()
+        delegate.on(.didFinishLaunching) { $0.setMinimumBackgroundFetchInterval(interval) }
+        delegate.completeFetches(with: result, after: work)
+        return delegate
     }
 }
 
@@ -34,19 +25,19 @@ final class FetchDelegate: ApplicationDelegate {
     let clock = VirtualClock()
 
     private func fetchStarts(_ system: BackgroundSystem, _ app: AppID = "news") -> [BudgetInstant] {
-        system.trace.events.filter { $0.app == app && $0.eventName == "performFetch" }.map(\.time)
+        system.trace.instants(of: .fetchStarted, for: app)
     }
 
     @Test func aSuspendedAppIsWokenToFetchAndSuspendedWhenItCompletes() throws {
         let system = BackgroundSystem(clock: clock)
-        let delegate = FetchDelegate(result: .newData)
+        let delegate = ScriptedDelegate.fetcher(result: .newData)
         let news = try system.install(AppManifest(id: "news", backgroundModes: [.fetch]), delegate: delegate)
         try system.open(news)
         try system.pressHome()
         clock.advance(by: .seconds(1_200))
         let first = try #require(fetchStarts(system).first)
         #expect(first >= .seconds(900) && first < .seconds(1_126))        // 900 s × (1 + jitter < 0.25)
-        #expect(delegate.fetches.entries.first?.1 == .background)
+        #expect(delegate.records(ofKind: .fetch).first?.state == .background)
         let wake = try #require(system.trace.events.first { $0.time == first && $0.state == .background })
         #expect(wake.reason == "backgroundFetch")
         #expect(system.trace.events.contains(TraceEvent(time: first + .seconds(2), app: "news",
@@ -56,7 +47,7 @@ final class FetchDelegate: ApplicationDelegate {
 
     @Test func aTerminatedAppIsLaunchedIntoTheBackgroundToFetch() throws {
         let system = BackgroundSystem(clock: clock)
-        let news = try system.install(AppManifest(id: "news", backgroundModes: [.fetch]), delegate: FetchDelegate(result: .noData))
+        let news = try system.install(AppManifest(id: "news", backgroundModes: [.fetch]), delegate: ScriptedDelegate.fetcher(result: .noData))
         try system.open(news)
         try system.pressHome()
         try system.purge(news)
@@ -68,36 +59,36 @@ final class FetchDelegate: ApplicationDelegate {
 
     @Test func aFetchThatNeverCompletesIsKilledAfterThirtySeconds() throws {
         let system = BackgroundSystem(clock: clock)
-        let news = try system.install(AppManifest(id: "news", backgroundModes: [.fetch]), delegate: FetchDelegate(result: nil))
+        let news = try system.install(AppManifest(id: "news", backgroundModes: [.fetch]), delegate: ScriptedDelegate.fetcher(result: nil))
         try system.open(news)
         try system.pressHome()
         clock.advance(by: .seconds(1_200))
         let start = try #require(fetchStarts(system).first)
-        let exit = try #require(system.trace.events.first { $0.eventName == "exit" })
+        let exit = try #require(system.trace.first(.exit))
         #expect(exit == TraceEvent(time: start + .seconds(30), app: "news", kind: .exit(.backgroundFetchNotCompleted, code: 0x2182_bad4)))
     }
 
     @Test func noFetchesWithoutTheModeAnIntervalOrWithTaskSchedulerIdentifiers() throws {
         let system = BackgroundSystem(clock: clock)
         let apps = try [
-            system.install(AppManifest(id: "never", backgroundModes: [.fetch]), delegate: FetchDelegate(result: .newData, interval: .never)),
-            system.install(AppManifest(id: "nomode"), delegate: FetchDelegate(result: .newData)),
+            system.install(AppManifest(id: "never", backgroundModes: [.fetch]), delegate: ScriptedDelegate.fetcher(result: .newData, interval: .never)),
+            system.install(AppManifest(id: "nomode"), delegate: ScriptedDelegate.fetcher(result: .newData)),
             system.install(AppManifest(id: "modern", backgroundModes: [.fetch], permittedTaskIdentifiers: ["com.example.refresh"]),
-                           delegate: FetchDelegate(result: .newData)),
-            system.install(AppManifest(id: "legacy", exitsOnSuspend: true, backgroundModes: [.fetch]), delegate: FetchDelegate(result: .newData)),
+                           delegate: ScriptedDelegate.fetcher(result: .newData)),
+            system.install(AppManifest(id: "legacy", exitsOnSuspend: true, backgroundModes: [.fetch]), delegate: ScriptedDelegate.fetcher(result: .newData)),
         ]
         for app in apps {
             try system.open(app)
             try system.pressHome()
         }
         clock.advance(by: .seconds(86_400))
-        #expect(!system.trace.events.contains { $0.eventName == "performFetch" })
+        #expect(!system.trace.contains(any: .fetchStarted))
         #expect(clock.pendingCount == 0)
     }
 
     @Test func backgroundAppRefreshOffAndAUserKillSkipFetchesUntilLifted() throws {
         let system = BackgroundSystem(clock: clock)
-        let news = try system.install(AppManifest(id: "news", backgroundModes: [.fetch]), delegate: FetchDelegate(result: .newData))
+        let news = try system.install(AppManifest(id: "news", backgroundModes: [.fetch]), delegate: ScriptedDelegate.fetcher(result: .newData))
         try system.open(news)
         try system.pressHome()
         system.setLowPowerMode(true)
@@ -122,7 +113,7 @@ final class FetchDelegate: ApplicationDelegate {
             policy.fetchSeed = seed
             let system = try BackgroundSystem(policy: policy, clock: clock)
             let news = try system.install(AppManifest(id: "news", backgroundModes: [.fetch]),
-                                          delegate: FetchDelegate(result: result, interval: .atLeast(.seconds(3_600))))
+                                          delegate: ScriptedDelegate.fetcher(result: result, interval: .atLeast(.seconds(3_600))))
             try system.open(news)
             try system.pressHome()
             clock.advance(by: .seconds(7 * 86_400))
@@ -141,23 +132,19 @@ final class FetchDelegate: ApplicationDelegate {
     }
 
     @Test func aSecondCompletionIsIgnored() throws {
-        final class Twice: ApplicationDelegate {
-            func application(_ application: Application, didFinishLaunchingWithOptions options: LaunchOptions) {
-                application.setMinimumBackgroundFetchInterval(.minimum)
-            }
-            func application(_ application: Application,
-                             performFetchWithCompletionHandler completionHandler: @escaping @Sendable (BackgroundFetchResult) -> Void) {
-                completionHandler(.newData)
-                completionHandler(.failed)
-            }
+        let twice = ScriptedDelegate()
+        twice.on(.didFinishLaunching) { $0.setMinimumBackgroundFetchInterval(.minimum) }
+        twice.onFetch { _, complete in
+            complete(.newData)
+            complete(.failed)
         }
         let system = BackgroundSystem(clock: clock)
-        let news = try system.install(AppManifest(id: "news", backgroundModes: [.fetch]), delegate: Twice())
+        let news = try system.install(AppManifest(id: "news", backgroundModes: [.fetch]), delegate: twice)
         try system.open(news)
         try system.pressHome()
         clock.advance(by: .seconds(1_200))
-        #expect(system.trace.events.filter { $0.eventName.hasPrefix("fetchComplet") }.map(\.kind) == [
-            .fetchCompleted(.newData), .fetchCompletionIgnored(.failed),
+        expectTrace(system, app: news, [
+            .exactly(.fetchCompleted(.newData)), .exactly(.fetchCompletionIgnored(.failed)),
         ])
     }
 
@@ -165,7 +152,7 @@ final class FetchDelegate: ApplicationDelegate {
 
     @Test func explainListsEveryReasonAFetchDoesNotComeAndTheNextOpportunity() throws {
         let system = BackgroundSystem(clock: clock)
-        let news = try system.install(AppManifest(id: "news", backgroundModes: [.fetch]), delegate: FetchDelegate(result: .noData))
+        let news = try system.install(AppManifest(id: "news", backgroundModes: [.fetch]), delegate: ScriptedDelegate.fetcher(result: .noData))
         let plain = try system.install(AppManifest(id: "plain", permittedTaskIdentifiers: ["plain.refresh"]))
         let legacy = try system.install(AppManifest(id: "legacy", exitsOnSuspend: true, backgroundModes: [.fetch]))
         #expect(system.explainBackgroundFetch(of: plain).blockers == [.fetchModeMissing, .usesTaskScheduler, .intervalNever])

@@ -6,15 +6,16 @@ import TestSupport
 @testable import BudgetClock
 @testable import JobBudgets
 @testable import SavedState
+import BackgroundBudgetTestKit
 
-/// A delegate that records events and, for VoIP pushes, reports a call if told to.
-final class EventDelegate: ApplicationDelegate {
-    let received = TestLog<(BackgroundEvent, ApplicationState)>()
-    let reportsCalls: Bool
-    init(reportsCalls: Bool = true) { self.reportsCalls = reportsCalls }
-    func application(_ application: Application, didReceive event: BackgroundEvent) {
-        received.append((event, application.applicationState))
-        if event == .voipPush, reportsCalls { application.reportNewIncomingCall() }
+extension ScriptedDelegate {
+    /// A delegate that records events and, for VoIP pushes, reports a call if told to.
+    static func eventRecorder(reportsCalls: Bool = true) -> ScriptedDelegate {
+        let delegate = ScriptedDelegate()
+        delegate.onEvent { app, event in
+            if event == .voipPush, reportsCalls { app.reportNewIncomingCall() }
+        }
+        return delegate
     }
 }
 
@@ -82,7 +83,7 @@ final class EventDelegate: ApplicationDelegate {
     }
 
     @Test func aSignificantChangeRelaunchesATerminatedAppIntoTheBackgroundForAWindow() throws {
-        let delegate = EventDelegate()
+        let delegate = ScriptedDelegate.eventRecorder()
         let tracker = try system.install(AppManifest(id: "tracker", backgroundModes: [.location]), delegate: delegate)
         try system.open(tracker)
         tracker.startMonitoringSignificantLocationChanges()
@@ -90,13 +91,13 @@ final class EventDelegate: ApplicationDelegate {
         try system.purge(tracker)
         clock.advance(by: .seconds(100))
         #expect(system.deliver(.significantLocationChange, to: tracker) == .delivered)
-        let relaunch = system.trace.events.filter { $0.time == .seconds(100) }.map(\.eventName)
-        #expect(relaunch == [
-            "stateChange", "application:willFinishLaunchingWithOptions", "application:didFinishLaunchingWithOptions",
-            "applicationDidEnterBackground", "eventWindowStarted", "eventDelivered",
-        ])
+        let relaunch = Trace(events: system.trace.events.filter { $0.time == .seconds(100) })
+        expectTrace(relaunch, app: nil, [
+            .state(.background), .callback(.willFinishLaunching), .callback(.didFinishLaunching),
+            .callback(.didEnterBackground), .any(.eventWindowStarted), .any(.eventDelivered),
+        ], comparing: .everyEntry)
         #expect(system.trace.events.first { $0.time == .seconds(100) }?.reason == "location")
-        #expect(delegate.received.entries.map(\.1) == [.background])
+        #expect(delegate.records(ofKind: .event).map(\.state) == [.background])
         #expect(tracker.applicationState == .background)
         clock.advance(by: .seconds(10))
         #expect(suspension(of: tracker) == TraceEvent(time: .seconds(110), app: "tracker", kind: .stateChange(.suspended, cause: .suspend(.eventWindowEnded))))
@@ -158,12 +159,12 @@ final class EventDelegate: ApplicationDelegate {
     }
 
     @Test func aVoIPPushMustBeReportedAsACall() throws {
-        let phone = try system.install(AppManifest(id: "phone", backgroundModes: [.voip]), delegate: EventDelegate(reportsCalls: true))
+        let phone = try system.install(AppManifest(id: "phone", backgroundModes: [.voip]), delegate: ScriptedDelegate.eventRecorder(reportsCalls: true))
         #expect(system.deliver(.voipPush, to: phone) == .delivered)
         #expect(system.trace.events.contains { $0.kind == .voipCallReported })
         #expect(phone.applicationState == .background)
 
-        let rude = try system.install(AppManifest(id: "rude", backgroundModes: [.voip]), delegate: EventDelegate(reportsCalls: false))
+        let rude = try system.install(AppManifest(id: "rude", backgroundModes: [.voip]), delegate: ScriptedDelegate.eventRecorder(reportsCalls: false))
         #expect(system.deliver(.voipPush, to: rude) == .delivered)
         #expect(rude.applicationState == .notRunning)
         #expect(system.trace.events.contains { $0.app == "rude" && $0.kind == .exit(.voipPushNotReported, code: 0xbaad_ca11) })
@@ -191,7 +192,7 @@ final class EventDelegate: ApplicationDelegate {
     }
 
     @Test func bluetoothWakesForAWindowWithItsModeAndWaitsWithoutIt() throws {
-        let delegate = EventDelegate()
+        let delegate = ScriptedDelegate.eventRecorder()
         let band = try system.install(AppManifest(id: "band", backgroundModes: [.bluetoothCentral]), delegate: delegate)
         try system.open(band)
         try system.pressHome()
@@ -199,31 +200,31 @@ final class EventDelegate: ApplicationDelegate {
         clock.advance(by: .seconds(10))
         #expect(suspension(of: band)?.time == .seconds(10))
 
-        let quiet = EventDelegate()
+        let quiet = ScriptedDelegate.eventRecorder()
         let scale = try system.install(AppManifest(id: "scale"), delegate: quiet)
         try system.open(scale)
         try system.pressHome()
         #expect(system.deliver(.bluetooth(.peripheral), to: scale) == .queued)
         #expect(system.deliver(.accessory, to: scale) == .queued)
-        #expect(quiet.received.entries.isEmpty)
+        #expect(quiet.events.isEmpty)
         #expect(scale.applicationState == .suspended)
         clock.advance(by: .seconds(60))
         try system.open(scale)
-        #expect(quiet.received.entries.map(\.0) == [.bluetooth(.peripheral), .accessory])
+        #expect(quiet.events == [.bluetooth(.peripheral), .accessory])
         // Delivered after the return to the foreground, to an active app.
-        #expect(quiet.received.entries.map(\.1) == [.active, .active])
+        #expect(quiet.records(ofKind: .event).map(\.state) == [.active, .active])
         try system.pressHome()
         try system.purge(scale)
         #expect(system.deliver(.accessory, to: scale) == .dropped(.modeNotDeclared))
     }
 
     @Test func eventsForAForegroundAppAreDeliveredWithoutAWindow() throws {
-        let delegate = EventDelegate()
+        let delegate = ScriptedDelegate.eventRecorder()
         let news = try system.install(AppManifest(id: "news", backgroundModes: [.remoteNotification, .newsstandContent]), delegate: delegate)
         try system.open(news)
         #expect(system.deliver(.silentPush, to: news) == .delivered)
-        #expect(delegate.received.entries.map(\.1) == [.active])
-        #expect(!system.trace.events.contains { $0.eventName == "eventWindowStarted" })
+        #expect(delegate.records(ofKind: .event).map(\.state) == [.active])
+        #expect(!system.trace.contains(any: .eventWindowStarted))
         try system.pressHome()
         try system.purge(news)
         #expect(system.deliver(.newsstandDownload, to: news) == .delivered)

@@ -5,6 +5,7 @@ import Testing
 @testable import BudgetClock
 @testable import JobBudgets
 @testable import SavedState
+import BackgroundBudgetTestKit
 
 /// Background App Refresh: the switches, Low Power Mode, what they gate and what they do not (IOS-FACTS §6, Part 1).
 @Suite struct BackgroundRefreshTests {
@@ -33,9 +34,9 @@ import Testing
     }
 
     @Test func appsAreToldWhenTheirStatusChangesAndSuspendedAppsGetTheLatestOnly() throws {
-        let delegate = MemoryDelegate()
+        let delegate = ScriptedDelegate()
         let running = try system.install(AppManifest(id: "running"), delegate: delegate)
-        let sleeper = MemoryDelegate()
+        let sleeper = ScriptedDelegate()
         let suspended = try system.install(AppManifest(id: "suspended"), delegate: sleeper)
         try system.open(suspended)
         try system.open(running)                        // `suspended` is now suspended
@@ -43,12 +44,12 @@ import Testing
         system.setLowPowerMode(false)
         system.setLowPowerMode(true)
         system.setLowPowerMode(true)                    // no change: nobody is told
-        #expect(delegate.notifications.entries.map(\.0) == [
+        #expect(delegate.notifications == [
             .backgroundRefreshStatus(.denied), .backgroundRefreshStatus(.available), .backgroundRefreshStatus(.denied),
         ])
-        #expect(sleeper.notifications.entries.isEmpty)
+        #expect(sleeper.notifications.isEmpty)
         try system.open(suspended)
-        #expect(sleeper.notifications.entries.map(\.0) == [.backgroundRefreshStatus(.denied)])
+        #expect(sleeper.notifications == [.backgroundRefreshStatus(.denied)])
     }
 
     @Test func offItStopsSilentPushWakesButNotTasksAudioOrLocation() throws {
@@ -85,7 +86,7 @@ import Testing
 
     /// The explanation names the switch that is off: Low Power Mode is not the app's switch.
     @Test func theFetchExplanationNamesLowPowerModeNotTheAppsSwitch() throws {
-        let news = try system.install(AppManifest(id: "news", backgroundModes: [.fetch]), delegate: FetchDelegate(result: .newData))
+        let news = try system.install(AppManifest(id: "news", backgroundModes: [.fetch]), delegate: ScriptedDelegate.fetcher(result: .newData))
         try system.open(news)
         try system.pressHome()
         system.setLowPowerMode(true)
@@ -116,7 +117,7 @@ import Testing
     /// Low Power Mode alone skips fetches, and lifting it (the app's switch on) lets them come: the
     /// decision and the explanation read the same gate.
     @Test func lowPowerModeAloneGatesFetchesAndTheExplanationSaysSo() throws {
-        let news = try system.install(AppManifest(id: "news", backgroundModes: [.fetch]), delegate: FetchDelegate(result: .newData))
+        let news = try system.install(AppManifest(id: "news", backgroundModes: [.fetch]), delegate: ScriptedDelegate.fetcher(result: .newData))
         try system.open(news)
         try system.pressHome()
         system.setLowPowerMode(true)

@@ -5,38 +5,7 @@ import Testing
 @testable import BudgetClock
 @testable import JobBudgets
 @testable import SavedState
-
-/// Records what a delegate saw: each callback with the state the app reported during it.
-final class RecordingDelegate: ApplicationDelegate {
-    let seen = LockedValue<[(AppCallback, ApplicationState)]>([])
-    let launchOptions = LockedValue<[LaunchOptions]>([])
-    let onCallback: @Sendable (AppCallback, Application) -> Void
-
-    init(onCallback: @escaping @Sendable (AppCallback, Application) -> Void = { _, _ in }) {
-        self.onCallback = onCallback
-    }
-
-    var callbacks: [AppCallback] { seen.withLock { $0.map(\.0) } }
-    var states: [ApplicationState] { seen.withLock { $0.map(\.1) } }
-
-    private func note(_ callback: AppCallback, _ application: Application) {
-        seen.withLock { $0.append((callback, application.applicationState)) }
-        onCallback(callback, application)
-    }
-
-    func application(_ application: Application, willFinishLaunchingWithOptions options: LaunchOptions) {
-        launchOptions.withLock { $0.append(options) }
-        note(.willFinishLaunching, application)
-    }
-    func application(_ application: Application, didFinishLaunchingWithOptions options: LaunchOptions) {
-        note(.didFinishLaunching, application)
-    }
-    func applicationDidBecomeActive(_ application: Application) { note(.didBecomeActive, application) }
-    func applicationWillResignActive(_ application: Application) { note(.willResignActive, application) }
-    func applicationDidEnterBackground(_ application: Application) { note(.didEnterBackground, application) }
-    func applicationWillEnterForeground(_ application: Application) { note(.willEnterForeground, application) }
-    func applicationWillTerminate(_ application: Application) { note(.willTerminate, application) }
-}
+import BackgroundBudgetTestKit
 
 @Suite struct BackgroundSystemTests {
     let clock = VirtualClock()
@@ -47,7 +16,7 @@ final class RecordingDelegate: ApplicationDelegate {
     }
 
     @Test func theStateLabWalkThroughDeliversTheBooksCallbacks() throws {
-        let delegate = RecordingDelegate()
+        let delegate = ScriptedDelegate()
         let app = try system.install(AppManifest(id: "com.example.StateLab"), delegate: delegate)
         try system.open(app)
         try system.beginInterruption()
@@ -84,7 +53,7 @@ final class RecordingDelegate: ApplicationDelegate {
     }
 
     @Test func delegatesSeeTheStateUIKitWouldReportDuringEachCallback() throws {
-        let delegate = RecordingDelegate()
+        let delegate = ScriptedDelegate()
         let app = try system.install(AppManifest(id: "a"), delegate: delegate)
         try system.open(app)
         try system.pressHome()
@@ -107,11 +76,11 @@ final class RecordingDelegate: ApplicationDelegate {
     }
 
     @Test func backgroundLaunchPassesTheReasonAndSuspendsAfterwards() throws {
-        let delegate = RecordingDelegate()
+        let delegate = ScriptedDelegate()
         let app = try system.install(AppManifest(id: "a"), delegate: delegate)
         try system.launchInBackground(app, reason: .location)
         #expect(delegate.callbacks == [.willFinishLaunching, .didFinishLaunching, .didEnterBackground])
-        #expect(delegate.launchOptions.withLock { $0 } == [LaunchOptions(backgroundLaunchReason: .location)])
+        #expect(delegate.launchOptions == [LaunchOptions(backgroundLaunchReason: .location)])
         #expect(app.applicationState == .suspended)
         #expect(system.foregroundApplication == nil)
     }
@@ -128,7 +97,7 @@ final class RecordingDelegate: ApplicationDelegate {
     }
 
     @Test func userKillIsSilentForASuspendedApp() throws {
-        let delegate = RecordingDelegate()
+        let delegate = ScriptedDelegate()
         let app = try system.install(AppManifest(id: "a"), delegate: delegate)
         try system.open(app)
         try system.pressHome()
@@ -144,7 +113,7 @@ final class RecordingDelegate: ApplicationDelegate {
         // A kill requested from inside applicationDidEnterBackground lands while the app still runs in
         // the background: willTerminate, then exit; the app is never suspended.
         let system = self.system
-        let delegate = RecordingDelegate { callback, app in
+        let delegate = ScriptedDelegate { callback, app in
             if callback == .didEnterBackground { try? system.killFromAppSwitcher(app) }
         }
         let app = try system.install(AppManifest(id: "a"), delegate: delegate)
@@ -156,7 +125,7 @@ final class RecordingDelegate: ApplicationDelegate {
     }
 
     @Test func exitsOnSuspendTerminatesAtHome() throws {
-        let delegate = RecordingDelegate()
+        let delegate = ScriptedDelegate()
         let app = try system.install(AppManifest(id: "old", exitsOnSuspend: true), delegate: delegate)
         try system.open(app)
         try system.pressHome()
@@ -167,7 +136,7 @@ final class RecordingDelegate: ApplicationDelegate {
     }
 
     @Test func purgeOfASuspendedAppDeliversNothing() throws {
-        let delegate = RecordingDelegate()
+        let delegate = ScriptedDelegate()
         let app = try system.install(AppManifest(id: "a"), delegate: delegate)
         try system.open(app)
         try system.pressHome()
@@ -211,7 +180,7 @@ final class RecordingDelegate: ApplicationDelegate {
 
     @Test func observersRunAfterTheDelegateUntilRemoved() throws {
         let order = LockedValue<[String]>([])
-        let delegate = RecordingDelegate { callback, _ in order.withLock { $0.append("delegate \(callback)") } }
+        let delegate = ScriptedDelegate { callback, _ in order.withLock { $0.append("delegate \(callback)") } }
         let app = try system.install(AppManifest(id: "a"), delegate: delegate)
         let token = app.addObserver(for: [.didBecomeActive]) { callback in
             order.withLock { $0.append("observer \(callback)") }

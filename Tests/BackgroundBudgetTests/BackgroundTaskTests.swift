@@ -6,15 +6,7 @@ import TestSupport
 @testable import BudgetClock
 @testable import JobBudgets
 @testable import SavedState
-
-/// A delegate whose behaviour a test sets per callback.
-final class ScriptedDelegate: ApplicationDelegate {
-    let script: @Sendable (AppCallback, Application) -> Void
-    init(_ script: @escaping @Sendable (AppCallback, Application) -> Void) { self.script = script }
-    func application(_ application: Application, didFinishLaunchingWithOptions options: LaunchOptions) { script(.didFinishLaunching, application) }
-    func applicationDidEnterBackground(_ application: Application) { script(.didEnterBackground, application) }
-    func applicationWillTerminate(_ application: Application) { script(.willTerminate, application) }
-}
+import BackgroundBudgetTestKit
 
 /// Finite background tasks on the virtual clock, with exact instants (IOS-FACTS Part 1, §2–3).
 @Suite struct BackgroundTaskTests {
@@ -27,17 +19,13 @@ final class ScriptedDelegate: ApplicationDelegate {
     /// Installs and launches an app whose didEnterBackground begins one task that is never ended.
     private func launchUploader(on system: BackgroundSystem, handlerCalls: TestLog<BudgetInstant>? = nil) throws -> Application {
         let clock = self.clock
-        let delegate = ScriptedDelegate { callback, app in
-            guard callback == .didEnterBackground else { return }
+        let delegate = ScriptedDelegate()
+        delegate.on(.didEnterBackground) { app in
             app.beginBackgroundTask(withName: "upload") { handlerCalls?.append(clock.now) }
         }
         let app = try system.install(AppManifest(id: "news"), delegate: delegate)
         try system.open(app)
         return app
-    }
-
-    private func instants(_ system: BackgroundSystem, _ eventName: String) -> [BudgetInstant] {
-        system.trace.events.filter { $0.eventName == eventName }.map(\.time)
     }
 
     @Test(arguments: [(BudgetPolicy.iOS13, 25, 30, UInt32(0x2182_bad2)), (.iOS7, 175, 180, 0x8bad_f00d), (.iOS4, 595, 600, 0x8bad_f00d)])
@@ -51,12 +39,13 @@ final class ScriptedDelegate: ApplicationDelegate {
         clock.advance(by: .seconds(1000))
 
         #expect(calls.entries == [.seconds(10 + warning)])
-        #expect(instants(system, "expirationHandler") == [.seconds(10 + warning)])
-        let exit = try #require(system.trace.events.first { $0.eventName == "exit" })
+        #expect(system.trace.instants(of: .expirationHandlerCalled) == [.seconds(10 + warning)])
+        let exit = try #require(system.trace.first(.exit))
         #expect(exit.time == .seconds(10 + expiry))
         #expect(exit.kind == .exit(.backgroundTaskExpired, code: code))
         #expect(app.applicationState == .notRunning)
         #expect(clock.pendingCount == 0)
+        system.expectNothingPending()
     }
 
     @Test func endingTheLastTaskSuspendsTheAppAndCancelsItsTimers() throws {
@@ -74,7 +63,8 @@ final class ScriptedDelegate: ApplicationDelegate {
                                                        kind: .stateChange(.suspended, cause: .suspend(.backgroundTasksEnded))))
         #expect(clock.pendingCount == 0)
         clock.advance(by: .seconds(60))
-        #expect(!system.trace.events.contains { $0.eventName == "exit" || $0.eventName == "expirationHandler" })
+        #expect(!system.trace.contains(any: .exit, .expirationHandlerCalled))
+        system.expectNothingPending()
     }
 
     @Test func anExpirationHandlerThatEndsItsTaskAvoidsTermination() throws {
@@ -87,9 +77,9 @@ final class ScriptedDelegate: ApplicationDelegate {
         try system.pressHome()
         clock.advance(by: .seconds(100))
         #expect(app.applicationState == .suspended)
-        #expect(instants(system, "endBackgroundTask") == [.seconds(25)])
+        #expect(system.trace.instants(of: .backgroundTaskEnded) == [.seconds(25)])
         #expect(system.trace.states(for: "news").last == .suspended)
-        #expect(!system.trace.events.contains { $0.eventName == "exit" })
+        #expect(!system.trace.contains(any: .exit))
     }
 
     @Test func theAllowanceIsSharedByAllTasksAndHandlersRunInBeginOrder() throws {
@@ -108,7 +98,7 @@ final class ScriptedDelegate: ApplicationDelegate {
         clock.advance(by: .seconds(5))                         // t = 25: both handlers, a first
         #expect(order.entries == ["a", "b"])
         clock.advance(by: .seconds(5))
-        #expect(system.trace.events.last { $0.eventName == "exit" }?.time == .seconds(30))
+        #expect(system.trace.last(.exit)?.time == .seconds(30))
     }
 
     @Test func aTaskBegunAfterTheWarningGetsItsHandlerAtOnce() throws {
@@ -131,14 +121,16 @@ final class ScriptedDelegate: ApplicationDelegate {
         #expect(app.backgroundTimeRemaining == .greatestFiniteMagnitude)
         clock.advance(by: .seconds(100))
         // Open longer than the allowance while in the foreground: a warning, once, at 30 s.
-        #expect(system.trace.events.filter { $0.eventName == "backgroundTaskOpenTooLong" }
+        #expect(system.trace.events(.backgroundTaskOpenTooLong)
             == [TraceEvent(time: .seconds(30), app: "news", kind: .backgroundTaskOpenTooLong(task))])
         try system.pressHome()
         #expect(app.backgroundTimeRemaining == 30)
-        #expect(system.trace.events.suffix(3).map(\.eventName) == ["stateChange", "allowanceStarted", "applicationDidEnterBackground"])
+        expectTrace(Trace(events: Array(system.trace.events.suffix(3))), app: "news", [
+            .state(.background), .any(.allowanceStarted), .callback(.didEnterBackground),
+        ], comparing: .everyEntry)
         #expect(system.trace.events.contains(TraceEvent(time: .seconds(100), app: "news", kind: .allowanceStarted(expiresAt: .seconds(130)))))
         clock.advance(by: .seconds(30))
-        #expect(system.trace.events.last { $0.eventName == "exit" }?.time == .seconds(130))
+        #expect(system.trace.last(.exit)?.time == .seconds(130))
     }
 
     @Test func theAllowanceResetsOnReturnToTheForegroundUnlessThePolicySaysOtherwise() throws {
@@ -157,7 +149,7 @@ final class ScriptedDelegate: ApplicationDelegate {
             try system.pressHome()                             // t = 25
             #expect(app.backgroundTimeRemaining == (resets ? 30 : 10))
             clock.advance(by: .seconds(60))
-            #expect(system.trace.events.last { $0.eventName == "exit" }?.time == .seconds(resets ? 55 : 35))
+            #expect(system.trace.last(.exit)?.time == .seconds(resets ? 55 : 35))
         }
     }
 
@@ -166,8 +158,8 @@ final class ScriptedDelegate: ApplicationDelegate {
         policy.didEnterBackgroundLimit = .seconds(60)
         let system = try system(policy)
         let results = TestLog<Result<BackgroundTaskIdentifier, BackgroundTaskDenial>>()
-        let delegate = ScriptedDelegate { callback, app in
-            guard callback == .didEnterBackground else { return }
+        let delegate = ScriptedDelegate()
+        delegate.on(.didEnterBackground) { app in
             app.simulateWork(for: .seconds(31))                // the whole allowance goes by in the callback
             results.append(app.requestBackgroundTask(withName: "too late"))
         }

@@ -5,6 +5,7 @@ import Testing
 @testable import BudgetClock
 @testable import JobBudgets
 @testable import SavedState
+import BackgroundBudgetTestKit
 
 @Suite struct BudgetPolicyTests {
     @Test func presetsCarryTheEraAllowances() throws {
@@ -176,7 +177,7 @@ import Testing
         var policy = BudgetPolicy.iOS13
         policy.fetchModelFactors.slowFraction = 0.05
         let system = try BackgroundSystem(policy: policy, clock: clock)
-        let news = try system.install(AppManifest(id: "news", backgroundModes: [.fetch]), delegate: FetchDelegate(result: .noData))
+        let news = try system.install(AppManifest(id: "news", backgroundModes: [.fetch]), delegate: ScriptedDelegate.fetcher(result: .noData))
         try system.open(news)
         try system.pressHome()
         clock.advance(by: .seconds(1_200))

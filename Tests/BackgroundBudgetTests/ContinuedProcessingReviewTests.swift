@@ -6,6 +6,7 @@ import TestSupport
 @testable import BudgetClock
 @testable import JobBudgets
 @testable import SavedState
+import BackgroundBudgetTestKit
 
 /// Registers one handler for a wildcard entry and keeps every task it is handed.
 final class ReviewDelegate: ApplicationDelegate {
@@ -267,7 +268,7 @@ final class WeakTask: Sendable {
     /// fetches go on, and `explainBackgroundFetch` never promises one in the past.
     @Test func afterAFetchKillTheExplanationDoesNotPromiseAFetch() throws {
         let system = BackgroundSystem(clock: clock)
-        let news = try system.install(AppManifest(id: "news", backgroundModes: [.fetch]), delegate: FetchDelegate(result: nil))
+        let news = try system.install(AppManifest(id: "news", backgroundModes: [.fetch]), delegate: ScriptedDelegate.fetcher(result: nil))
         try system.open(news)
         try system.pressHome()
         clock.advance(by: .seconds(1_200))
@@ -283,7 +284,7 @@ final class WeakTask: Sendable {
     /// While a fetch runs, `nextOpportunity` is not the instant the running fetch started.
     @Test func whileAFetchRunsTheNextOpportunityIsNotInThePast() throws {
         let system = BackgroundSystem(clock: clock)
-        let news = try system.install(AppManifest(id: "news", backgroundModes: [.fetch]), delegate: FetchDelegate(result: nil))
+        let news = try system.install(AppManifest(id: "news", backgroundModes: [.fetch]), delegate: ScriptedDelegate.fetcher(result: nil))
         try system.open(news)
         try system.pressHome()
         let next = try #require(system.explainBackgroundFetch(of: news).nextOpportunity)

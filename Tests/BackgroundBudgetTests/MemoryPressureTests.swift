@@ -6,27 +6,15 @@ import TestSupport
 @testable import BudgetClock
 @testable import JobBudgets
 @testable import SavedState
+import BackgroundBudgetTestKit
 
-/// A delegate that shrinks on request and records notifications.
-final class MemoryDelegate: ApplicationDelegate {
-    let backgroundFootprint: Int?
-    let warningFootprint: Int?
-    let notifications = TestLog<(SystemNotification, ApplicationState)>()
-    let order = TestLog<String>()
-    init(backgroundFootprint: Int? = nil, warningFootprint: Int? = nil) {
-        self.backgroundFootprint = backgroundFootprint
-        self.warningFootprint = warningFootprint
-    }
-    func applicationDidEnterBackground(_ application: Application) {
-        if let backgroundFootprint { application.setMemoryFootprint(backgroundFootprint) }
-    }
-    func applicationDidReceiveMemoryWarning(_ application: Application) {
-        if let warningFootprint { application.setMemoryFootprint(warningFootprint) }
-    }
-    func applicationWillEnterForeground(_ application: Application) { order.append("willEnterForeground") }
-    func application(_ application: Application, didObserve notification: SystemNotification) {
-        notifications.append((notification, application.applicationState))
-        order.append("notification \(notification)")
+extension ScriptedDelegate {
+    /// A delegate that shrinks to the footprints given when it enters the background or is warned.
+    static func shrinking(inBackgroundTo backgroundFootprint: Int? = nil, onWarningTo warningFootprint: Int? = nil) -> ScriptedDelegate {
+        let delegate = ScriptedDelegate()
+        if let backgroundFootprint { delegate.on(.didEnterBackground) { $0.setMemoryFootprint(backgroundFootprint) } }
+        if let warningFootprint { delegate.on(.didReceiveMemoryWarning) { $0.setMemoryFootprint(warningFootprint) } }
+        return delegate
     }
 }
 
@@ -40,7 +28,7 @@ final class MemoryDelegate: ApplicationDelegate {
         system = BackgroundSystem(clock: clock)
     }
 
-    private func install(_ id: AppID, footprint: Int, delegate: MemoryDelegate = MemoryDelegate(), modes: BackgroundModes = []) throws -> Application {
+    private func install(_ id: AppID, footprint: Int, delegate: ScriptedDelegate = ScriptedDelegate(), modes: BackgroundModes = []) throws -> Application {
         var manifest = AppManifest(id: id, backgroundModes: modes)
         manifest.memoryFootprint = footprint
         return try system.install(manifest, delegate: delegate)
@@ -71,7 +59,7 @@ final class MemoryDelegate: ApplicationDelegate {
     }
 
     @Test func anAppThatShrinksInTheBackgroundIsPurgedLater() throws {
-        let lean = try install("lean", footprint: 400 * Self.mb, delegate: MemoryDelegate(backgroundFootprint: 20 * Self.mb))
+        let lean = try install("lean", footprint: 400 * Self.mb, delegate: ScriptedDelegate.shrinking(inBackgroundTo: 20 * Self.mb))
         let fat = try install("fat", footprint: 100 * Self.mb)
         try system.open(lean)
         try system.open(fat)
@@ -84,7 +72,7 @@ final class MemoryDelegate: ApplicationDelegate {
     @Test func runningAppsAreWarnedThenBackgroundAppsKilledByBandTheForegroundLast() throws {
         let music = try install("music", footprint: 300 * Self.mb, modes: [.audio])
         let maps = try install("maps", footprint: 200 * Self.mb, modes: [.location])
-        let game = try install("game", footprint: 400 * Self.mb, delegate: MemoryDelegate(warningFootprint: 350 * Self.mb))
+        let game = try install("game", footprint: 400 * Self.mb, delegate: ScriptedDelegate.shrinking(onWarningTo: 350 * Self.mb))
         try system.open(music)
         try music.startPlayingAudio()
         try system.open(maps)
@@ -103,7 +91,7 @@ final class MemoryDelegate: ApplicationDelegate {
     }
 
     @Test func warningsThatFreeEnoughSaveEveryone() throws {
-        let app = try install("app", footprint: 500 * Self.mb, delegate: MemoryDelegate(warningFootprint: 100 * Self.mb))
+        let app = try install("app", footprint: 500 * Self.mb, delegate: ScriptedDelegate.shrinking(onWarningTo: 100 * Self.mb))
         try system.open(app)
         system.setMemoryCapacity(200 * Self.mb)
         #expect(exits() == [])
@@ -125,7 +113,7 @@ final class MemoryDelegate: ApplicationDelegate {
     }
 
     @Test func notificationsForASuspendedAppAreCoalescedAndDeliveredFirst() throws {
-        let delegate = MemoryDelegate()
+        let delegate = ScriptedDelegate()
         let app = try install("app", footprint: Self.mb, delegate: delegate)
         try system.open(app)
         system.post(.orientation("portrait"))
@@ -135,27 +123,27 @@ final class MemoryDelegate: ApplicationDelegate {
         system.post(.orientation("landscapeRight"))
         system.post(.locale("fr_FR"))
         system.post(.batteryLevel(0.4))
-        #expect(delegate.notifications.entries.map(\.0) == [.orientation("portrait")])
+        #expect(delegate.notifications == [.orientation("portrait")])
         try system.open(app)
         // One per kind, latest value, in the order the kinds first arrived, before willEnterForeground.
-        #expect(delegate.order.entries == [
-            "notification orientation(portrait)",
-            "notification orientation(landscapeRight)", "notification batteryLevel(0.4)", "notification locale(fr_FR)",
-            "willEnterForeground",
+        #expect(delegate.received.filter { $0.kind == .notification || $0 == .lifecycle(.willEnterForeground) } == [
+            .notification(.orientation("portrait")),
+            .notification(.orientation("landscapeRight")), .notification(.batteryLevel(0.4)), .notification(.locale("fr_FR")),
+            .lifecycle(.willEnterForeground),
         ])
-        #expect(delegate.notifications.entries.dropFirst().allSatisfy { $0.1 == .background })
-        #expect(system.trace.events.filter { $0.eventName == "notificationQueued" }.count == 5)
+        #expect(delegate.records(ofKind: .notification).dropFirst().allSatisfy { $0.state == .background })
+        #expect(system.trace.count(of: .notificationQueued) == 5)
     }
 
     @Test func notificationsQueuedForAnAppThatIsPurgedAreDropped() throws {
-        let delegate = MemoryDelegate()
+        let delegate = ScriptedDelegate()
         let app = try install("app", footprint: Self.mb, delegate: delegate)
         try system.open(app)
         try system.pressHome()
         system.post(.significantTimeChange)
         try system.purge(app)
         try system.open(app)
-        #expect(delegate.notifications.entries.isEmpty)
+        #expect(delegate.notifications.isEmpty)
     }
 }
 

@@ -5,6 +5,7 @@ import Testing
 @testable import BudgetClock
 @testable import JobBudgets
 @testable import SavedState
+import BackgroundBudgetTestKit
 
 /// Interval-like policy numbers have floors: iOS's own (600 s for the VoIP keep-alive) or the model's
 /// (1 s between fetch opportunities, 1 ms for every other duration), so no policy can make a run
@@ -84,7 +85,7 @@ import Testing
         let policy = try BudgetPolicy.iOS13.setting(.minimumFetchInterval, to: minimum.secondsDouble)
         let system = try BackgroundSystem(policy: policy, clock: clock)
         let news = try system.install(AppManifest(id: "news", backgroundModes: [.fetch]),
-                                      delegate: FetchDelegate(result: .newData, work: .zero, interval: interval))
+                                      delegate: ScriptedDelegate.fetcher(result: .newData, work: .zero, interval: interval))
         try system.open(news)
         try system.pressHome()
         clock.advance(by: .seconds(seconds))

@@ -7,6 +7,7 @@ import TestSupport
 @testable import BudgetClock
 @testable import JobBudgets
 @testable import SavedState
+import BackgroundBudgetTestKit
 
 /// The same core on the real-time clock: app callbacks on their own dispatch queues, deadlines on
 /// one timer. Few, lenient tests with short policy numbers and bounded semaphore waits.

@@ -7,6 +7,7 @@ import TestSupport
 @testable import BudgetClock
 @testable import JobBudgets
 @testable import SavedState
+import BackgroundBudgetTestKit
 
 /// Reacts to its first memory warning by freeing memory and at once taking more.
 final class ReshrinkDelegate: ApplicationDelegate {

@@ -6,6 +6,7 @@ import TestSupport
 @testable import BudgetClock
 @testable import JobBudgets
 @testable import SavedState
+import BackgroundBudgetTestKit
 
 /// Callback time limits and the app's own queue: suspension holds work, termination drops it.
 @Suite struct WatchdogAndQueueTests {

@@ -25,14 +25,14 @@ final class AppExecutor: Sendable {
         #endif
     }
 
-    private struct State {
+    package struct State {
         var epoch: UInt64 = 0
         var queued = 0
         var suspended = false
     }
 
     private let backend: Backend
-    private let state = LockedValue(State())
+    package let state = LockedValue(State())
 
     init(backend: Backend) {
         self.backend = backend

@@ -1,0 +1,26 @@
+// BackgroundBudgetTestKit: what policy tests need, in one import.
+//
+//     import Testing
+//     import BackgroundBudgetTestKit
+//
+//     @Test func anUnendedTaskIsExpired() throws {
+//         let clock = VirtualClock()
+//         let system = BackgroundSystem(clock: clock)
+//         let delegate = ScriptedDelegate(clock: clock)                    // records every callback
+//         delegate.on(.didEnterBackground) { $0.beginBackgroundTask(withName: "upload") }
+//         let app = try system.install(AppManifest(id: "news"), delegate: delegate)
+//         try system.open(app)
+//         try system.pressHome()
+//         clock.advance(by: .seconds(60))
+//         #expect(system.trace.instants(of: .expirationHandlerCalled) == [.seconds(25)])  // typed, no strings
+//         expectTrace(system, app: app, [                                  // one issue at the first mismatch
+//             .state(.background), .callback(.didEnterBackground), .exit(.backgroundTaskExpired),
+//         ], comparing: .inOrder)
+//         system.expectNothingPending()                                    // no timers, tasks or queued work left
+//     }
+//
+// `ScriptedDelegate` replaces per-test delegates; `TraceEvent.Kind.Tag` and `TraceStep` replace
+// `eventName` strings; `pendingWork(allowing:)`, `checkNothingPending(allowing:)` and
+// `expectNothingPending(allowing:)` report what a system still has outstanding.
+
+@_exported import BackgroundBudget
