@@ -70,11 +70,15 @@ let package = Package(
         .testTarget(name: "BudgetClockTests", dependencies: ["BudgetClock", "TestSupport"]),
         .testTarget(name: "JobBudgetsTests", dependencies: ["JobBudgets", "TestSupport"]),
         .testTarget(name: "SavedStateTests", dependencies: ["SavedState", "BudgetClock", "StateStoreTorture", "TestSupport"]),
-        // The example executables are dependencies so that they are built before the tests, which run
-        // them and compare their output with Tests/BackgroundBudgetTests/ExpectedTraces (read from
-        // the source tree, hence excluded from the target).
+        .testTarget(name: "BackgroundBudgetCoreTests", dependencies: ["BackgroundBudgetCore", "BudgetClock", "TestSupport"]),
         .testTarget(name: "BackgroundBudgetTests", dependencies: [
-            "BackgroundBudget", "BackgroundBudgetScenario", "BackgroundBudgetTestKit", "TestSupport", "bgbudget", "FuzzScenario", "FuzzInfoPlist", "FuzzStateFrame", "FuzzSupport",
+            "BackgroundBudget", "BackgroundBudgetTestKit", "BackgroundBudgetScenario", "TestSupport",
+        ]),
+        // The example executables are dependencies so that they are built before the tests, which run
+        // them and compare their output with Tests/BackgroundBudgetScenarioTests/ExpectedTraces (read
+        // from the source tree, hence excluded from the target).
+        .testTarget(name: "BackgroundBudgetScenarioTests", dependencies: [
+            "BackgroundBudgetScenario", "TestSupport", "bgbudget", "FuzzScenario", "FuzzInfoPlist", "FuzzStateFrame", "FuzzSupport",
             "StateLab", "AudioPlayer", "LocationTracker", "MemoryPressure", "NewsFetcher",
         ], exclude: ["ExpectedTraces"]),
         .testTarget(name: "BackgroundBudgetTestKitTests", dependencies: ["BackgroundBudgetTestKit"]),

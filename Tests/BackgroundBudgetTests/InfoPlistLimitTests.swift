@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 @testable import BackgroundBudget
 @testable import BackgroundBudgetCore
 @testable import BackgroundBudgetScenario
@@ -169,10 +170,10 @@ import Testing
             let data = Data(bom + Self.utf16(text, bigEndian: encoding == .utf16BigEndian))
             let error = try #require(Self.error(data))
             #expect(error.problem == .nestedTooDeep(limit: 128, location: "line 135, byte \(InfoPlistLimits.grouped(2 + 2 * 1_268))"))
-            let sample = try String(contentsOf: InfoPlistTests.directory.appendingPathComponent("AudioPlayer.plist"), encoding: .utf8)
+            let sample = try String(contentsOf: SampleFiles.infoPlists.appendingPathComponent("AudioPlayer.plist"), encoding: .utf8)
                 .replacingOccurrences(of: "UTF-8", with: "UTF-16")
             #expect(try AppManifest(plistData: Data(bom + Self.utf16(sample, bigEndian: encoding == .utf16BigEndian)))
-                == InfoPlistTests.load("AudioPlayer.plist"))
+                == AppManifest(contentsOfInfoPlist: SampleFiles.infoPlists.appendingPathComponent("AudioPlayer.plist")))
         }
         let utf7 = Data((Self.header.replacingOccurrences(of: "UTF-8", with: "UTF-7") + "<true/></dict></plist>").utf8)
         #expect(Self.error(utf7)?.problem == .malformed(#"not a valid XML property list: the encoding "UTF-7" is not read; "#
@@ -274,7 +275,12 @@ import Testing
         defer { try? FileManager.default.removeItem(at: folder) }
         try Self.deepXML(depth: 10_000).write(to: folder.appendingPathComponent("Deep.plist"))
         let file = folder.appendingPathComponent("deep.json").path
-        try Data(ScenarioInfoPlistTests.scenario(apps: #"{"infoPlist": "Deep.plist"}"#, open: "com.example.deep"))
+        let scenario = #"""
+            {"description": "plists",
+             "apps": [{"infoPlist": "Deep.plist"}],
+             "events": [{"at": 0, "do": "open", "app": "com.example.deep"}]}
+            """#
+        try Data(scenario.utf8)
             .write(to: URL(fileURLWithPath: file))
         let outcome = ScenarioCommand.run(["validate", file])
         #expect(outcome.status == .failure)

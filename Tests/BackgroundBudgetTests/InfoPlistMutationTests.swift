@@ -24,7 +24,7 @@ import TestSupport
         let names = ["AudioPlayer.plist", "LegacyApp.plist", "LocationTracker.plist", "NewsReader.plist"]
             + Array(repeating: "VoiceCall.plist", count: 4)
         return names.compactMap { name in
-            (try? Data(contentsOf: InfoPlistTests.directory.appendingPathComponent(name))).map(Array.init)
+            (try? Data(contentsOf: SampleFiles.infoPlists.appendingPathComponent(name))).map(Array.init)
         }
     }()
 
@@ -103,12 +103,12 @@ import TestSupport
             let start = index(plist.count + 1), end = min(plist.count, start + index(24))
             plist.insert(contentsOf: plist[start..<end], at: at)
         case 5: // replace the text between two tags
-            let closes = ScenarioMutationTests.offsets(in: plist) { $0 == UInt8(ascii: ">") }
+            let closes = SampleFiles.offsets(in: plist) { $0 == UInt8(ascii: ">") }
             guard let close = closes.isEmpty ? nil : closes[index(closes.count)],
                   let open = plist[(close + 1)...].firstIndex(of: UInt8(ascii: "<")) else { return }
             plist.replaceSubrange((close + 1)..<open, with: Array(texts[index(texts.count)].utf8))
         case 6: // rename a tag, so a value changes type or the document breaks
-            let opens = ScenarioMutationTests.offsets(in: plist) { $0 == UInt8(ascii: "<") }
+            let opens = SampleFiles.offsets(in: plist) { $0 == UInt8(ascii: "<") }
             guard let open = opens.isEmpty ? nil : opens[index(opens.count)] else { return }
             var start = open + 1
             if start < plist.count, plist[start] == UInt8(ascii: "/") { start += 1 }
@@ -117,7 +117,7 @@ import TestSupport
         default: // point a binary object reference, offset or marker elsewhere: a run of small bytes
             guard plist.starts(with: Array("bplist".utf8)), plist.count > 8 else {
                 // In XML, nest arrays before a tag, up to 3,000 deep: past the depth limit, or unbalanced.
-                let opens = ScenarioMutationTests.offsets(in: plist) { $0 == UInt8(ascii: "<") }
+                let opens = SampleFiles.offsets(in: plist) { $0 == UInt8(ascii: "<") }
                 guard let open = opens.isEmpty ? nil : opens[index(opens.count)] else { return }
                 let depth = 1 + index(3_000)
                 let nest = String(repeating: "<array>", count: depth) + String(repeating: "</array>", count: index(depth + 1))

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 @testable import BackgroundBudget
 @testable import BackgroundBudgetCore
 @testable import BackgroundBudgetScenario
@@ -10,9 +11,7 @@ import Testing
 /// Every sample in Examples/InfoPlists loads with every field, and every problem is reported with its
 /// key, in XML and in binary alike.
 @Suite struct InfoPlistTests {
-    static let directory = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("Examples/InfoPlists")
+    static let directory = SampleFiles.infoPlists
 
     static let formats: [PropertyListSerialization.PropertyListFormat] = [.xml, .binary]
 

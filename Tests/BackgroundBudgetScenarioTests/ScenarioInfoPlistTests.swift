@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 @testable import BackgroundBudget
 @testable import BackgroundBudgetCore
 @testable import BackgroundBudgetScenario
@@ -10,7 +11,7 @@ import Testing
 /// Scenario apps that point at an Info.plist, and apps that declare modes and task identifiers inline.
 @Suite struct ScenarioInfoPlistTests {
     /// A scenario file in Examples/scenarios that need not exist: only its folder matters.
-    static let scenarioFile = InfoPlistTests.directory.deletingLastPathComponent().appendingPathComponent("scenarios/virtual.json").path
+    static let scenarioFile = SampleFiles.infoPlists.deletingLastPathComponent().appendingPathComponent("scenarios/virtual.json").path
 
     /// A scenario with `apps` spliced in on line 2 and one event that opens `open`.
     static func scenario(apps: String, open: String = "com.example.audioplayer") -> [UInt8] {
@@ -38,7 +39,7 @@ import Testing
                        "behaviour": {"applicationDidEnterBackground": [{"do": "work", "for": 1}]}}
             """), file: Self.scenarioFile)
         #expect(scenario.apps == [
-            ScenarioApp(try InfoPlistTests.load("AudioPlayer.plist")),
+            ScenarioApp(try AppManifest(contentsOfInfoPlist: SampleFiles.infoPlists.appendingPathComponent("AudioPlayer.plist"))),
             ScenarioApp(AppManifest(id: "com.example.voicecall", displayName: "Calls", backgroundModes: [.audio, .voip, .remoteNotification]),
                         behaviour: ScenarioBehaviour([.didEnterBackground: [.work(.seconds(1))]])),
         ])
@@ -47,13 +48,13 @@ import Testing
 
     @Test func withoutAFileRelativePathsResolveAgainstTheCurrentDirectory() throws {
         let here = FileManager.default.currentDirectoryPath
-        let path = Self.relativePath(from: here, to: InfoPlistTests.directory.appendingPathComponent("NewsReader.plist").path)
+        let path = Self.relativePath(from: here, to: SampleFiles.infoPlists.appendingPathComponent("NewsReader.plist").path)
         #expect(!path.hasPrefix("/"))
         let scenario = try Scenario(json: String(decoding: Self.scenario(apps: #"{"infoPlist": "\#(path)"}"#, open: "com.example.news"),
                                                  as: UTF8.self))
-        #expect(scenario.apps[0].manifest == (try InfoPlistTests.load("NewsReader.plist")))
+        #expect(scenario.apps[0].manifest == (try AppManifest(contentsOfInfoPlist: SampleFiles.infoPlists.appendingPathComponent("NewsReader.plist"))))
         // An absolute path is used as it is, whatever the scenario file.
-        let absolute = InfoPlistTests.directory.appendingPathComponent("LegacyApp.plist").path
+        let absolute = SampleFiles.infoPlists.appendingPathComponent("LegacyApp.plist").path
         let legacy = try Scenario(jsonBytes: Self.scenario(apps: #"{"infoPlist": "\#(absolute)"}"#, open: "com.example.flashlight"),
                                   file: "/nowhere/at/all.json")
         #expect(legacy.apps[0].manifest.exitsOnSuspend)
@@ -78,7 +79,7 @@ import Testing
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("bgbudget-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder.appendingPathComponent("apps"), withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
-        try FileManager.default.copyItem(at: InfoPlistTests.directory.appendingPathComponent("AudioPlayer.plist"),
+        try FileManager.default.copyItem(at: SampleFiles.infoPlists.appendingPathComponent("AudioPlayer.plist"),
                                          to: folder.appendingPathComponent("apps/Player.plist"))
         let file = folder.appendingPathComponent("player.json").path
         try Data(Self.scenario(apps: #"{"infoPlist": "apps/Player.plist"}"#)).write(to: URL(fileURLWithPath: file))
@@ -136,7 +137,7 @@ import Testing
     }
 
     @Test func theScenarioFormatArticlesInfoPlistExampleDecodesAndRuns() throws {
-        let article = try String(contentsOf: InfoPlistTests.directory.deletingLastPathComponent().deletingLastPathComponent()
+        let article = try String(contentsOf: SampleFiles.infoPlists.deletingLastPathComponent().deletingLastPathComponent()
             .appendingPathComponent("Sources/BackgroundBudget/BackgroundBudget.docc/ScenarioFormat.md"), encoding: .utf8)
         let section = try #require(article.range(of: "### Apps from an Info.plist"))
         let open = try #require(article.range(of: "```json\n", range: section.upperBound..<article.endIndex))

@@ -1,5 +1,5 @@
-@testable import BackgroundBudget
 @testable import BackgroundBudgetCore
+import BudgetClock
 import Testing
 
 /// Drives ``DeviceCore`` directly, without the shell: each step gives the core one input at a virtual

@@ -27,7 +27,7 @@ import TestSupport
                        "behaviour": {"applicationDidEnterBackground": [{"do": "work", "for": 2}],
                                      "application:didFinishLaunchingWithOptions": [{"do": "work", "for": 0.5}]}},
                       {"id": "com.example.b", "exitsOnSuspend": true},
-                      {"infoPlist": "\(InfoPlistTests.directory.appendingPathComponent("VoiceCall.plist").path)", "displayName": "C"}],
+                      {"infoPlist": "\(SampleFiles.infoPlists.appendingPathComponent("VoiceCall.plist").path)", "displayName": "C"}],
              "events": [{"at": 0, "do": "launch", "app": "com.example.a"}, {"at": 1, "do": "beginInterruption"},
                         {"at": 2, "do": "dismissInterruption"}, {"at": 3, "do": "switchTo", "app": "com.example.b"},
                         {"at": 4, "do": "open", "app": "com.example.a"}, {"at": 5, "do": "beginInterruption"},

@@ -1,10 +1,6 @@
 import Testing
-@testable import BackgroundBudget
 @testable import BackgroundBudgetCore
-@testable import BackgroundBudgetScenario
-@testable import BudgetClock
-@testable import JobBudgets
-@testable import SavedState
+import BudgetClock
 
 /// Each lifecycle case of IOS-FACTS §1 and Part 1, as the pure transition function gives it.
 @Suite struct LifecycleTests {
