@@ -41,7 +41,7 @@ public struct Scenario: Sendable, Hashable {
     /// Creates a scenario.
     /// - Parameters:
     ///   - description: What the scenario teaches.
-    ///   - policy: The limits; ``BudgetPolicy/iOS13`` by default.
+    ///   - policy: The limits; ``/BackgroundBudgetCore/BudgetPolicy/iOS13`` by default.
     ///   - device: Device settings.
     ///   - apps: The installed apps.
     ///   - events: What happens, in time order.

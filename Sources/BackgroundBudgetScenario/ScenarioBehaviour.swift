@@ -12,7 +12,7 @@ import BackgroundBudget
 /// The vocabulary lives in ``vocabulary``; to add a step, add a case, a table entry and a line to
 /// `perform(in:)`.
 public enum ScenarioStep: Sendable, Hashable {
-    /// `work`: the callback spends this long before it returns (``Application/simulateWork(for:)``).
+    /// `work`: the callback spends this long before it returns (``/BackgroundBudget/Application/simulateWork(for:)``).
     case work(Duration)
     /// `beginTask`: the app begins a finite background task (see ``ScenarioTask``).
     case beginTask(ScenarioTask)

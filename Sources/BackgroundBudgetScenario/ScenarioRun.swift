@@ -1,7 +1,7 @@
 import BackgroundBudget
 
 extension Scenario {
-    /// Runs the scenario on a fresh ``VirtualClock`` and returns what happened.
+    /// Runs the scenario on a fresh ``/BudgetClock/VirtualClock`` and returns what happened.
     ///
     /// The clock moves to each event's time and the event happens; after the last event the clock
     /// runs to ``end``. Apps perform their ``ScenarioBehaviour`` in each callback.
@@ -86,9 +86,9 @@ public struct ScenarioRun: Sendable, Hashable {
 
     /// The output formats of a run.
     public enum Format: String, Sendable, Hashable, CaseIterable {
-        /// `NSLog`-style lines with each app's display name (``Trace/logLines(_:)``).
+        /// `NSLog`-style lines with each app's display name (``/BackgroundBudgetCore/Trace/logLines(_:)``).
         case log
-        /// JSON Lines (``Trace/jsonLines()``), as the *Trace format* article documents.
+        /// JSON Lines (``/BackgroundBudgetCore/Trace/jsonLines()``), as <doc:/BackgroundBudgetCore/TraceFormat> documents.
         case jsonl
         /// A self-contained SVG timeline: one lane per app, a band per state, marks for callbacks.
         case svg

@@ -5,7 +5,7 @@ import Dispatch
 ///
 /// Time is monotonic uptime (`DispatchTime`), never the wall clock, so it neither jumps when the
 /// user changes the date nor stops counting while the process waits. ``now`` is the time since the
-/// clock was created. Any ``BudgetClock`` consumer runs on it unchanged, so a ``BackgroundSystem``
+/// clock was created. Any ``BudgetClock`` consumer runs on it unchanged, so a `BackgroundSystem`
 /// built for unit tests on a ``VirtualClock`` runs in real time on this one:
 ///
 /// ```swift

@@ -19,7 +19,7 @@ import BudgetClock
 /// ``BudgetStopReason/parentEnded``). A budget that stops at the same instant as an ancestor reports
 /// ``BudgetStopReason/parentStopped``, like its siblings; only the outermost one reports
 /// ``BudgetStopReason/expired``. Handlers run on the clock's thread (the thread advancing a
-/// ``VirtualClock``), after the scheduler's lock is released, children before parents; warnings that
+/// ``/BudgetClock/VirtualClock``), after the scheduler's lock is released, children before parents; warnings that
 /// fell due come before stops.
 ///
 /// A warning handler is called at most once, and only if no ``end(_:)`` of its budget (or of an
@@ -27,7 +27,7 @@ import BudgetClock
 /// running nor ever called (`end` waits for a delivery running on another thread). One exception, where
 /// waiting would deadlock: `end` does not wait for a handler whose thread is itself blocked in an `end`
 /// that waits, directly or through other such waits, for the thread calling it (two handlers running
-/// at once on two threads advancing a ``VirtualClock``, each ending the other's budget). That `end`
+/// at once on two threads advancing a ``/BudgetClock/VirtualClock``, each ending the other's budget). That `end`
 /// returns while the other handler is still running, blocked in its own `end` until the caller's
 /// handler returns; it is never called again.
 ///
@@ -140,7 +140,7 @@ public final class BudgetScheduler: Sendable {
     private let state = LockedValue(State())
 
     /// Creates a scheduler with no budgets.
-    /// - Parameter clock: A ``VirtualClock`` for tests, a real-time clock for real work.
+    /// - Parameter clock: A ``/BudgetClock/VirtualClock`` for tests, a real-time clock for real work.
     public init(clock: any BudgetClock) {
         self.clock = clock
     }
