@@ -8,7 +8,7 @@ import BackgroundBudget
 /// {"at": 12.5, "do": "launchInBackground", "app": "com.example.news", "reason": "location"}
 /// ```
 ///
-/// The vocabulary lives in one table, ``vocabulary``: each entry is the name, the keys, a one-line
+/// The vocabulary lives in one table, `vocabulary`: each entry is the name, the keys, a one-line
 /// summary and how to read it. To add an action, add a case here, an entry to the table, and a line
 /// to `perform(in:)` (the compiler points at the switch).
 public enum ScenarioAction: Sendable, Hashable {

@@ -9,7 +9,7 @@ import BackgroundBudget
 /// "behaviour": {"applicationDidEnterBackground": [{"do": "work", "for": 2.5}]}
 /// ```
 ///
-/// The vocabulary lives in ``vocabulary``; to add a step, add a case, a table entry and a line to
+/// The vocabulary lives in `vocabulary`; to add a step, add a case, a table entry and a line to
 /// `perform(in:)`.
 public enum ScenarioStep: Sendable, Hashable {
     /// `work`: the callback spends this long before it returns (``/BackgroundBudget/Application/simulateWork(for:)``).

@@ -37,104 +37,6 @@ import BudgetClock
 ///
 /// - Complexity: Requesting and ending a budget are O(log n) in the number of live budgets.
 public final class BudgetScheduler: Sendable {
-    /// One budget's bookkeeping, kept small: a million live budgets cost well under 256 bytes each.
-    private struct Record {
-        var name: String
-        /// Nanoseconds; `Int64.max` once the warning is delivered (or when there is none).
-        var warnAt: Int64
-        var stopAt: Int64
-        var generation: UInt32
-        var isLive = false
-        /// Slot numbers plus one; zero means none. `parent` links the free list while the slot is free.
-        var parent: UInt32 = 0
-        var firstChild: UInt32 = 0
-        var previousSibling: UInt32 = 0
-        var nextSibling: UInt32 = 0
-        var entry: DeadlineHeap<UInt32>.Handle?
-        var onWarning: BudgetWarningHandler?
-        var onStop: BudgetStopHandler?
-    }
-
-    private struct State: Sendable {
-        var records: [Record] = []
-        var freeHead: UInt32 = 0
-        var liveCount = 0
-        var deadlines = DeadlineHeap<UInt32>()
-        var timer: ScheduledWork?
-        /// Handlers of removed budgets, kept until the lock is released: dropping one may run a
-        /// `deinit` of the caller's, which must not run under the lock.
-        var released = ReleasedHandlers()
-        /// The instant the clock timer is armed for. It may be earlier than the earliest deadline (it
-        /// is not moved later when budgets end); when it fires early it is simply armed again.
-        var timerAt: Int64?
-        /// Warnings that fell due and are not delivered yet, by budget number: queued, or being
-        /// delivered (on which thread, and who waits for it to finish).
-        var deliveries: [UInt64: Delivery] = [:]
-        /// The deliveries each thread blocked in `end` waits for, by thread: the edges of the
-        /// wait-for graph `end` checks so that it never closes a cycle of waits.
-        var waiting: [UInt: [UInt64]] = [:]
-        /// How many entries of `deliveries` list each budget number among their ancestors, so that
-        /// `end` of a budget with no delivery under it looks up one key instead of scanning them all.
-        var ancestorCounts: [UInt64: Int] = [:]
-
-        func slot(of budget: Budget) -> Int? {
-            let slot = Int(budget.id & 0xFFFF_FFFF) - 1
-            guard slot >= 0, slot < records.count, records[slot].isLive, records[slot].generation == UInt32(budget.id >> 32) else { return nil }
-            return slot
-        }
-
-        /// Whether the thread `start` waits, directly or through the threads running the deliveries it
-        /// waits for, for a delivery running on `thread`: then `thread` waiting for `start` would
-        /// deadlock.
-        func waits(from start: UInt, for thread: UInt) -> Bool {
-            var pending = [start], seen: Set<UInt> = [start]
-            while let current = pending.popLast() {
-                if current == thread { return true }
-                for id in waiting[current] ?? [] {
-                    if let next = deliveries[id]?.thread, seen.insert(next).inserted { pending.append(next) }
-                }
-            }
-            return false
-        }
-
-        /// Records a queued delivery and counts its ancestors.
-        mutating func queue(_ delivery: Delivery, for id: UInt64) {
-            deliveries[id] = delivery
-            for ancestor in delivery.ancestors { ancestorCounts[ancestor, default: 0] += 1 }
-        }
-
-        /// Drops a delivery (cancelled or done) and its ancestors' counts.
-        mutating func removeDelivery(_ id: UInt64) -> Delivery? {
-            guard let delivery = deliveries.removeValue(forKey: id) else { return nil }
-            for ancestor in delivery.ancestors {
-                if ancestorCounts[ancestor] == 1 { ancestorCounts[ancestor] = nil } else { ancestorCounts[ancestor]! -= 1 }
-            }
-            return delivery
-        }
-
-        func budget(at slot: Int) -> Budget {
-            Budget(id: UInt64(records[slot].generation) << 32 | UInt64(slot + 1))
-        }
-    }
-
-    /// A due warning on its way to its handler.
-    private struct Delivery: Sendable {
-        /// The budget numbers of the budget's ancestors when the warning was queued, parent first:
-        /// `end` of any of them cancels or waits for this delivery, even once the budget is no
-        /// longer linked under it (it stopped in the batch that queued the warning).
-        var ancestors: [UInt64]
-        /// `nil` while queued (not yet begun: `end` cancels it); else the thread its handler runs on.
-        var thread: UInt?
-        /// Signals of the `end` calls on other threads waiting for the running handler to return.
-        var waiters: [OneShotSignal] = []
-    }
-
-    /// Handlers let go of under the lock, to drop after it.
-    private struct ReleasedHandlers: Sendable {
-        var warnings: [BudgetWarningHandler] = []
-        var stops: [BudgetStopHandler] = []
-    }
-
     /// The clock deadlines run on.
     public let clock: any BudgetClock
     private let state = LockedValue(State())
@@ -434,13 +336,5 @@ public final class BudgetScheduler: Sendable {
         if let timer = state.timer { clock.cancel(timer) }
         state.timerAt = earliest
         state.timer = clock.schedule(at: BudgetInstant(nanoseconds: earliest)) { [weak self] in self?.fire() }
-    }
-}
-
-extension Int64 {
-    /// `self + other`, clamped to the representable range.
-    func addingSaturating(_ other: Int64) -> Int64 {
-        let (sum, overflow) = addingReportingOverflow(other)
-        return overflow ? (other > 0 ? .max : .min) : sum
     }
 }

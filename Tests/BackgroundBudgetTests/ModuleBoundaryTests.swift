@@ -1,0 +1,89 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// The module rules the Architecture article states, checked on the source tree: what each module may
+/// import, that policy numbers live in `BudgetPolicy`, and that source files stay small.
+@Suite struct ModuleBoundaryTests {
+    /// Every Swift file under `Sources/<module>`, as (path relative to the module's folder, text).
+    static func sources(of module: String) throws -> [(path: String, text: String)] {
+        let folder = SampleFiles.root.appendingPathComponent("Sources/\(module)")
+        let paths = try #require(FileManager.default.subpathsOfDirectory(atPath: folder.path) as [String]?)
+        return try paths.filter { $0.hasSuffix(".swift") }.sorted().map { path in
+            (path, try String(contentsOf: folder.appendingPathComponent(path), encoding: .utf8))
+        }
+    }
+
+    /// The modules a file imports, with any `@_exported`, `@testable` or kind (`struct`, `func`) dropped:
+    /// `import struct BudgetClock.BudgetInstant` gives `BudgetClock`.
+    static func imports(in text: String) -> Set<String> {
+        var modules: Set<String> = []
+        for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
+            var words = line.split(separator: " ").map(String.init)
+            while let first = words.first, first.hasPrefix("@") { words.removeFirst() }
+            guard words.first == "import", words.count >= 2 else { continue }
+            let target = words.count >= 3 ? words[2] : words[1]
+            modules.insert(String(target.split(separator: ".")[0]))
+        }
+        return modules
+    }
+
+    /// Which modules each of ours may import (platform modules for system calls are listed too).
+    static let allowedImports: [String: Set<String>] = [
+        // The core is values only: its only import is the clock module, for `BudgetInstant`.
+        "BackgroundBudgetCore": ["BudgetClock"],
+        "BudgetClock": ["Dispatch", "Darwin", "Glibc", "Musl", "Android"],
+        "JobBudgets": ["BudgetClock", "Dispatch"],
+        "SavedState": ["Foundation", "Darwin", "Glibc", "Musl"],
+    ]
+
+    @Test(arguments: ["BackgroundBudgetCore", "BudgetClock", "JobBudgets", "SavedState"])
+    func aModuleImportsOnlyWhatItsArrowsAllow(module: String) throws {
+        let allowed = try #require(Self.allowedImports[module])
+        let files = try Self.sources(of: module)
+        #expect(!files.isEmpty)
+        for file in files {
+            let extra = Self.imports(in: file.text).subtracting(allowed)
+            #expect(extra.isEmpty, "Sources/\(module)/\(file.path) imports \(extra.sorted())")
+        }
+    }
+
+    @Test func theCoreNamesNoClockObjectNoLockAndNoClosureType() throws {
+        // Value types of the clock module only; no object that runs work, no lock, no stored closure.
+        let forbidden = ["VirtualClock", "DispatchClock", "LockedValue", "ScheduledWork", "@Sendable () ->", "@escaping"]
+        for file in try Self.sources(of: "BackgroundBudgetCore") {
+            let code = file.text.split(separator: "\n").filter { !$0.trimmingCharacters(in: .whitespaces).hasPrefix("//") }
+            for word in forbidden {
+                #expect(!code.contains { $0.contains(word) }, "Sources/BackgroundBudgetCore/\(file.path) uses \(word)")
+            }
+        }
+    }
+
+    @Test func durationsOfTheModelAreWrittenOnlyInThePolicy() throws {
+        // A literal duration in the model's code is a policy number outside `BudgetPolicy`.
+        let literal = try Regex(#"\.(seconds|milliseconds|microseconds|minutes|hours)\(\s*[0-9]"#)
+        for module in ["BackgroundBudgetCore", "BackgroundBudget"] {
+            for file in try Self.sources(of: module) where !file.path.hasPrefix("Policy/") {
+                for line in file.text.split(separator: "\n") where !line.trimmingCharacters(in: .whitespaces).hasPrefix("//") {
+                    let hasLiteral = line.contains(literal)
+                    #expect(!hasLiteral, "Sources/\(module)/\(file.path): \(line)")
+                }
+            }
+        }
+    }
+
+    @Test(arguments: ["BudgetClock", "JobBudgets", "SavedState", "BackgroundBudgetCore", "BackgroundBudget",
+                      "BackgroundBudgetScenario", "BackgroundBudgetTestKit"])
+    func sourceFilesStayUnderFourHundredLines(module: String) throws {
+        for file in try Self.sources(of: module) {
+            let lines = file.text.split(separator: "\n", omittingEmptySubsequences: false).count
+            #expect(lines <= 400, "Sources/\(module)/\(file.path) has \(lines) lines")
+        }
+    }
+
+    @Test func theImportReaderSeesEveryForm() {
+        #expect(Self.imports(in: "import Foundation\n@_exported import BudgetClock\nimport struct SavedState.StateStore\n")
+                == ["Foundation", "BudgetClock", "SavedState"])
+        #expect(Self.imports(in: "// import Foundation\nlet important = 1\n").isEmpty)
+    }
+}
