@@ -1,0 +1,145 @@
+@testable import BackgroundBudgetCore
+import BudgetClock
+import Testing
+
+/// Each feature's rules, driven on the pure core: (state, input) → effects, with the exact `Effect`
+/// values the shell must perform. Every case starts from a fresh core with one app installed from the
+/// case's manifest, launched at 0 s and settled; its steps then give the core one input each.
+@Suite struct DeviceCoreFeatureTests {
+    /// One input to the core at an instant, and the effects it must return.
+    struct Step: Sendable {
+        /// The instant of virtual time.
+        var at: BudgetInstant
+        /// What the input is, for the report.
+        var input: String
+        /// Gives the input to the core and returns its effects.
+        var run: @Sendable (inout DeviceCore, BudgetInstant) throws -> [Effect]
+        /// Exactly what the core must return, in order.
+        var effects: [Effect]
+    }
+
+    /// A named sequence of steps for one feature.
+    struct Case: Sendable, CustomTestStringConvertible {
+        /// The feature and what the case shows.
+        var name: String
+        /// The installed app.
+        var manifest: AppManifest
+        /// The steps after the launch.
+        var steps: [Step]
+        /// The name, for the test report.
+        var testDescription: String { name }
+    }
+
+    static let app: AppID = "com.example.core"
+
+    /// A delivery to the app's first incarnation.
+    static func delivery(_ event: LifecycleEvent, _ steps: [LifecycleStep], settles: Bool = true, incarnation: UInt64 = 1) -> Effect {
+        .deliver(Delivery(app: app, incarnation: incarnation, event: event, steps: steps, settles: settles))
+    }
+
+    /// Pressing Home on the active app, and settling that delivery.
+    static func home(at time: BudgetInstant, settled: [Effect]) -> [Step] {
+        [
+            Step(at: time, input: "press Home", run: { core, now in try core.apply(.pressHome, to: app, at: now) },
+                 effects: [delivery(.pressHome, DeviceCoreTests.homeSteps)]),
+            Step(at: time, input: "settle", run: { core, now in core.settle(app, incarnation: 1, at: now) }, effects: settled),
+        ]
+    }
+
+    static let cases: [Case] = [
+        Case(name: "modes: an audio app keeps running while it plays and suspends when it stops",
+             manifest: AppManifest(id: app, backgroundModes: [.audio]),
+             steps: [
+                 Step(at: .seconds(1), input: "start audio", run: { core, now in
+                     _ = core.startActivity(.audioPlayback, app: app, at: now); return []
+                 }, effects: []),
+             ] + home(at: .seconds(5), settled: []) + [
+                 Step(at: .seconds(20), input: "stop audio", run: { core, now in core.stopActivity(.audioPlayback, app: app, at: now) },
+                      effects: [.suspendQueue(app)]),
+             ]),
+        Case(name: "modes: without the audio mode, starting playback is refused and Home suspends the app",
+             manifest: AppManifest(id: app),
+             steps: [
+                 Step(at: .seconds(1), input: "start audio", run: { core, now in
+                     #expect(throws: ActivityDenial.modeNotDeclared) { try core.startActivity(.audioPlayback, app: app, at: now).get() }
+                     return []
+                 }, effects: []),
+             ] + home(at: .seconds(5), settled: [.suspendQueue(app)])),
+        Case(name: "events: a significant location change wakes a suspended app for a short window",
+             manifest: AppManifest(id: app, backgroundModes: [.location]),
+             steps: [
+                 Step(at: .seconds(1), input: "monitor significant changes", run: { core, _ in
+                     core.setLocationMonitoring(significantChanges: true, monitoring: true, app: app); return []
+                 }, effects: []),
+             ] + home(at: .seconds(5), settled: [.suspendQueue(app)]) + [
+                 Step(at: .seconds(60), input: "significant change", run: { core, now in core.deliver(.significantLocationChange, to: app, at: now).1 },
+                      effects: FeatureEffects.locationWake),
+             ]),
+        Case(name: "notifications: one posted to a suspended app waits and is delivered when it runs again",
+             manifest: AppManifest(id: app),
+             steps: home(at: .seconds(5), settled: [.suspendQueue(app)]) + [
+                 Step(at: .seconds(10), input: "significant time change", run: { core, now in core.post(.significantTimeChange, at: now) },
+                      effects: []),
+                 Step(at: .seconds(20), input: "enter foreground", run: { core, now in try core.apply(.enterForeground, to: app, at: now) },
+                      effects: FeatureEffects.foregroundWithNotification),
+             ]),
+        Case(name: "fetch: asking for fetches plans an opportunity; at it, a suspended app is woken to fetch",
+             manifest: AppManifest(id: app, backgroundModes: [.fetch]),
+             steps: [
+                 Step(at: .seconds(1), input: "interval minimum", run: { core, now in core.setFetchInterval(.minimum, app: app, at: now) },
+                      effects: FeatureEffects.fetchPlanned),
+             ] + home(at: .seconds(5), settled: [.suspendQueue(app)]) + [
+                 Step(at: FeatureEffects.fetchAt, input: "fetch opportunity", run: { core, now in core.fetchOpportunity(app, at: now) },
+                      effects: FeatureEffects.fetchWake),
+             ]),
+        Case(name: "gates: with Low Power Mode on, a fetch opportunity passes without waking the app",
+             manifest: AppManifest(id: app, backgroundModes: [.fetch]),
+             steps: [
+                 Step(at: .seconds(1), input: "interval minimum", run: { core, now in core.setFetchInterval(.minimum, app: app, at: now) },
+                      effects: FeatureEffects.fetchPlanned),
+             ] + home(at: .seconds(5), settled: [.suspendQueue(app)]) + [
+                 Step(at: .seconds(6), input: "Low Power Mode on", run: { core, now in
+                     core.changeRefreshSettings(at: now) { $0.settings.lowPowerMode = true }
+                 }, effects: FeatureEffects.lowPowerModeOn),
+                 Step(at: FeatureEffects.fetchAt, input: "fetch opportunity", run: { core, now in core.fetchOpportunity(app, at: now) },
+                      effects: FeatureEffects.fetchSkipped),
+             ]),
+        Case(name: "memory: a capacity below a suspended app's footprint purges it silently",
+             manifest: AppManifest(id: app),
+             steps: home(at: .seconds(5), settled: [.suspendQueue(app)]) + [
+                 Step(at: .seconds(10), input: "capacity 1 byte", run: { core, now in core.setMemoryCapacity(1, at: now) },
+                      effects: FeatureEffects.purge),
+             ]),
+        Case(name: "task requests: a refresh request registered at launch runs when due, waking the app",
+             manifest: AppManifest(id: app, backgroundModes: [.fetch], permittedTaskIdentifiers: ["com.example.core.refresh"]),
+             steps: [
+                 Step(at: .seconds(1), input: "submit refresh", run: { core, now in
+                     let (error, effects) = core.submitTask(TaskRequest(identifier: "com.example.core.refresh", kind: .appRefresh), app: app, at: now)
+                     #expect(error == nil)
+                     return effects
+                 }, effects: FeatureEffects.refreshSubmitted),
+             ] + home(at: .seconds(5), settled: [.suspendQueue(app)]) + [
+                 Step(at: FeatureEffects.refreshDue, input: "request timer", run: { core, now in core.taskRequestTimerFired(app, at: now) },
+                      effects: FeatureEffects.refreshRuns),
+             ]),
+    ]
+
+    @Test(arguments: cases) func aFeatureReturnsExactlyTheseEffects(_ scenario: Case) throws {
+        var core = DeviceCore(policy: .iOS13)
+        try core.install(scenario.manifest)
+        if scenario.manifest.permittedTaskIdentifiers.isEmpty == false {
+            // Handlers are registered while the app finishes launching.
+            _ = try core.apply(.launch, to: Self.app, at: .zero)
+            for identifier in scenario.manifest.permittedTaskIdentifiers {
+                _ = core.registerTask(identifier, finishingLaunch: true, app: Self.app, at: .zero)
+            }
+        } else {
+            _ = try core.apply(.launch, to: Self.app, at: .zero)
+        }
+        _ = core.settle(Self.app, incarnation: 1, at: .zero)
+        for (index, step) in scenario.steps.enumerated() {
+            let effects = try step.run(&core, step.at)
+            #expect(effects == step.effects, "step \(index): \(step.input) at \(step.at)")
+        }
+    }
+}
