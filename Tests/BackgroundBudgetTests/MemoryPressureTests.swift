@@ -202,9 +202,9 @@ final class MemoryDelegate: ApplicationDelegate {
             default: try? app.startPlayingAudio()
             }
             clock.advance(by: .seconds(1))
-            let (kept, recomputed) = system.state.withLock { ($0.core.memoryInUse, $0.core.memoryInUseRecomputed) }
+            let (kept, recomputed) = system.state.withLock { ($0.core.memory.inUse, $0.core.memoryInUseRecomputed) }
             #expect(kept == recomputed, "step \(step)")
-            if let capacity = system.memoryCapacity, system.state.withLock({ $0.core.pendingMemoryWarnings == 0 }) {
+            if let capacity = system.memoryCapacity, system.state.withLock({ $0.core.memory.pendingWarnings == 0 }) {
                 #expect(system.memoryInUse <= capacity, "step \(step): over capacity after pressure was relieved")
             }
         }

@@ -126,7 +126,7 @@ public final class BackgroundSystem: Sendable {
     public var appSwitcher: [Application] {
         state.withLock { state in
             state.core.records.filter(\.inAppSwitcher)
-                .sorted { $0.lastUsed > $1.lastUsed }
+                .sorted { $0.memory.lastUsed > $1.memory.lastUsed }
                 .compactMap { state.handles[$0.manifest.id] }
         }
     }
@@ -265,7 +265,7 @@ public final class BackgroundSystem: Sendable {
             }
             var effects = try body(&state.core, now)
             // Queued continued-processing requests start as soon as there is room (free while none wait).
-            if !state.core.continuedQueue.isEmpty { effects += state.core.startQueuedContinuedTasks(at: now) }
+            if !state.core.continued.queue.isEmpty { effects += state.core.startQueuedContinuedTasks(at: now) }
             return (perform(effects, in: &state, at: now), state.takeReleased())
         }
         withExtendedLifetime(released) {}   // dropped here, outside the lock
@@ -283,7 +283,7 @@ public final class BackgroundSystem: Sendable {
         let (touched, released) = state.withLock { state in
             let now = clock.now
             var effects = body(&state, now)
-            if !state.core.continuedQueue.isEmpty { effects += state.core.startQueuedContinuedTasks(at: now) }
+            if !state.core.continued.queue.isEmpty { effects += state.core.startQueuedContinuedTasks(at: now) }
             return (perform(effects, in: &state, at: now), state.takeReleased())
         }
         withExtendedLifetime(released) {}   // dropped here, outside the lock

@@ -1,0 +1,53 @@
+import BudgetClock
+
+/// A task handed to (or about to be handed to) the app's launch handler. The shell keeps the
+/// ``ScheduledTask`` object the app sees, by the task's number.
+package struct RunningScheduledTask: Sendable {
+    /// The request's identifier.
+    package var identifier: String
+    /// The kind of request that started it.
+    package var kind: TaskRequest.Kind
+    /// When the task started.
+    package var started: BudgetInstant
+    /// Refresh: the expiration handler was called. Processing and continued processing: when the
+    /// task expired.
+    package var expiredAt: BudgetInstant?
+    /// Progress as last reported (``ScheduledTask/updateProgress(completedUnitCount:totalUnitCount:)``).
+    package var completed: Int64 = 0
+    /// The total unit count last reported.
+    package var total: Int64 = 0
+    /// What the system shows for a continued-processing task.
+    package var title = ""
+    /// The subtitle the system shows for a continued-processing task.
+    package var subtitle = ""
+
+    /// A task of `kind` started at `started`, not expired, with no progress.
+    package init(identifier: String, kind: TaskRequest.Kind, started: BudgetInstant, expiredAt: BudgetInstant? = nil) {
+        self.identifier = identifier
+        self.kind = kind
+        self.started = started
+        self.expiredAt = expiredAt
+    }
+
+    /// The task's next deadline; `nil` for a continued-processing task that has not expired (it has no
+    /// time limit). A refresh is warned ``BudgetPolicy/expirationWarningLead`` before its
+    /// ``BudgetPolicy/fetchRuntime`` ends and killed at the end; a processing task expires at
+    /// ``BudgetPolicy/processingTaskRuntimeCap``; an expired processing or continued-processing task is
+    /// marked failed ``BudgetPolicy/expirationWarningLead`` after expiring.
+    package func deadline(_ policy: BudgetPolicy) -> BudgetInstant? {
+        switch kind {
+        case .appRefresh:
+            return started + policy.fetchRuntime - (expiredAt == nil ? policy.expirationWarningLead : .zero)
+        case .processing:
+            if let expired = expiredAt { return expired + policy.expirationWarningLead }
+            return started + policy.processingTaskRuntimeCap
+        case .continuedProcessing:
+            return expiredAt.map { $0 + policy.expirationWarningLead }
+        }
+    }
+
+    /// The fraction of the work reported done, from 0 to 1 (0 while no total is known).
+    package var fractionCompleted: Double {
+        total > 0 ? min(1, Double(completed) / Double(total)) : 0
+    }
+}
