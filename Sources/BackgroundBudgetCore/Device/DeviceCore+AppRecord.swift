@@ -11,24 +11,24 @@ extension DeviceCore {
         /// Counts launches; timers and queued work of an earlier incarnation are ignored.
         package var incarnation: UInt64 = 0
         /// Deliveries and handler batches handed to the app's queue and not yet settled.
-        package var inFlight = 0
+        var inFlight = 0
         /// Set while `applicationWillTerminate` runs: the exit follows when it returns.
-        package var pendingExit: TerminationReason?
+        var pendingExit: TerminationReason?
         /// The last suspension, for explanations.
-        package var lastSuspension: (time: BudgetInstant, reason: SuspensionReason)?
+        var lastSuspension: (time: BudgetInstant, reason: SuspensionReason)?
         /// Set when the user kills the app from the app switcher; cleared when the user opens it.
-        package var killedByUser = false
+        var killedByUser = false
         /// Whether the app shows in the app switcher: the user opened it and has not swiped it away.
         package var inAppSwitcher = false
         /// The token of each armed timer; a firing with another token is stale.
-        package var timerTokens: [AppTimer: UInt64] = [:]
+        var timerTokens: [AppTimer: UInt64] = [:]
         /// The app's own Background App Refresh switch.
         package var backgroundAppRefresh = true
         /// What the app last finished in the background, for the reason of the suspension that follows.
-        package var finishedWork: SuspensionReason?
+        var finishedWork: SuspensionReason?
 
         /// Finite background tasks and their allowance.
-        package var finiteTasks = FiniteTaskState()
+        var finiteTasks = FiniteTaskState()
         /// Background modes at work: activities, event windows, monitoring, VoIP.
         package var modes = ModeState()
         /// Legacy background fetch.
@@ -43,6 +43,39 @@ extension DeviceCore {
         /// A newly installed app: not running, every feature's state empty.
         package init(manifest: AppManifest) {
             self.manifest = manifest
+        }
+
+        /// Whether nothing keeps the app running in the background: no code on its queue, no fetch,
+        /// no `BGTaskScheduler` task, no pending termination, no finite task, no activity (an event
+        /// window is checked on its own, as it may have elapsed).
+        var isIdleInBackground: Bool {
+            state == .background && inFlight == 0 && fetch.running == nil && taskRequests.running.isEmpty
+                && pendingExit == nil && finiteTasks.open.isEmpty && modes.activities.isEmpty
+        }
+
+        /// The jetsam band the app is in now [S72].
+        package var jetsamBand: JetsamBand {
+            switch state {
+            case .suspended, .notRunning: .idle
+            case .inactive, .active: .foreground
+            case .background: modes.activities.contains(.audioPlayback) ? .audioAndAccessory : .background
+            }
+        }
+
+        /// The process ended: its tasks, activities, window, handlers, running tasks and coalesced
+        /// notifications go with it; what the system keeps across launches (monitoring, queued events,
+        /// pending requests, the fetch plan) stays.
+        /// - Returns: Whether a fetch was cut short (its opportunity is used up, and the plan goes on
+        ///   from `now`), and whether a memory warning was being handled.
+        mutating func processEnded(at now: BudgetInstant) -> (fetchCutShort: Bool, memoryWarningDropped: Bool) {
+            inFlight = 0
+            pendingExit = nil
+            finiteTasks.processEnded()
+            modes.processEnded()
+            let fetchCutShort = fetch.processEnded(at: now)
+            taskRequests.processEnded()
+            notifications.queued.removeAll()
+            return (fetchCutShort, memory.warningSettled())
         }
     }
 }

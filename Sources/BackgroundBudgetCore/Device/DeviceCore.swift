@@ -24,9 +24,9 @@ package struct DeviceCore: Sendable {
     /// Continued-processing tasks: the device-wide queue, the running tasks, load and GPU support.
     package var continued = ContinuedProcessingState()
     /// The last `BGTaskScheduler` task number handed out.
-    package var lastScheduledTaskNumber: UInt64 = 0
+    var lastScheduledTaskNumber: UInt64 = 0
     /// The last background fetch number handed out.
-    package var lastFetchNumber: UInt64 = 0
+    var lastFetchNumber: UInt64 = 0
     /// The last timer token handed out.
     private var lastTimerToken: UInt64 = 0
 

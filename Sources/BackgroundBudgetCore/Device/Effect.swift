@@ -49,7 +49,7 @@ package enum Effect: Hashable, Sendable {
 
 extension Effect {
     /// Whether this effect resumes or drops the app's queue (it must precede deliveries).
-    package var isQueueControl: Bool {
+    var isQueueControl: Bool {
         switch self {
         case .resumeQueue, .dropQueue: true
         default: false

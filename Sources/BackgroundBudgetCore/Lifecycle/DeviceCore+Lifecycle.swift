@@ -37,7 +37,7 @@ extension DeviceCore {
 
     /// Applies an event the caller has established is valid: its failure would be a broken invariant of
     /// the core, so it traps (naming the invariant) instead of being swallowed.
-    package mutating func applyValid(_ event: LifecycleEvent, to app: AppID, at now: BudgetInstant, invariant: StaticString) -> [Effect] {
+    mutating func applyValid(_ event: LifecycleEvent, to app: AppID, at now: BudgetInstant, invariant: StaticString) -> [Effect] {
         do {
             return try apply(event, to: app, at: now)
         } catch {
@@ -166,17 +166,11 @@ extension DeviceCore {
         let code = reason == .backgroundTaskExpired ? policy.backgroundTaskExpiryCode : reason.defaultCode
         record(.exit(reason, code: code), app, now)
         let s = slot(app)
-        records[s].inFlight = 0
-        records[s].pendingExit = nil
-        records[s].finiteTasks.processEnded()
         // The shell drops the process's closures and task objects when it performs `dropQueue`.
-        records[s].modes.processEnded()
-        // A fetch cut short used up its opportunity: the plan goes on from now.
-        let fetchCutShort = records[s].fetch.processEnded(at: now)
-        endScheduledTasksOnExit(s)
-        records[s].notifications.queued.removeAll()
+        let ended = records[s].processEnded(at: now)
+        continued.forgetAll(of: app)
         // The last warning of an episode was this app's: evaluate pressure again once it is gone.
-        if records[s].memory.warningSettled(), memory.warningSettled() { memory.recheckDue = true }
+        if ended.memoryWarningDropped, memory.warningSettled() { memory.recheckDue = true }
         if reason == .userKill {
             records[s].killedByUser = true
             // However the user killed it, its queued continued-processing requests go with it.
@@ -185,7 +179,7 @@ extension DeviceCore {
         // Everything of the process goes; the system's fetch plan for the app stays.
         let processTimers = AppTimer.allCases.filter { $0 != .fetchOpportunity && $0 != .taskRequestDue }
         for timer in processTimers { records[s].timerTokens[timer] = nil }
-        return processTimers.map { .disarm(app, $0) } + [.dropQueue(app)] + (fetchCutShort ? planFetch(app, at: now) : [])
+        return processTimers.map { .disarm(app, $0) } + [.dropQueue(app)] + (ended.fetchCutShort ? planFetch(app, at: now) : [])
     }
 
     /// Called once the app's queue has run a delivery or handler batch that `settles`: finishes a
@@ -205,10 +199,9 @@ extension DeviceCore {
 
     /// Suspends a background app that nothing keeps running: no open task, no activity, no event
     /// window, nothing running on its queue.
-    package mutating func suspendIfIdle(_ app: AppID, at now: BudgetInstant, reason: SuspensionReason? = nil) -> [Effect] {
+    mutating func suspendIfIdle(_ app: AppID, at now: BudgetInstant, reason: SuspensionReason? = nil) -> [Effect] {
         let s = slot(app)
-        guard records[s].state == .background, records[s].inFlight == 0, records[s].fetch.running == nil,
-              records[s].taskRequests.running.isEmpty, records[s].pendingExit == nil, records[s].finiteTasks.open.isEmpty, records[s].modes.activities.isEmpty else { return [] }
+        guard records[s].isIdleInBackground else { return [] }
         guard records[s].modes.closeElapsedWindow(at: now) else { return [] }
         let reason = reason ?? records[s].finishedWork ?? (records[s].finiteTasks.usedThisPeriod ? .backgroundTasksEnded : .noBackgroundWork)
         records[s].finishedWork = nil

@@ -26,7 +26,7 @@ package enum BackgroundGate: String, Sendable, Hashable, CaseIterable {
     case exitsOnSuspend
 
     /// Whether the gate is one of Background App Refresh's switches.
-    package var isBackgroundAppRefresh: Bool {
+    var isBackgroundAppRefresh: Bool {
         switch self {
         case .backgroundAppRefreshRestricted, .backgroundAppRefreshOffForDevice, .lowPowerMode, .backgroundAppRefreshOffForApp: true
         case .killedByUser, .exitsOnSuspend: false

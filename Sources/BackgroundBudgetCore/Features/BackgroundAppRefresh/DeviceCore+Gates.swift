@@ -2,7 +2,7 @@ import BudgetClock
 
 extension DeviceCore {
     /// What the system would launch or wake an app for; the user-kill rule depends on it.
-    package enum WakePurpose: Sendable, Hashable {
+    enum WakePurpose: Sendable, Hashable {
         /// Content updates: fetches, task requests, silent pushes. A user kill stops them [S86][S63].
         case content
         /// A significant-change or region event: it relaunches even after a user kill while
@@ -16,7 +16,7 @@ extension DeviceCore {
     /// Background App Refresh: every switch that keeps it off for the app, in a fixed order
     /// (restricted, the device's switch, Low Power Mode, the app's switch); empty when it is available.
     /// - Parameter s: The app's slot.
-    package func backgroundAppRefreshGates(slot s: Int) -> [BackgroundGate] {
+    func backgroundAppRefreshGates(slot s: Int) -> [BackgroundGate] {
         var gates: [BackgroundGate] = []
         if settings.backgroundAppRefreshRestricted { gates.append(.backgroundAppRefreshRestricted) }
         if !settings.backgroundAppRefresh { gates.append(.backgroundAppRefreshOffForDevice) }
@@ -38,7 +38,7 @@ extension DeviceCore {
     /// - Parameters:
     ///   - s: The app's slot.
     ///   - purpose: What the system would run the app for.
-    package func userKillGate(slot s: Int, for purpose: WakePurpose) -> BackgroundGate? {
+    func userKillGate(slot s: Int, for purpose: WakePurpose) -> BackgroundGate? {
         guard records[s].killedByUser else { return nil }
         switch purpose {
         case .content: return .killedByUser
@@ -53,7 +53,7 @@ extension DeviceCore {
     ///   - s: The app's slot.
     ///   - exceptOnScreen: Whether work that can also run in the foreground (task requests) passes
     ///     while the app is on screen.
-    package func exitsOnSuspendGate(slot s: Int, exceptOnScreen: Bool = false) -> BackgroundGate? {
+    func exitsOnSuspendGate(slot s: Int, exceptOnScreen: Bool = false) -> BackgroundGate? {
         guard records[s].manifest.exitsOnSuspend else { return nil }
         return exceptOnScreen && records[s].state.isForeground ? nil : .exitsOnSuspend
     }

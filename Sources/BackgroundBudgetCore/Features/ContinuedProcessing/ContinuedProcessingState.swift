@@ -17,7 +17,7 @@ package struct ContinuedProcessingState: Sendable {
     package init() {}
 
     /// Whether a task may start now: the system is not under load and fewer than `limit` run.
-    package func canStart(limit: Int) -> Bool {
+    func canStart(limit: Int) -> Bool {
         !systemUnderLoad && running.count < limit
     }
 
@@ -36,7 +36,7 @@ package struct ContinuedProcessingState: Sendable {
     /// Removes `app`'s queued requests with `identifier` (all when `nil`) and returns them in queue
     /// order.
     @discardableResult
-    package mutating func removeQueued(of app: AppID, _ identifier: String?) -> [QueuedContinuedRequest] {
+    mutating func removeQueued(of app: AppID, _ identifier: String?) -> [QueuedContinuedRequest] {
         let removed = queue.filter { $0.matches(app, identifier) }
         if !removed.isEmpty { queue.removeAll { $0.matches(app, identifier) } }
         return removed
@@ -48,14 +48,14 @@ package struct ContinuedProcessingState: Sendable {
     }
 
     /// A task ended: it no longer counts against the limit.
-    package mutating func forget(_ app: AppID, _ number: UInt64) {
+    mutating func forget(_ app: AppID, _ number: UInt64) {
         if let index = running.firstIndex(where: { $0.app == app && $0.number == number }) {
             running.remove(at: index)
         }
     }
 
     /// The app's process ended: its tasks no longer count.
-    package mutating func forgetAll(of app: AppID) {
+    mutating func forgetAll(of app: AppID) {
         if !running.isEmpty { running.removeAll { $0.app == app } }
     }
 }

@@ -26,7 +26,7 @@ extension DeviceCore {
     }
 
     /// Submits a continued-processing request: starts it, queues it, or refuses it.
-    package mutating func submitContinuedProcessing(
+    mutating func submitContinuedProcessing(
         _ request: TaskRequest, _ options: ContinuedProcessingOptions, app: AppID, at now: BudgetInstant
     ) -> (TaskSchedulerError?, [Effect]) {
         let s = slot(app)
@@ -81,7 +81,7 @@ extension DeviceCore {
     }
 
     /// Cancels an app's queued requests (all, or those with an identifier).
-    package mutating func cancelQueuedContinuedRequests(of app: AppID, identifier: String? = nil, at now: BudgetInstant) {
+    mutating func cancelQueuedContinuedRequests(of app: AppID, identifier: String? = nil, at now: BudgetInstant) {
         guard !continued.queue.isEmpty else { return }
         for queued in continued.removeQueued(of: app, identifier) {
             record(.taskRequestCancelled(queued.pending.request.identifier), app, now)
@@ -89,7 +89,7 @@ extension DeviceCore {
     }
 
     /// A task ended: it no longer counts against the limit.
-    package mutating func forgetContinued(_ app: AppID, _ number: UInt64) {
+    mutating func forgetContinued(_ app: AppID, _ number: UInt64) {
         continued.forget(app, number)
     }
 
@@ -173,7 +173,7 @@ extension DeviceCore {
     }
 
     /// Why a queued continued-processing request has not started, or `nil` if none has the identifier.
-    package func explainQueuedContinuedRequest(_ identifier: String, app: AppID) -> TaskRequestExplanation? {
+    func explainQueuedContinuedRequest(_ identifier: String, app: AppID) -> TaskRequestExplanation? {
         guard let position = continued.position(of: app, identifier) else {
             return nil
         }

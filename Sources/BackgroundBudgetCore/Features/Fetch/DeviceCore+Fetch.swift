@@ -37,7 +37,7 @@ extension DeviceCore {
     }
 
     /// Arms the next fetch opportunity from the model, or disarms it when no fetch is planned.
-    package mutating func planFetch(_ app: AppID, at now: BudgetInstant) -> [Effect] {
+    mutating func planFetch(_ app: AppID, at now: BudgetInstant) -> [Effect] {
         let s = slot(app)
         guard fetchesPlanned(s) else {
             records[s].fetch.cancelPlan()
@@ -48,7 +48,7 @@ extension DeviceCore {
     }
 
     /// A fetch opportunity: launch or wake the app and call its fetch method, or skip and plan the next.
-    package mutating func fetchOpportunity(_ app: AppID, at now: BudgetInstant) -> [Effect] {
+    mutating func fetchOpportunity(_ app: AppID, at now: BudgetInstant) -> [Effect] {
         let s = slot(app)
         guard fetchesPlanned(s) else { return [] }
         if let skip = opportunityBlockers(s).first.flatMap(FetchSkipReason.init) {

@@ -45,7 +45,7 @@ public struct FetchModel: Sendable, Hashable {
 
     /// The longest base gap that is scaled: 9 × 10⁸ s, so that
     /// ``BudgetPolicy/FetchModelFactors/largestStretch`` (10) × it fits in `Int64` nanoseconds.
-    package static let longestScaledBase = Duration.seconds(900_000_000)
+    static let longestScaledBase = Duration.seconds(900_000_000)
 
     /// Learns from a fetch's result and duration.
     public mutating func record(_ result: BackgroundFetchResult, slow: Bool) {

@@ -12,9 +12,9 @@ package struct FetchState: Sendable {
     /// The running fetch: its number and when it started.
     package var running: (number: UInt64, started: BudgetInstant)?
     /// When the last fetch ended (or the interval was set).
-    package var lastEnd: BudgetInstant?
+    var lastEnd: BudgetInstant?
     /// The next fetch opportunity, while one is planned.
-    package var nextAt: BudgetInstant?
+    var nextAt: BudgetInstant?
 
     /// No fetch requested, with the model given (seeded per app by ``DeviceCore/install(_:)``).
     package init(model: FetchModel = FetchModel(seed: 0)) {
@@ -22,18 +22,18 @@ package struct FetchState: Sendable {
     }
 
     /// The interval the app asked for, when it asked for a minimum.
-    package var requestedInterval: Duration? {
+    var requestedInterval: Duration? {
         if case .atLeast(let interval) = interval { interval } else { nil }
     }
 
     /// The app set its interval at `now`: the plan starts from now.
-    package mutating func setInterval(_ interval: BackgroundFetchInterval, at now: BudgetInstant) {
+    mutating func setInterval(_ interval: BackgroundFetchInterval, at now: BudgetInstant) {
         self.interval = interval
         lastEnd = now
     }
 
     /// Plans the next opportunity: the model's next gap after the last fetch ended, never before `now`.
-    package mutating func planNext(at now: BudgetInstant, systemMinimum: Duration) -> BudgetInstant {
+    mutating func planNext(at now: BudgetInstant, systemMinimum: Duration) -> BudgetInstant {
         let gap = model.nextGap(requested: requestedInterval, systemMinimum: systemMinimum)
         let at = max(now, (lastEnd ?? now) + gap)
         nextAt = at
@@ -41,7 +41,7 @@ package struct FetchState: Sendable {
     }
 
     /// No fetch is planned.
-    package mutating func cancelPlan() {
+    mutating func cancelPlan() {
         nextAt = nil
     }
 
@@ -68,7 +68,7 @@ package struct FetchState: Sendable {
 
     /// The process ended: a fetch cut short used up its opportunity (`true`), and the plan goes on from
     /// now.
-    package mutating func processEnded(at now: BudgetInstant) -> Bool {
+    mutating func processEnded(at now: BudgetInstant) -> Bool {
         let cutShort = running != nil
         running = nil
         if cutShort { lastEnd = now }

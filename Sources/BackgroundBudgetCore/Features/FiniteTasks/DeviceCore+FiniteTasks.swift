@@ -76,7 +76,7 @@ extension DeviceCore {
     /// The foreground overrun timer is lazy: once armed it stays until it fires (it may then find that
     /// its task has ended and re-arm for the next oldest), so beginning and ending tasks in the
     /// foreground does not churn the clock.
-    package mutating func rearmTimers(_ app: AppID, at now: BudgetInstant) -> [Effect] {
+    mutating func rearmTimers(_ app: AppID, at now: BudgetInstant) -> [Effect] {
         let s = slot(app)
         let state = records[s].state
         if let expiry = records[s].finiteTasks.allowanceExpiry(in: state, allowance: policy.backgroundTaskAllowance),
@@ -100,7 +100,7 @@ extension DeviceCore {
     }
 
     /// Calls every open task's expiration handler that has not been called yet, in begin order.
-    package mutating func callExpirationHandlers(_ app: AppID, at now: BudgetInstant) -> [Effect] {
+    mutating func callExpirationHandlers(_ app: AppID, at now: BudgetInstant) -> [Effect] {
         let s = slot(app)
         records[s].finiteTasks.armed.warning = nil
         guard records[s].state == .background else { return rearmTimers(app, at: now) }
@@ -120,7 +120,7 @@ extension DeviceCore {
     }
 
     /// Reports tasks begun in the foreground that have been open longer than the allowance.
-    package mutating func reportForegroundOverruns(_ app: AppID, at now: BudgetInstant) -> [Effect] {
+    mutating func reportForegroundOverruns(_ app: AppID, at now: BudgetInstant) -> [Effect] {
         let s = slot(app)
         records[s].finiteTasks.armed.overrun = nil
         guard records[s].state.isForeground else { return rearmTimers(app, at: now) }

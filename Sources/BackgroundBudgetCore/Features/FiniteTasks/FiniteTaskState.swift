@@ -5,21 +5,21 @@ import BudgetClock
 ///
 /// The rules here are pure: ``DeviceCore`` orchestrates them (records the trace, arms the timers and
 /// returns the effects) in DeviceCore+FiniteTasks.swift.
-package struct FiniteTaskState: Sendable {
+struct FiniteTaskState: Sendable {
     /// Open finite tasks by identifier number (numbers increase in begin order).
     package var open: [UInt64: OpenTask] = [:]
     /// The number the next task gets.
-    package var nextNumber: UInt64 = 1
+    var nextNumber: UInt64 = 1
     /// When the current background period began, while the app is in the background.
-    package var backgroundSince: BudgetInstant?
+    var backgroundSince: BudgetInstant?
     /// Allowance spent in earlier background periods that has not been reset.
-    package var spentBefore: Duration = .zero
+    var spentBefore: Duration = .zero
     /// Whether the allowance has been announced in the trace for this background period.
-    package var allowanceAnnounced = false
+    var allowanceAnnounced = false
     /// Whether tasks were used in this background period (for the suspension reason).
-    package var usedThisPeriod = false
+    var usedThisPeriod = false
     /// Open tasks whose expiration handler has not been called.
-    package var unwarned = 0
+    var unwarned = 0
     /// The instants of the armed allowance and overrun timers (to avoid re-arming unchanged ones).
     package var armed = ArmedTimers()
 
@@ -39,12 +39,12 @@ package struct FiniteTaskState: Sendable {
     }
 
     /// A new process: the previous process's allowance is forgotten.
-    package mutating func processLaunched() {
+    mutating func processLaunched() {
         spentBefore = .zero
     }
 
     /// The app entered the background: a new period begins, not yet announced, with no task used.
-    package mutating func backgroundPeriodBegan(at now: BudgetInstant) {
+    mutating func backgroundPeriodBegan(at now: BudgetInstant) {
         backgroundSince = now
         allowanceAnnounced = false
         usedThisPeriod = false
@@ -52,7 +52,7 @@ package struct FiniteTaskState: Sendable {
 
     /// The app returned to the foreground: by default the allowance starts afresh [S17]; otherwise the
     /// period's time is added to what was spent before.
-    package mutating func returnedToForeground(at now: BudgetInstant, resetsAllowance: Bool) {
+    mutating func returnedToForeground(at now: BudgetInstant, resetsAllowance: Bool) {
         if let since = backgroundSince {
             spentBefore = resetsAllowance ? .zero : spentBefore + (now - since)
             backgroundSince = nil
@@ -62,7 +62,7 @@ package struct FiniteTaskState: Sendable {
     }
 
     /// The app was suspended or its process ended: the period's time counts as spent.
-    package mutating func backgroundPeriodEnded(at now: BudgetInstant) {
+    mutating func backgroundPeriodEnded(at now: BudgetInstant) {
         if let since = backgroundSince {
             spentBefore += now - since
             backgroundSince = nil
@@ -70,14 +70,14 @@ package struct FiniteTaskState: Sendable {
     }
 
     /// When the allowance runs out: only in the background, with tasks open, during a period.
-    package func allowanceExpiry(in state: ApplicationState, allowance: Duration) -> BudgetInstant? {
+    func allowanceExpiry(in state: ApplicationState, allowance: Duration) -> BudgetInstant? {
         guard state == .background, !open.isEmpty, let since = backgroundSince else { return nil }
         return since + (allowance - spentBefore)
     }
 
     /// Marks the allowance announced for this period (which counts as using tasks); `false` when it
     /// already was.
-    package mutating func announceAllowance() -> Bool {
+    mutating func announceAllowance() -> Bool {
         guard !allowanceAnnounced else { return false }
         allowanceAnnounced = true
         usedThisPeriod = true
@@ -87,7 +87,7 @@ package struct FiniteTaskState: Sendable {
     /// The timers the open tasks call for in `state`: in the background, the expiry and (while a
     /// handler is uncalled) the warning `warningLead` before it [S14][S21]; in the foreground, the
     /// overrun of the oldest unreported task (kept once armed, so tasks do not churn the clock).
-    package func wantedTimers(in state: ApplicationState, allowance: Duration, warningLead: Duration, at now: BudgetInstant) -> ArmedTimers {
+    func wantedTimers(in state: ApplicationState, allowance: Duration, warningLead: Duration, at now: BudgetInstant) -> ArmedTimers {
         var wanted = ArmedTimers()
         if let expiry = allowanceExpiry(in: state, allowance: allowance) {
             wanted.expiry = expiry
@@ -124,7 +124,7 @@ package struct FiniteTaskState: Sendable {
     }
 
     /// Marks every uncalled expiration handler called and returns the tasks' numbers in begin order.
-    package mutating func takeUncalledHandlers() -> [UInt64] {
+    mutating func takeUncalledHandlers() -> [UInt64] {
         let numbers = open.compactMap { $0.value.handlerCalled ? nil : $0.key }.sorted()
         for number in numbers {
             open[number]?.handlerCalled = true
@@ -135,7 +135,7 @@ package struct FiniteTaskState: Sendable {
 
     /// Marks every task open at least `allowance` and not yet reported as reported, and returns their
     /// numbers in begin order.
-    package mutating func takeOverruns(allowance: Duration, at now: BudgetInstant) -> [UInt64] {
+    mutating func takeOverruns(allowance: Duration, at now: BudgetInstant) -> [UInt64] {
         let due = open.compactMap { entry in
             !entry.value.overrunReported && now - entry.value.begunAt >= allowance ? entry.key : nil
         }.sorted()
@@ -144,7 +144,7 @@ package struct FiniteTaskState: Sendable {
     }
 
     /// The process ended: its tasks and timers end with it (the allowance spent stays until relaunch).
-    package mutating func processEnded() {
+    mutating func processEnded() {
         open.removeAll()
         unwarned = 0
         armed = ArmedTimers()

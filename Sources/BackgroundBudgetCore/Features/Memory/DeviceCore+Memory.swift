@@ -9,26 +9,21 @@ import BudgetClock
 extension DeviceCore {
     /// The bytes the apps in memory use together, recomputed from scratch (for checks; the core keeps
     /// ``MemoryPressureState/inUse`` up to date as apps launch, exit and change their footprints).
-    package var memoryInUseRecomputed: Int {
+    var memoryInUseRecomputed: Int {
         records.reduce(0) { $0 + ($1.state == .notRunning ? 0 : $1.memory.footprint) }
     }
 
     /// The jetsam band an app is in now.
     package func jetsamBand(of record: AppRecord) -> JetsamBand {
-        switch record.state {
-        case .suspended, .notRunning: .idle
-        case .inactive, .active: .foreground
-        case .background:
-            record.modes.activities.contains(.audioPlayback) ? .audioAndAccessory : .background
-        }
+        record.jetsamBand
     }
 
     /// The largest footprint the model accepts, 2⁴⁰ bytes (about 1.1 TB): larger values are clamped
     /// so that the sum over thousands of apps cannot overflow.
-    package static let maximumFootprint = 1 << 40
+    static let maximumFootprint = 1 << 40
 
     /// A footprint clamped to `0...maximumFootprint`.
-    package static func clampedFootprint(_ bytes: Int) -> Int {
+    static func clampedFootprint(_ bytes: Int) -> Int {
         min(max(0, bytes), maximumFootprint)
     }
 
@@ -47,7 +42,7 @@ extension DeviceCore {
     }
 
     /// Frees memory until the apps fit: purges, then warnings, then kills.
-    package mutating func relieveMemoryPressure(at now: BudgetInstant) -> [Effect] {
+    mutating func relieveMemoryPressure(at now: BudgetInstant) -> [Effect] {
         guard let capacity = memory.capacity, memory.inUse > capacity else {
             // The episode ends only when no warning is still being handled.
             memory.endEpisodeIfSettled()
@@ -81,7 +76,7 @@ extension DeviceCore {
         guard memory.pendingWarnings == 0 else { return effects }
         // 3. Kill running apps from the lowest band up, the foreground app last.
         func killOrder(_ s: Int) -> (Int, Int, Int, Int64) {
-            (records[s].state.isForeground ? 1 : 0, jetsamBand(of: records[s]).rawValue, -records[s].memory.footprint, records[s].memory.lastUsed.nanoseconds)
+            (records[s].state.isForeground ? 1 : 0, records[s].jetsamBand.rawValue, -records[s].memory.footprint, records[s].memory.lastUsed.nanoseconds)
         }
         while memory.inUse > capacity,
               let victim = records.indices.filter({ records[$0].state.isExecuting }).min(by: { killOrder($0) < killOrder($1) }) {

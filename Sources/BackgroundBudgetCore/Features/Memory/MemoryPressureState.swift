@@ -9,11 +9,11 @@ package struct MemoryPressureState: Sendable {
     /// ``DeviceCore/memoryInUseRecomputed``).
     package var inUse = 0
     /// Memory warnings delivered and not yet handled in the current episode of pressure.
-    package var pendingWarnings = 0
+    var pendingWarnings = 0
     /// Whether the current episode of pressure has sent its memory warnings.
-    package var warnedThisEpisode = false
+    var warnedThisEpisode = false
     /// Set when an exit ends an episode's last pending memory warning.
-    package var recheckDue = false
+    var recheckDue = false
 
     /// No limit, nothing in use, no episode.
     package init(capacity: Int? = nil, inUse: Int = 0, pendingWarnings: Int = 0, warnedThisEpisode: Bool = false) {
@@ -24,24 +24,24 @@ package struct MemoryPressureState: Sendable {
     }
 
     /// Whether the apps in memory need more than the capacity.
-    package var isOverCapacity: Bool {
+    var isOverCapacity: Bool {
         capacity.map { inUse > $0 } ?? false
     }
 
     /// Sets the capacity (negative values count as zero); `true` when it changed.
-    package mutating func setCapacity(_ bytes: Int?) -> Bool {
+    mutating func setCapacity(_ bytes: Int?) -> Bool {
         let capacity = bytes.map { max(0, $0) }
         defer { self.capacity = capacity }
         return capacity != self.capacity
     }
 
     /// Ends the episode of pressure, unless a warning is still being handled.
-    package mutating func endEpisodeIfSettled() {
+    mutating func endEpisodeIfSettled() {
         if pendingWarnings == 0 { warnedThisEpisode = false }
     }
 
     /// Starts the episode's warnings: `false` when it has sent them already.
-    package mutating func beginWarnings() -> Bool {
+    mutating func beginWarnings() -> Bool {
         guard !warnedThisEpisode else { return false }
         warnedThisEpisode = true
         return true
@@ -49,7 +49,7 @@ package struct MemoryPressureState: Sendable {
 
     /// One warning settled (handled, or dropped with its process): `true` when it was the last.
     @discardableResult
-    package mutating func warningSettled() -> Bool {
+    mutating func warningSettled() -> Bool {
         pendingWarnings -= 1
         return pendingWarnings == 0
     }

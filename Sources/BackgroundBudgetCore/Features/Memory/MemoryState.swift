@@ -10,7 +10,7 @@ package struct MemoryState: Sendable {
     /// When the app last entered or left the foreground (least recently used apps go first).
     package var lastUsed = BudgetInstant.zero
     /// Whether a memory warning is being handled on the app's queue.
-    package var warningInFlight = false
+    var warningInFlight = false
 
     /// No footprint, never used, no warning.
     package init(footprint: Int = 0, lastUsed: BudgetInstant = .zero, warningInFlight: Bool = false) {
@@ -29,19 +29,19 @@ package struct MemoryState: Sendable {
 
     /// The order suspended apps are purged in, smallest first: largest footprint first, least recently
     /// used first among equals [S71].
-    package var purgeRank: (Int, Int64) {
+    var purgeRank: (Int, Int64) {
         (-footprint, lastUsed.nanoseconds)
     }
 
     /// Marks a warning sent; `false` (and nothing changes) when one is already being handled.
-    package mutating func warningSent() -> Bool {
+    mutating func warningSent() -> Bool {
         guard !warningInFlight else { return false }
         warningInFlight = true
         return true
     }
 
     /// Marks the warning handled (or dropped with the process); `false` when none was in flight.
-    package mutating func warningSettled() -> Bool {
+    mutating func warningSettled() -> Bool {
         guard warningInFlight else { return false }
         warningInFlight = false
         return true

@@ -120,7 +120,7 @@ extension DeviceCore {
     }
 
     /// Delivers events held while the app was not running in the background, once it runs.
-    package mutating func deliverQueuedEvents(_ app: AppID, at now: BudgetInstant) -> [Effect] {
+    mutating func deliverQueuedEvents(_ app: AppID, at now: BudgetInstant) -> [Effect] {
         let s = slot(app)
         guard records[s].state.isExecuting, !records[s].modes.queuedEvents.isEmpty else { return [] }
         return records[s].modes.takeQueuedEvents().flatMap { deliverNow($0, to: app, at: now) }
@@ -171,7 +171,7 @@ extension DeviceCore {
 
     /// The keep-alive interval elapsed: wake the app if needed, run the handler in a short window, and
     /// schedule the next one.
-    package mutating func keepAliveDue(_ app: AppID, at now: BudgetInstant) -> [Effect] {
+    mutating func keepAliveDue(_ app: AppID, at now: BudgetInstant) -> [Effect] {
         let s = slot(app)
         guard let interval = records[s].modes.keepAliveInterval else { return [] }
         var effects: [Effect] = []

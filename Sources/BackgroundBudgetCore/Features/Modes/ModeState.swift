@@ -9,21 +9,21 @@ package struct ModeState: Sendable {
     /// Continuous activities running with their mode declared: each keeps a background app running.
     package var activities: Set<BackgroundActivity> = []
     /// The end of the short run time granted for a background event, while one is granted.
-    package var windowUntil: BudgetInstant?
+    var windowUntil: BudgetInstant?
     /// Significant-change monitoring survives termination, as Core Location's does.
-    package var monitorsSignificantChanges = false
+    var monitorsSignificantChanges = false
     /// Monitored regions survive termination too.
-    package var monitoredRegions: Set<String> = []
+    var monitoredRegions: Set<String> = []
     /// The legacy VoIP keep-alive interval, while a handler is installed (the shell keeps the
     /// handler); not kept across launches.
-    package var keepAliveInterval: Duration?
+    var keepAliveInterval: Duration?
     /// Events held until the app next runs (delivered without the mode's background permission).
-    package var queuedEvents: [BackgroundEvent] = []
+    var queuedEvents: [BackgroundEvent] = []
     /// VoIP pushes delivered and not yet handled, and the calls reported for them: each push
     /// handled takes one report, or the app is killed.
-    package var voipPushesInFlight = 0
+    var voipPushesInFlight = 0
     /// Calls reported for the VoIP pushes in flight and not yet matched with a handled push.
-    package var callsReported = 0
+    var callsReported = 0
 
     /// No activity, window, monitoring or queued event.
     package init() {}
@@ -32,7 +32,7 @@ package struct ModeState: Sendable {
 
     /// Turns significant-change monitoring (when `significantChanges` is `true`) and/or monitoring of
     /// `region` on or off.
-    package mutating func setMonitoring(significantChanges: Bool?, region: String?, monitoring: Bool) {
+    mutating func setMonitoring(significantChanges: Bool?, region: String?, monitoring: Bool) {
         if significantChanges == true { monitorsSignificantChanges = monitoring }
         if let region {
             if monitoring { monitoredRegions.insert(region) } else { monitoredRegions.remove(region) }
@@ -41,7 +41,7 @@ package struct ModeState: Sendable {
 
     /// Whether a location event is one the app monitors, which is what relaunches it [S29][S32];
     /// `false` for any other event.
-    package func monitors(_ event: BackgroundEvent) -> Bool {
+    func monitors(_ event: BackgroundEvent) -> Bool {
         switch event {
         case .significantLocationChange: monitorsSignificantChanges
         case .regionBoundary(let region): monitoredRegions.contains(region)
@@ -50,21 +50,21 @@ package struct ModeState: Sendable {
     }
 
     /// Whether any location monitoring is on (it can relaunch a terminated app).
-    package var monitorsLocation: Bool {
+    var monitorsLocation: Bool {
         monitorsSignificantChanges || !monitoredRegions.isEmpty
     }
 
     // MARK: Event windows
 
     /// Extends the event window to `until`; `false` (and nothing changes) when it already lasts as long.
-    package mutating func extendWindow(until: BudgetInstant) -> Bool {
+    mutating func extendWindow(until: BudgetInstant) -> Bool {
         guard windowUntil.map({ $0 < until }) ?? true else { return false }
         windowUntil = until
         return true
     }
 
     /// Whether no event window holds the app at `now`; an elapsed window is closed.
-    package mutating func closeElapsedWindow(at now: BudgetInstant) -> Bool {
+    mutating func closeElapsedWindow(at now: BudgetInstant) -> Bool {
         guard let until = windowUntil else { return true }
         guard until <= now else { return false }
         windowUntil = nil
@@ -72,7 +72,7 @@ package struct ModeState: Sendable {
     }
 
     /// Takes the events held until the app runs, in arrival order.
-    package mutating func takeQueuedEvents() -> [BackgroundEvent] {
+    mutating func takeQueuedEvents() -> [BackgroundEvent] {
         let events = queuedEvents
         queuedEvents.removeAll()
         return events
@@ -89,7 +89,7 @@ package struct ModeState: Sendable {
 
     /// A VoIP push was handled: `true` when a call was reported for it (the report is used up);
     /// `false` means the app must be killed [S35][S22].
-    package mutating func voipPushHandled() -> Bool {
+    mutating func voipPushHandled() -> Bool {
         voipPushesInFlight -= 1
         guard callsReported > 0 else { return false }
         callsReported -= 1
@@ -98,7 +98,7 @@ package struct ModeState: Sendable {
 
     /// The process ended: activities, the window, the keep-alive handler and pushes in flight go with
     /// it; monitoring and queued events stay.
-    package mutating func processEnded() {
+    mutating func processEnded() {
         activities.removeAll()
         windowUntil = nil
         keepAliveInterval = nil

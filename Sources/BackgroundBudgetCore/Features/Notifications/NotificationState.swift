@@ -9,14 +9,14 @@ package struct NotificationState: Sendable {
     /// Notifications queued while suspended, one per kind, in the order the kinds first arrived.
     package var queued: [SystemNotification] = []
     /// When recent silent pushes were delivered, for throttling.
-    package var silentPushTimes: [BudgetInstant] = []
+    var silentPushTimes: [BudgetInstant] = []
 
     /// Nothing queued and no recent push.
     package init() {}
 
     /// Queues a notification for a suspended app: it replaces a queued one of the same kind (in that
     /// one's place), or joins the back [S73].
-    package mutating func coalesce(_ notification: SystemNotification) {
+    mutating func coalesce(_ notification: SystemNotification) {
         if let index = queued.firstIndex(where: { $0.kind == notification.kind }) {
             queued[index] = notification
         } else {
@@ -25,7 +25,7 @@ package struct NotificationState: Sendable {
     }
 
     /// Takes the queued notifications, in order.
-    package mutating func takeQueued() -> [SystemNotification] {
+    mutating func takeQueued() -> [SystemNotification] {
         let notifications = queued
         queued.removeAll()
         return notifications
@@ -33,7 +33,7 @@ package struct NotificationState: Sendable {
 
     /// Admits a silent push at `now` unless `limit` were admitted in the `window` before it [S64];
     /// pushes older than the window are forgotten either way.
-    package mutating func admitSilentPush(at now: BudgetInstant, window: Duration, limit: Int) -> Bool {
+    mutating func admitSilentPush(at now: BudgetInstant, window: Duration, limit: Int) -> Bool {
         let windowStart = now - window
         silentPushTimes.removeAll { $0 <= windowStart }
         guard silentPushTimes.count < limit else { return false }

@@ -5,7 +5,7 @@ import BudgetClock
 /// are in DeviceCore+TaskRequests.swift.
 extension DeviceCore {
     /// Launches or wakes the app and hands the task to its queue.
-    package mutating func startTask(_ request: TaskRequest, slot s: Int, at now: BudgetInstant) -> [Effect] {
+    mutating func startTask(_ request: TaskRequest, slot s: Int, at now: BudgetInstant) -> [Effect] {
         let app = records[s].manifest.id
         var effects: [Effect] = []
         switch records[s].state {
@@ -43,7 +43,7 @@ extension DeviceCore {
     // MARK: Running tasks
 
     /// Arms the deadline timer for the earliest deadline of the app's running tasks, or disarms it.
-    package mutating func rearmTaskDeadline(_ s: Int) -> [Effect] {
+    mutating func rearmTaskDeadline(_ s: Int) -> [Effect] {
         let app = records[s].manifest.id
         guard let next = records[s].taskRequests.nextDeadline(policy) else {
             return records[s].timerTokens[.taskDeadline] == nil ? [] : [disarm(.taskDeadline, for: app)]
@@ -52,7 +52,7 @@ extension DeviceCore {
     }
 
     /// The deadline timer fired: warn, expire, mark failed, or terminate, for every task that is due.
-    package mutating func taskDeadlineFired(_ app: AppID, at now: BudgetInstant) -> [Effect] {
+    mutating func taskDeadlineFired(_ app: AppID, at now: BudgetInstant) -> [Effect] {
         let s = slot(app)
         var effects: [Effect] = []
         for number in records[s].taskRequests.running.keys.sorted() {
@@ -142,10 +142,4 @@ extension DeviceCore {
         return expireProcessingTasks(at: now) + runDueTaskRequests(at: now)
     }
 
-    /// The process ended: its handlers and running tasks go with it (the shell drops the closures and
-    /// task objects it kept for them when it performs ``Effect/dropQueue(_:)``).
-    package mutating func endScheduledTasksOnExit(_ s: Int) {
-        records[s].taskRequests.processEnded()
-        continued.forgetAll(of: records[s].manifest.id)
-    }
 }

@@ -99,7 +99,7 @@ extension DeviceCore {
     // MARK: Deciding when requests run
 
     /// Every condition that keeps a pending request from running now, in a fixed order.
-    package func blockers(_ pending: PendingTaskRequest, slot s: Int, at now: BudgetInstant) -> [TaskRequestBlocker] {
+    func blockers(_ pending: PendingTaskRequest, slot s: Int, at now: BudgetInstant) -> [TaskRequestBlocker] {
         var blockers: [TaskRequestBlocker] = []
         blockers += backgroundAppRefreshGates(slot: s).map(TaskRequestBlocker.init)
         let start = pending.notBefore(policy)
@@ -119,12 +119,12 @@ extension DeviceCore {
     }
 
     /// Runs every pending request whose conditions hold now, then arms each app's next check.
-    package mutating func runDueTaskRequests(at now: BudgetInstant) -> [Effect] {
+    mutating func runDueTaskRequests(at now: BudgetInstant) -> [Effect] {
         records.indices.flatMap { runDueTaskRequests(slot: $0, at: now) }
     }
 
     /// Runs one app's pending requests whose conditions all hold, and plans its next check.
-    package mutating func runDueTaskRequests(slot s: Int, at now: BudgetInstant) -> [Effect] {
+    mutating func runDueTaskRequests(slot s: Int, at now: BudgetInstant) -> [Effect] {
         var effects: [Effect] = []
         var index = 0
         while index < records[s].taskRequests.pending.count {
@@ -148,7 +148,7 @@ extension DeviceCore {
     }
 
     /// The request timer fired.
-    package mutating func taskRequestTimerFired(_ app: AppID, at now: BudgetInstant) -> [Effect] {
+    mutating func taskRequestTimerFired(_ app: AppID, at now: BudgetInstant) -> [Effect] {
         records[slot(app)].taskRequests.timerAt = nil
         return runDueTaskRequests(at: now)
     }
@@ -163,7 +163,7 @@ extension DeviceCore {
 
     /// The identifier a handler is registered for that runs `identifier`: the identifier itself, or the
     /// wildcard entry a continued-processing identifier matches.
-    package func registeredHandlerKey(_ identifier: String, slot s: Int) -> String? {
+    func registeredHandlerKey(_ identifier: String, slot s: Int) -> String? {
         records[s].taskRequests.handlerKey(for: identifier, manifest: records[s].manifest)
     }
 

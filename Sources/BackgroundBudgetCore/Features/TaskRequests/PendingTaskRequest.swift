@@ -5,7 +5,7 @@ package struct PendingTaskRequest: Sendable {
     /// The request as the app submitted it.
     package var request: TaskRequest
     /// When the app submitted it.
-    package var submittedAt: BudgetInstant
+    var submittedAt: BudgetInstant
 
     /// A request submitted at `submittedAt`.
     package init(request: TaskRequest, submittedAt: BudgetInstant) {

@@ -11,7 +11,7 @@ package struct RunningScheduledTask: Sendable {
     package var started: BudgetInstant
     /// Refresh: the expiration handler was called. Processing and continued processing: when the
     /// task expired.
-    package var expiredAt: BudgetInstant?
+    var expiredAt: BudgetInstant?
     /// Progress as last reported (``ScheduledTask/updateProgress(completedUnitCount:totalUnitCount:)``).
     package var completed: Int64 = 0
     /// The total unit count last reported.
@@ -47,7 +47,7 @@ package struct RunningScheduledTask: Sendable {
     }
 
     /// The fraction of the work reported done, from 0 to 1 (0 while no total is known).
-    package var fractionCompleted: Double {
+    var fractionCompleted: Double {
         total > 0 ? min(1, Double(completed) / Double(total)) : 0
     }
 }

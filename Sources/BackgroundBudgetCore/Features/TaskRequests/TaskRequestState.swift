@@ -12,7 +12,7 @@ package struct TaskRequestState: Sendable {
     /// Submitted requests not yet run, in submission order (the system keeps them across launches).
     package var pending: [PendingTaskRequest] = []
     /// Where the request timer is armed, if it is.
-    package var timerAt: BudgetInstant?
+    var timerAt: BudgetInstant?
     /// Running `BGTaskScheduler` tasks by number; each holds the app in the background.
     package var running: [UInt64: RunningScheduledTask] = [:]
 
@@ -28,7 +28,7 @@ package struct TaskRequestState: Sendable {
 
     /// The identifier a handler is registered for that runs `identifier`: the identifier itself, or the
     /// wildcard entry of `manifest` a continued-processing identifier matches.
-    package func handlerKey(for identifier: String, manifest: AppManifest) -> String? {
+    func handlerKey(for identifier: String, manifest: AppManifest) -> String? {
         if registered.contains(identifier) { return identifier }
         return manifest.continuedProcessingPattern(matching: identifier).flatMap { registered.contains($0) ? $0 : nil }
     }
@@ -57,7 +57,7 @@ package struct TaskRequestState: Sendable {
     }
 
     /// The first instant after `now` at which a pending request's date passes, if any.
-    package func nextDate(after now: BudgetInstant, _ policy: BudgetPolicy) -> BudgetInstant? {
+    func nextDate(after now: BudgetInstant, _ policy: BudgetPolicy) -> BudgetInstant? {
         var next: BudgetInstant?
         for request in pending {
             let start = request.notBefore(policy)
@@ -67,7 +67,7 @@ package struct TaskRequestState: Sendable {
     }
 
     /// Moves the request timer to `next`; `false` when it is already there.
-    package mutating func moveTimer(to next: BudgetInstant?) -> Bool {
+    mutating func moveTimer(to next: BudgetInstant?) -> Bool {
         guard next != timerAt else { return false }
         timerAt = next
         return true
@@ -76,12 +76,12 @@ package struct TaskRequestState: Sendable {
     // MARK: Running tasks
 
     /// Whether a task with this identifier runs.
-    package func isRunning(_ identifier: String) -> Bool {
+    func isRunning(_ identifier: String) -> Bool {
         running.values.contains { $0.identifier == identifier }
     }
 
     /// The earliest deadline of the running tasks, if any has one.
-    package func nextDeadline(_ policy: BudgetPolicy) -> BudgetInstant? {
+    func nextDeadline(_ policy: BudgetPolicy) -> BudgetInstant? {
         var next: BudgetInstant?
         for task in running.values {
             if let due = task.deadline(policy), next.map({ due < $0 }) ?? true { next = due }
@@ -97,7 +97,7 @@ package struct TaskRequestState: Sendable {
     }
 
     /// The process ended: its handlers and running tasks go with it; pending requests stay.
-    package mutating func processEnded() {
+    mutating func processEnded() {
         registered.removeAll()
         running.removeAll()
     }

@@ -69,7 +69,7 @@ public struct TaskSchedulerError: Error, Sendable, Hashable, CustomStringConvert
         }
 
         /// The reason, as a clause.
-        package var clause: String {
+        var clause: String {
             switch self {
             case .notInstalled: "the app is not installed on a system"
             case .backgroundAppRefreshUnavailable: "Background App Refresh is not available to the app"
