@@ -6,7 +6,9 @@ extension DeviceCore {
     /// (``FiniteTaskState``, ``ModeState``, ``FetchState``, ``TaskRequestState``, ``MemoryState``,
     /// ``NotificationState``), whose rules live with it.
     package struct AppRecord: Sendable {
+        /// What the app declares (its Info.plist).
         package var manifest: AppManifest
+        /// The app's authoritative state.
         package var state: ApplicationState = .notRunning
         /// Counts launches; timers and queued work of an earlier incarnation are ignored.
         package var incarnation: UInt64 = 0

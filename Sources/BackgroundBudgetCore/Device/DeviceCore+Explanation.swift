@@ -1,6 +1,8 @@
 import BudgetClock
 
 extension DeviceCore {
+    /// What holds the app in its state now, its last suspension, and what keeps it from being
+    /// relaunched in the background.
     package func explain(_ app: AppID, at now: BudgetInstant) -> Explanation {
         let record = records[slot(app)]
         var holds: [Explanation.Hold] = []
@@ -19,7 +21,7 @@ extension DeviceCore {
         var blockers: [Explanation.RelaunchBlocker] = []
         if record.state == .notRunning {
             let s = slot(app)
-            let locationMonitoring = record.modes.monitorsSignificantChanges || !record.modes.monitoredRegions.isEmpty
+            let locationMonitoring = record.modes.monitorsLocation
             if exitsOnSuspendGate(slot: s) != nil { blockers.append(.exitsOnSuspend) }
             // Location events relaunch after a user kill as the policy says; nothing else does.
             if userKillGate(slot: s, for: locationMonitoring ? .location : .content) != nil { blockers.append(.killedByUser) }

@@ -10,7 +10,9 @@ import BudgetClock
 extension DeviceCore {
     /// The outcome of `beginBackgroundTask`.
     package enum BeginOutcome {
+        /// The task began under this identifier.
         case granted(BackgroundTaskIdentifier)
+        /// No task began, for this reason.
         case denied(BackgroundTaskDenial)
     }
 
