@@ -305,6 +305,51 @@ struct FeatureCase<State: Sendable, Output: Sendable & Equatable>: Sendable, Cus
 
     @Test(arguments: deadlineCases) func runningTaskDeadlines(_ row: FeatureCase<RunningScheduledTask, BudgetInstant?>) { row.verify() }
 
+    static let deadlineActionCases: [FeatureCase<RunningScheduledTask, RunningScheduledTask.DeadlineAction?>] = [
+        .init(name: "refresh: its expiration handler first", state: RunningScheduledTask(identifier: "r", kind: .appRefresh, started: at(0)),
+              run: { $0.actionAtDeadline }, expected: .expire(.runtimeEnding)),
+        .init(name: "refresh: then the app is killed", state: RunningScheduledTask(identifier: "r", kind: .appRefresh, started: at(0), expiredAt: at(25)),
+              run: { $0.actionAtDeadline }, expected: .killApp),
+        .init(name: "processing: expires at its cap", state: RunningScheduledTask(identifier: "p", kind: processing, started: at(0)),
+              run: { $0.actionAtDeadline }, expected: .expire(.runtimeCap)),
+        .init(name: "processing: then marked failed", state: RunningScheduledTask(identifier: "p", kind: processing, started: at(0), expiredAt: at(40)),
+              run: { $0.actionAtDeadline }, expected: .finishUnfinished),
+        .init(name: "continued: nothing while it runs", state: RunningScheduledTask(identifier: "c", kind: continued, started: at(0)),
+              run: { $0.actionAtDeadline }, expected: nil),
+        .init(name: "continued: marked failed once expired", state: RunningScheduledTask(identifier: "c", kind: continued, started: at(0), expiredAt: at(40)),
+              run: { $0.actionAtDeadline }, expected: .finishUnfinished),
+    ]
+
+    @Test(arguments: deadlineActionCases) func runningTaskDeadlineActions(_ row: FeatureCase<RunningScheduledTask, RunningScheduledTask.DeadlineAction?>) { row.verify() }
+
+    /// Device conditions: idle, on power, online unless told otherwise.
+    static func conditions(idle: Bool = true, power: Bool = true, network: Bool = true) -> DeviceConditions {
+        var conditions = DeviceConditions()
+        (conditions.deviceIdle, conditions.externalPower, conditions.networkAvailable) = (idle, power, network)
+        return conditions
+    }
+
+    static let needsBoth = TaskRequest.Kind.processing(requiresNetworkConnectivity: true, requiresExternalPower: true)
+
+    static let conditionCases: [FeatureCase<RunningScheduledTask, TaskExpiryReason?>] = [
+        .init(name: "conditions hold", state: RunningScheduledTask(identifier: "p", kind: needsBoth, started: at(0)),
+              run: { $0.lostConditions(conditions()) }, expected: nil),
+        .init(name: "the device in use comes first", state: RunningScheduledTask(identifier: "p", kind: needsBoth, started: at(0)),
+              run: { $0.lostConditions(conditions(idle: false, power: false, network: false)) }, expected: .deviceInUse),
+        .init(name: "power before network", state: RunningScheduledTask(identifier: "p", kind: needsBoth, started: at(0)),
+              run: { $0.lostConditions(conditions(power: false, network: false)) }, expected: .externalPowerLost),
+        .init(name: "the network lost", state: RunningScheduledTask(identifier: "p", kind: needsBoth, started: at(0)),
+              run: { $0.lostConditions(conditions(network: false)) }, expected: .networkLost),
+        .init(name: "a condition not required", state: RunningScheduledTask(identifier: "p", kind: processing, started: at(0)),
+              run: { $0.lostConditions(conditions(power: false, network: false)) }, expected: nil),
+        .init(name: "an expired task does not expire again", state: RunningScheduledTask(identifier: "p", kind: needsBoth, started: at(0), expiredAt: at(5)),
+              run: { $0.lostConditions(conditions(idle: false)) }, expected: nil),
+        .init(name: "a refresh does not depend on them", state: RunningScheduledTask(identifier: "r", kind: .appRefresh, started: at(0)),
+              run: { $0.lostConditions(conditions(idle: false)) }, expected: nil),
+    ]
+
+    @Test(arguments: conditionCases) func processingTaskConditions(_ row: FeatureCase<RunningScheduledTask, TaskExpiryReason?>) { row.verify() }
+
     /// Task-request state with pending refresh "a" (not before 1000 s), processing "b" (5000 s) and "c" (100 s).
     static let requests: TaskRequestState = {
         var state = TaskRequestState()

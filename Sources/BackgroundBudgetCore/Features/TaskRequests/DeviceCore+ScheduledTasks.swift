@@ -19,12 +19,8 @@ extension DeviceCore {
         guard records[s].state != .notRunning, records[s].state != .suspended else { return effects }
         lastScheduledTaskNumber += 1
         let task = ScheduledTaskRef(number: lastScheduledTaskNumber, identifier: request.identifier, kind: request.kind)
-        var running = RunningScheduledTask(identifier: request.identifier, kind: request.kind, started: now)
-        if case .continuedProcessing(let options) = request.kind {
-            (running.title, running.subtitle) = (options.title, options.subtitle)
-            continued.started(app, lastScheduledTaskNumber)
-        }
-        records[s].taskRequests.running[lastScheduledTaskNumber] = running
+        if request.kind.isContinuedProcessing { continued.started(app, lastScheduledTaskNumber) }
+        records[s].taskRequests.running[lastScheduledTaskNumber] = RunningScheduledTask(request, started: now)
         records[s].inFlight += 1
         record(.taskStarted(request.identifier), app, now)
         effects.append(.runScheduledTask(app, incarnation: records[s].incarnation, task))
@@ -56,19 +52,16 @@ extension DeviceCore {
         let s = slot(app)
         var effects: [Effect] = []
         for number in records[s].taskRequests.running.keys.sorted() {
-            guard let running = records[s].taskRequests.running[number], let due = running.deadline(policy), due <= now else { continue }
-            switch (running.kind, running.expiredAt) {
-            case (.appRefresh, nil):
-                effects += expire(number, slot: s, reason: .runtimeEnding, at: now)
-            case (.appRefresh, _?):
+            guard let running = records[s].taskRequests.running[number], let due = running.deadline(policy), due <= now,
+                  let action = running.actionAtDeadline else { continue }
+            switch action {
+            case .expire(let reason):
+                effects += expire(number, slot: s, reason: reason, at: now)
+            case .killApp:
                 return effects + applyValid(.kill(.backgroundFetchNotCompleted), to: app, at: now,
                                             invariant: "an app running a task can be killed")
-            case (.processing, nil):
-                effects += expire(number, slot: s, reason: .runtimeCap, at: now)
-            case (.processing, _?), (.continuedProcessing, _?):
+            case .finishUnfinished:
                 effects += finish(number, slot: s, .expiredUnfinished, at: now)
-            case (.continuedProcessing, nil):
-                break   // no deadline
             }
         }
         return effects + rearmTaskDeadline(s)
@@ -116,13 +109,9 @@ extension DeviceCore {
         var effects: [Effect] = []
         for s in records.indices {
             for number in records[s].taskRequests.running.keys.sorted() {
-                guard let running = records[s].taskRequests.running[number], running.expiredAt == nil,
-                      case .processing(let network, let power) = running.kind else { continue }
-                let reason: TaskExpiryReason? = if !conditions.deviceIdle { .deviceInUse }
-                    else if power && !conditions.externalPower { .externalPowerLost }
-                    else if network && !conditions.networkAvailable { .networkLost }
-                    else { nil }
-                if let reason { effects += expire(number, slot: s, reason: reason, at: now) }
+                if let reason = records[s].taskRequests.running[number]?.lostConditions(conditions) {
+                    effects += expire(number, slot: s, reason: reason, at: now)
+                }
             }
             if !records[s].taskRequests.running.isEmpty { effects += rearmTaskDeadline(s) }
         }
@@ -141,5 +130,4 @@ extension DeviceCore {
         if conditions.deviceIdle != before.deviceIdle { recordDevice(.idle(conditions.deviceIdle), now) }
         return expireProcessingTasks(at: now) + runDueTaskRequests(at: now)
     }
-
 }

@@ -46,6 +46,47 @@ package struct RunningScheduledTask: Sendable {
         }
     }
 
+    /// A task started at `started` for `request`, showing a continued-processing request's title and
+    /// subtitle.
+    init(_ request: TaskRequest, started: BudgetInstant) {
+        self.init(identifier: request.identifier, kind: request.kind, started: started)
+        if case .continuedProcessing(let options) = request.kind { (title, subtitle) = (options.title, options.subtitle) }
+    }
+
+    /// What the system does when the task's deadline passes.
+    enum DeadlineAction: Equatable, Sendable {
+        /// Call its expiration handler.
+        case expire(TaskExpiryReason)
+        /// Mark it completed unsuccessfully (its expiration handler was called and it did not finish).
+        case finishUnfinished
+        /// Terminate the app: a refresh not completed by the end of its runtime (`0x2182bad4`).
+        case killApp
+    }
+
+    /// What happens at the task's deadline: a refresh is warned, then kills the app; a processing task
+    /// expires at its cap; an expired processing or continued-processing task is marked failed; `nil`
+    /// for a running continued-processing task (it has no deadline).
+    var actionAtDeadline: DeadlineAction? {
+        switch (kind, expiredAt) {
+        case (.appRefresh, nil): .expire(.runtimeEnding)
+        case (.appRefresh, _?): .killApp
+        case (.processing, nil): .expire(.runtimeCap)
+        case (.processing, _?), (.continuedProcessing, _?): .finishUnfinished
+        case (.continuedProcessing, nil): nil
+        }
+    }
+
+    /// Why a running processing task expires under `conditions`, checked in this order: the device is
+    /// in use, external power it requires was lost, the network it requires was lost; `nil` while its
+    /// conditions hold, for another kind of task, and for a task that already expired.
+    func lostConditions(_ conditions: DeviceConditions) -> TaskExpiryReason? {
+        guard expiredAt == nil, case .processing(let network, let power) = kind else { return nil }
+        if !conditions.deviceIdle { return .deviceInUse }
+        if power && !conditions.externalPower { return .externalPowerLost }
+        if network && !conditions.networkAvailable { return .networkLost }
+        return nil
+    }
+
     /// The fraction of the work reported done, from 0 to 1 (0 while no total is known).
     var fractionCompleted: Double {
         total > 0 ? min(1, Double(completed) / Double(total)) : 0
