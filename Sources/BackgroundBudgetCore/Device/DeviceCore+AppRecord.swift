@@ -47,6 +47,13 @@ extension DeviceCore {
             self.manifest = manifest
         }
 
+        /// Counts a delivery or handler batch handed to the app's queue (it holds the app until it
+        /// settles) and returns the incarnation it belongs to.
+        mutating func handOff() -> UInt64 {
+            inFlight += 1
+            return incarnation
+        }
+
         /// Whether nothing keeps the app running in the background: no code on its queue, no fetch,
         /// no `BGTaskScheduler` task, no pending termination, no finite task, no activity (an event
         /// window is checked on its own, as it may have elapsed).

@@ -68,10 +68,10 @@ extension DeviceCore {
         guard records[s].state == .background else { return effects }
         lastFetchNumber += 1
         records[s].fetch.start(lastFetchNumber, at: now)
-        records[s].inFlight += 1
+        let incarnation = records[s].handOff()
         record(.fetchStarted, app, now)
         effects.append(arm(.fetchDeadline, for: app, at: now + policy.fetchRuntime))
-        effects.append(.performFetch(app, incarnation: records[s].incarnation, fetch: lastFetchNumber))
+        effects.append(.performFetch(app, incarnation: incarnation, fetch: lastFetchNumber))
         return effects
     }
 

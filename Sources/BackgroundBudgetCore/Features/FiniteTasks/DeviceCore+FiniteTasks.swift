@@ -106,7 +106,6 @@ extension DeviceCore {
         let s = slot(app)
         records[s].finiteTasks.armed.warning = nil
         guard records[s].state == .background else { return rearmTimers(app, at: now) }
-        let incarnation = records[s].incarnation
         var due: [BackgroundTaskIdentifier] = []
         for number in records[s].finiteTasks.takeUncalledHandlers() {
             let id = BackgroundTaskIdentifier(rawValue: number)
@@ -115,8 +114,7 @@ extension DeviceCore {
         }
         var effects = rearmTimers(app, at: now)
         if !due.isEmpty {
-            records[s].inFlight += 1
-            effects.append(.expirationHandlers(app, incarnation: incarnation, due))
+            effects.append(.expirationHandlers(app, incarnation: records[s].handOff(), due))
         }
         return effects
     }

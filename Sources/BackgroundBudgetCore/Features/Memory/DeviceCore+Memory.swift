@@ -66,10 +66,10 @@ extension DeviceCore {
             for s in records.indices where records[s].state.isExecuting && records[s].pendingExit == nil {
                 guard records[s].memory.warningSent() else { continue }
                 let app = records[s].manifest.id
-                records[s].inFlight += 1
+                let incarnation = records[s].handOff()
                 memory.pendingWarnings += 1
                 record(.callback(.didReceiveMemoryWarning), app, now)
-                effects.append(.memoryWarning(app, incarnation: records[s].incarnation))
+                effects.append(.memoryWarning(app, incarnation: incarnation))
             }
             if memory.pendingWarnings > 0 { return effects }
         }

@@ -113,10 +113,10 @@ extension DeviceCore {
     /// Hands an event to the app's queue now.
     private mutating func deliverNow(_ event: BackgroundEvent, to app: AppID, at now: BudgetInstant) -> [Effect] {
         let s = slot(app)
-        records[s].inFlight += 1
+        let incarnation = records[s].handOff()
         if event == .voipPush { records[s].modes.voipPushesInFlight += 1 }
         record(.eventDelivered(event), app, now)
-        return [.deliverEvent(app, incarnation: records[s].incarnation, event)]
+        return [.deliverEvent(app, incarnation: incarnation, event)]
     }
 
     /// Delivers events held while the app was not running in the background, once it runs.
@@ -179,9 +179,9 @@ extension DeviceCore {
             effects += applyValid(.wake(.voip), to: app, at: now, invariant: "a suspended app can be woken")
         }
         if records[s].state == .background { effects += openWindow(app, until: now + policy.voipKeepAliveWindow, at: now) }
-        records[s].inFlight += 1
+        let incarnation = records[s].handOff()
         record(.keepAliveHandlerCalled, app, now)
-        effects.append(.keepAliveHandler(app, incarnation: records[s].incarnation))
+        effects.append(.keepAliveHandler(app, incarnation: incarnation))
         effects.append(arm(.voipKeepAlive, for: app, at: now + interval))
         return effects
     }

@@ -22,9 +22,9 @@ extension DeviceCore {
             return []
         case .inactive, .active, .background:
             guard records[s].pendingExit == nil else { return [] }
-            records[s].inFlight += 1
+            let incarnation = records[s].handOff()
             record(.notificationDelivered(notification), app, now)
-            return [.deliverNotification(app, incarnation: records[s].incarnation, notification)]
+            return [.deliverNotification(app, incarnation: incarnation, notification)]
         }
     }
 }

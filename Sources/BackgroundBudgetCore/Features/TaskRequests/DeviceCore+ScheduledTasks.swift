@@ -21,9 +21,9 @@ extension DeviceCore {
         let task = ScheduledTaskRef(number: lastScheduledTaskNumber, identifier: request.identifier, kind: request.kind)
         if request.kind.isContinuedProcessing { continued.started(app, lastScheduledTaskNumber) }
         records[s].taskRequests.running[lastScheduledTaskNumber] = RunningScheduledTask(request, started: now)
-        records[s].inFlight += 1
+        let incarnation = records[s].handOff()
         record(.taskStarted(request.identifier), app, now)
-        effects.append(.runScheduledTask(app, incarnation: records[s].incarnation, task))
+        effects.append(.runScheduledTask(app, incarnation: incarnation, task))
         return effects + rearmTaskDeadline(s)
     }
 
@@ -71,9 +71,9 @@ extension DeviceCore {
     package mutating func expire(_ number: UInt64, slot s: Int, reason: TaskExpiryReason, at now: BudgetInstant) -> [Effect] {
         guard let identifier = records[s].taskRequests.expire(number, at: now) else { return [] }
         let app = records[s].manifest.id
-        records[s].inFlight += 1
+        let incarnation = records[s].handOff()
         record(.taskExpired(identifier, reason), app, now)
-        return [.scheduledTaskExpiration(app, incarnation: records[s].incarnation, task: number)]
+        return [.scheduledTaskExpiration(app, incarnation: incarnation, task: number)]
     }
 
     /// Ends a running task and suspends the app if nothing else holds it.
