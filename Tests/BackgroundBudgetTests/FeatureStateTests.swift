@@ -409,6 +409,38 @@ struct FeatureCase<State: Sendable, Output: Sendable & Equatable>: Sendable, Cus
               run: { $0.processEnded(); return $0.handlerKey(for: "com.example.photos.refresh", manifest: photos) }, expected: nil),
     ]
 
+    /// Task-request state running processing task 1 ("p") and continued tasks 2 and 3 ("c").
+    static let runningTasks: TaskRequestState = {
+        var state = TaskRequestState()
+        state.running = [1: RunningScheduledTask(identifier: "p", kind: processing, started: at(0)),
+                         3: RunningScheduledTask(identifier: "c", kind: continued, started: at(2)),
+                         2: RunningScheduledTask(identifier: "c", kind: continued, started: at(1))]
+        return state
+    }()
+
+    static let runningCases: [FeatureCase<TaskRequestState, String?>] = [
+        .init(name: "progress of a running task", state: runningTasks, run: { $0.updateProgress(1, completed: 3, total: 10) }, expected: "p",
+              after: { $0.running[1]?.completed == 3 && $0.running[1]?.total == 10 }),
+        .init(name: "progress of a task that does not run", state: runningTasks, run: { $0.updateProgress(9, completed: 3, total: 10) }, expected: nil,
+              after: { $0.running[9] == nil }),
+        .init(name: "continued tasks with an identifier, in start order", state: runningTasks,
+              run: { $0.continuedTasks("c").map(String.init).joined(separator: ",") }, expected: "2,3"),
+        .init(name: "a processing task is not a continued one", state: runningTasks,
+              run: { $0.continuedTasks("p").map(String.init).joined(separator: ",") }, expected: ""),
+    ]
+
+    @Test(arguments: runningCases) func runningTasks(_ row: FeatureCase<TaskRequestState, String?>) { row.verify() }
+
+    static let fractionCases: [FeatureCase<RunningScheduledTask, Double>] = [
+        .init(name: "no total known", state: RunningScheduledTask(identifier: "c", kind: continued, started: at(0)), run: { $0.fractionCompleted }, expected: 0),
+        .init(name: "part done", state: { var t = RunningScheduledTask(identifier: "c", kind: continued, started: at(0)); (t.completed, t.total) = (3, 4); return t }(),
+              run: { $0.fractionCompleted }, expected: 0.75),
+        .init(name: "never above one", state: { var t = RunningScheduledTask(identifier: "c", kind: continued, started: at(0)); (t.completed, t.total) = (12, 4); return t }(),
+              run: { $0.fractionCompleted }, expected: 1),
+    ]
+
+    @Test(arguments: fractionCases) func continuedTaskProgress(_ row: FeatureCase<RunningScheduledTask, Double>) { row.verify() }
+
     @Test(arguments: handlerCases) func launchHandlers(_ row: FeatureCase<TaskRequestState, String?>) { row.verify() }
 
     // MARK: Continued processing

@@ -96,19 +96,14 @@ extension DeviceCore {
     /// The app reported progress.
     package mutating func scheduledTaskProgress(app: AppID, task number: UInt64, completed: Int64, total: Int64, at now: BudgetInstant) -> [Effect] {
         let s = slot(app)
-        guard let identifier = records[s].taskRequests.running[number]?.identifier else { return [] }
-        records[s].taskRequests.running[number]?.completed = completed
-        records[s].taskRequests.running[number]?.total = total
+        guard let identifier = records[s].taskRequests.updateProgress(number, completed: completed, total: total) else { return [] }
         record(.taskProgress(identifier, completed: completed, total: total), app, now)
         return []
     }
 
     /// The app changed the title and subtitle the system shows.
     package mutating func scheduledTaskTitle(app: AppID, task number: UInt64, title: String, subtitle: String) -> [Effect] {
-        let s = slot(app)
-        guard records[s].taskRequests.running[number] != nil else { return [] }
-        records[s].taskRequests.running[number]?.title = title
-        records[s].taskRequests.running[number]?.subtitle = subtitle
+        records[slot(app)].taskRequests.retitle(number, title: title, subtitle: subtitle)
         return []
     }
 
@@ -116,9 +111,7 @@ extension DeviceCore {
     /// expires, a queued request is cancelled.
     package mutating func userCancelContinuedTask(_ identifier: String, app: AppID, at now: BudgetInstant) -> (TaskLookupError?, [Effect]) {
         let s = slot(app)
-        let running = records[s].taskRequests.running
-            .filter { $0.value.identifier == identifier && $0.value.kind.isContinuedProcessing }
-            .keys.sorted()
+        let running = records[s].taskRequests.continuedTasks(identifier)
         if let number = running.first(where: { records[s].taskRequests.running[$0]?.expiredAt == nil }) {
             return (nil, expire(number, slot: s, reason: .cancelledByUser, at: now) + rearmTaskDeadline(s))
         }
@@ -143,20 +136,14 @@ extension DeviceCore {
         guard let chosen else { return (nil, []) }
         let s = slot(chosen.app)
         let effects = expire(chosen.number, slot: s, reason: .resourcesReclaimed, at: now) + rearmTaskDeadline(s)
-        return (records[s].taskRequests.running[chosen.number].map { activity($0, app: chosen.app) }, effects)
-    }
-
-    private func activity(_ running: RunningScheduledTask, app: AppID) -> ContinuedProcessingActivity {
-        ContinuedProcessingActivity(app: app, identifier: running.identifier, title: running.title, subtitle: running.subtitle,
-                                    phase: running.expiredAt == nil ? .running : .expiring,
-                                    completedUnitCount: running.completed, totalUnitCount: running.total)
+        return (records[s].taskRequests.running[chosen.number].map { $0.activity(app: chosen.app) }, effects)
     }
 
     /// What the user sees: running tasks in start order, then queued requests in queue order.
     package func continuedActivities() -> [ContinuedProcessingActivity] {
         var activities: [ContinuedProcessingActivity] = []
         for (app, number) in continued.running {
-            if let running = records[slot(app)].taskRequests.running[number] { activities.append(activity(running, app: app)) }
+            if let running = records[slot(app)].taskRequests.running[number] { activities.append(running.activity(app: app)) }
         }
         for (position, queued) in continued.queue.enumerated() {
             guard case .continuedProcessing(let options) = queued.pending.request.kind else { continue }

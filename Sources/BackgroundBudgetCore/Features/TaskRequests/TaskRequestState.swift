@@ -96,6 +96,25 @@ package struct TaskRequestState: Sendable {
         return identifier
     }
 
+    /// The numbers of the continued-processing tasks running with `identifier`, in start order.
+    func continuedTasks(_ identifier: String) -> [UInt64] {
+        running.filter { $0.value.identifier == identifier && $0.value.kind.isContinuedProcessing }.keys.sorted()
+    }
+
+    /// Records a running task's progress and returns its identifier; `nil` when it does not run.
+    mutating func updateProgress(_ number: UInt64, completed: Int64, total: Int64) -> String? {
+        guard let identifier = running[number]?.identifier else { return nil }
+        running[number]?.completed = completed
+        running[number]?.total = total
+        return identifier
+    }
+
+    /// Changes the title and subtitle the system shows for a running task (nothing when it does not run).
+    mutating func retitle(_ number: UInt64, title: String, subtitle: String) {
+        running[number]?.title = title
+        running[number]?.subtitle = subtitle
+    }
+
     /// The process ended: its handlers and running tasks go with it; pending requests stay.
     mutating func processEnded() {
         registered.removeAll()
