@@ -365,15 +365,22 @@ struct FeatureCase<State: Sendable, Output: Sendable & Equatable>: Sendable, Cus
               after: { $0.pending.map(\.request.identifier) == ["a", "b"] }),
         .init(name: "cancelling all", state: requests, run: { $0.cancel(nil).map(\.request.identifier) }, expected: ["a", "b", "c"],
               after: { $0.pending.isEmpty }),
-        .init(name: "others of the same class: a processing request replacing b",
-              state: requests, run: { Array(repeating: "x", count: $0.pendingCount(alongside: TaskRequest(identifier: "b", kind: processing))) }, expected: ["x"]),
-        .init(name: "others of the same class: a new processing request",
-              state: requests, run: { Array(repeating: "x", count: $0.pendingCount(alongside: TaskRequest(identifier: "d", kind: processing))) }, expected: ["x", "x"]),
-        .init(name: "others of the same class: a new refresh request",
-              state: requests, run: { Array(repeating: "x", count: $0.pendingCount(alongside: TaskRequest(identifier: "e", kind: .appRefresh))) }, expected: ["x"]),
     ]
 
     @Test(arguments: requestCases) func taskRequestQueue(_ row: FeatureCase<TaskRequestState, [String]>) { row.verify() }
+
+    static let pendingLimitCases: [FeatureCase<TaskRequestState, Int>] = [
+        .init(name: "a processing request replacing b counts only c", state: requests,
+              run: { $0.pendingCount(alongside: TaskRequest(identifier: "b", kind: processing)) }, expected: 1),
+        .init(name: "a new processing request counts b and c", state: requests,
+              run: { $0.pendingCount(alongside: TaskRequest(identifier: "d", kind: processing)) }, expected: 2),
+        .init(name: "a new refresh request counts a", state: requests,
+              run: { $0.pendingCount(alongside: TaskRequest(identifier: "e", kind: .appRefresh)) }, expected: 1),
+        .init(name: "a refresh request replacing a counts none", state: requests,
+              run: { $0.pendingCount(alongside: TaskRequest(identifier: "a", kind: .appRefresh)) }, expected: 0),
+    ]
+
+    @Test(arguments: pendingLimitCases) func pendingRequestLimits(_ row: FeatureCase<TaskRequestState, Int>) { row.verify() }
 
     static let nextDateCases: [FeatureCase<TaskRequestState, BudgetInstant?>] = [
         .init(name: "the earliest date after now", state: requests, run: { $0.nextDate(after: at(0), policy) }, expected: at(100)),
@@ -429,7 +436,7 @@ struct FeatureCase<State: Sendable, Output: Sendable & Equatable>: Sendable, Cus
               run: { $0.continuedTasks("p").map(String.init).joined(separator: ",") }, expected: ""),
     ]
 
-    @Test(arguments: runningCases) func runningTasks(_ row: FeatureCase<TaskRequestState, String?>) { row.verify() }
+    @Test(arguments: runningCases) func runningTaskBookkeeping(_ row: FeatureCase<TaskRequestState, String?>) { row.verify() }
 
     static let fractionCases: [FeatureCase<RunningScheduledTask, Double>] = [
         .init(name: "no total known", state: RunningScheduledTask(identifier: "c", kind: continued, started: at(0)), run: { $0.fractionCompleted }, expected: 0),
