@@ -2,7 +2,7 @@ import Testing
 @testable import BackgroundBudgetCore
 import BudgetClock
 
-/// Each lifecycle case of IOS-FACTS §1 and Part 1, as the pure transition function gives it.
+/// Each documented lifecycle case, as the pure transition function gives it.
 @Suite struct LifecycleTests {
     private func steps(_ state: ApplicationState, _ event: LifecycleEvent, exitsOnSuspend: Bool = false) throws -> [LifecycleStep] {
         try Lifecycle.transition(from: state, on: event, exitsOnSuspend: exitsOnSuspend).steps
@@ -143,7 +143,7 @@ import BudgetClock
             .interruptionAnswered, .pressHome, .switchAway, .enterForeground, .suspend(.noBackgroundWork),
             .wake(.location), .killFromAppSwitcher, .purge, .terminate(.system), .kill(.watchdog),
         ]
-        // Apple's allowed transitions (IOS-FACTS §1), plus suspended → background on resume.
+        // Apple's allowed transitions, plus suspended → background on resume.
         let allowed: Set<[ApplicationState]> = [
             [.notRunning, .inactive], [.inactive, .active], [.active, .inactive], [.inactive, .background],
             [.notRunning, .background], [.background, .inactive], [.background, .suspended],

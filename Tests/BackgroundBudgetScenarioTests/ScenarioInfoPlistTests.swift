@@ -138,7 +138,7 @@ import TestSupport
 
     @Test func theScenarioFormatArticlesInfoPlistExampleDecodesAndRuns() throws {
         let article = try String(contentsOf: SampleFiles.infoPlists.deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("Sources/BackgroundBudget/BackgroundBudget.docc/ScenarioFormat.md"), encoding: .utf8)
+            .appendingPathComponent("Sources/BackgroundBudgetScenario/BackgroundBudgetScenario.docc/ScenarioFormat.md"), encoding: .utf8)
         let section = try #require(article.range(of: "### Apps from an Info.plist"))
         let open = try #require(article.range(of: "```json\n", range: section.upperBound..<article.endIndex))
         let close = try #require(article.range(of: "```", range: open.upperBound..<article.endIndex))

@@ -20,7 +20,7 @@ extension ScriptedDelegate {
     }
 }
 
-/// Legacy background fetch on the virtual clock (IOS-FACTS §5).
+/// Legacy background fetch on the virtual clock.
 @Suite struct BackgroundFetchTests {
     let clock = VirtualClock()
 

@@ -19,7 +19,7 @@ extension ScriptedDelegate {
     }
 }
 
-/// Registered background modes on the virtual clock (IOS-FACTS §4).
+/// Registered background modes on the virtual clock.
 @Suite struct BackgroundModeTests {
     let clock = VirtualClock()
     let system: BackgroundSystem

@@ -7,7 +7,7 @@ import Testing
 @testable import SavedState
 import BackgroundBudgetTestKit
 
-/// Background App Refresh: the switches, Low Power Mode, what they gate and what they do not (IOS-FACTS §6, Part 1).
+/// Background App Refresh: the switches, Low Power Mode, what they gate and what they do not.
 @Suite struct BackgroundRefreshTests {
     let clock = VirtualClock()
     let system: BackgroundSystem

@@ -8,7 +8,7 @@ import TestSupport
 @testable import SavedState
 import BackgroundBudgetTestKit
 
-/// Finite background tasks on the virtual clock, with exact instants (IOS-FACTS Part 1, §2–3).
+/// Finite background tasks on the virtual clock, with exact instants.
 @Suite struct BackgroundTaskTests {
     let clock = VirtualClock()
 

@@ -50,12 +50,12 @@ final class WeakTask: Sendable {
             let core = state.core
             var fromApps: Set<String> = []
             for record in core.records {
-                for (number, running) in record.runningTasks where running.kind.isContinuedProcessing {
+                for (number, running) in record.taskRequests.running where running.kind.isContinuedProcessing {
                     fromApps.insert("\(record.manifest.id)#\(number)")
                 }
             }
-            let counted = Set(core.continuedRunning.map { "\($0.app)#\($0.number)" })
-            let ok = fromApps == counted && core.continuedRunning.count == counted.count
+            let counted = Set(core.continued.running.map { "\($0.app)#\($0.number)" })
+            let ok = fromApps == counted && core.continued.running.count == counted.count
                 && counted.count <= core.policy.continuedProcessingTaskLimit
             var queued: Set<String> = []
             for event in core.trace.events {
@@ -67,9 +67,9 @@ final class WeakTask: Sendable {
                 default: break
                 }
             }
-            let inQueue = Set(core.continuedQueue.map { "\($0.app)|\($0.pending.request.identifier)" })
+            let inQueue = Set(core.continued.queue.map { "\($0.app)|\($0.pending.request.identifier)" })
             if queued != inQueue { Issue.record("\(note): trace says queued \(queued.sorted()), queue has \(inQueue.sorted())"); return false }
-            for record in core.records where (record.state == .suspended || record.state == .notRunning) && !record.runningTasks.isEmpty {
+            for record in core.records where (record.state == .suspended || record.state == .notRunning) && !record.taskRequests.running.isEmpty {
                 Issue.record("\(note): \(record.manifest.id) is \(record.state) with running tasks"); return false
             }
             if !ok { Issue.record("\(note): apps \(fromApps.sorted()) vs count \(counted.sorted())") }

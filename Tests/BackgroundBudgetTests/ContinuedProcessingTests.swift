@@ -72,7 +72,7 @@ extension ContinuedProcessingFixture {
     }
 }
 
-/// Continued-processing tasks (iOS 26) on the virtual clock (IOS-FACTS §5 [S46][S47][S53][S54][S55]).
+/// Continued-processing tasks (iOS 26) on the virtual clock ([S46][S47][S53][S54][S55]).
 @Suite struct ContinuedProcessingTests: ContinuedProcessingFixture {
     let clock = VirtualClock()
 

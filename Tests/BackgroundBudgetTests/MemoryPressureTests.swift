@@ -18,7 +18,7 @@ extension ScriptedDelegate {
     }
 }
 
-/// Memory pressure and jetsam, and notifications coalesced while suspended (IOS-FACTS §8–9).
+/// Memory pressure and jetsam, and notifications coalesced while suspended.
 @Suite struct MemoryPressureTests {
     let clock = VirtualClock()
     let system: BackgroundSystem
@@ -191,9 +191,9 @@ extension ScriptedDelegate {
             default: try? app.startPlayingAudio()
             }
             clock.advance(by: .seconds(1))
-            let (kept, recomputed) = system.state.withLock { ($0.core.memoryInUse, $0.core.memoryInUseRecomputed) }
+            let (kept, recomputed) = system.state.withLock { ($0.core.memory.inUse, $0.core.memoryInUseRecomputed) }
             #expect(kept == recomputed, "step \(step)")
-            if let capacity = system.memoryCapacity, system.state.withLock({ $0.core.pendingMemoryWarnings == 0 }) {
+            if let capacity = system.memoryCapacity, system.state.withLock({ $0.core.memory.pendingWarnings == 0 }) {
                 #expect(system.memoryInUse <= capacity, "step \(step): over capacity after pressure was relieved")
             }
         }

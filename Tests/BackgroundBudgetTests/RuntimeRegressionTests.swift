@@ -63,7 +63,7 @@ final class LateWorkDelegate: ApplicationDelegate {
         app.setMemoryFootprint(300_000_000)
         app.endBackgroundTask(task)
         clock.advance(by: .seconds(60))
-        #expect(system.state.withLock { $0.core.pendingMemoryWarnings } == 0)
+        #expect(system.state.withLock { $0.core.memory.pendingWarnings } == 0)
         #expect(app.applicationState != .background)
         #expect(system.memoryInUse <= 200_000_000)
     }
@@ -83,7 +83,7 @@ final class LateWorkDelegate: ApplicationDelegate {
         slow.queue.enqueue { slow.simulateWork(for: .seconds(40)) }   // busy when the warning arrives
         system.setMemoryCapacity(100_000_000)
         clock.advance(by: .seconds(120))
-        #expect(system.state.withLock { $0.core.pendingMemoryWarnings } == 0)
+        #expect(system.state.withLock { $0.core.memory.pendingWarnings } == 0)
         #expect(system.memoryInUse <= 100_000_000)
     }
 

@@ -82,7 +82,7 @@ final class ResubmittingDelegate: ApplicationDelegate {
     }
 }
 
-/// `BGTaskScheduler`-style requests on the virtual clock (IOS-FACTS §5, Part 1).
+/// `BGTaskScheduler`-style requests on the virtual clock.
 @Suite struct TaskSchedulerTests {
     let clock = VirtualClock()
     static let refreshID = "com.example.news.refresh"

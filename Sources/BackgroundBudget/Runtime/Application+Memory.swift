@@ -5,7 +5,7 @@ extension Application {
         guard let system else { return 0 }
         return system.state.withLock { state in
             let record = state.core.records[state.core.slot(id)]
-            return record.state == .notRunning ? 0 : record.footprint
+            return record.state == .notRunning ? 0 : record.memory.footprint
         }
     }
 
@@ -26,12 +26,12 @@ extension BackgroundSystem {
     /// ``JetsamBand`` up, the foreground app last. Every purge and kill is in the trace with reason
     /// `memoryPressure`.
     public var memoryCapacity: Int? {
-        state.withLock { $0.core.memoryCapacity }
+        state.withLock { $0.core.memory.capacity }
     }
 
     /// The bytes the apps in memory use together.
     public var memoryInUse: Int {
-        state.withLock { $0.core.memoryInUse }
+        state.withLock { $0.core.memory.inUse }
     }
 
     /// Sets the device's memory capacity and relieves pressure at once if the apps no longer fit.

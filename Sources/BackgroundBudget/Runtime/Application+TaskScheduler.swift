@@ -1,4 +1,4 @@
-/// `BGTaskScheduler`, in Apple's names, on the app (IOS-FACTS §5 [S46]).
+/// `BGTaskScheduler`, in Apple's names, on the app ([S46]).
 ///
 /// ```swift
 /// func application(_ application: Application, didFinishLaunchingWithOptions options: LaunchOptions) -> Bool {
@@ -74,7 +74,7 @@ extension Application {
     public func pendingTaskRequests() -> [TaskRequest] {
         guard let system else { return [] }
         return system.state.withLock { [id] state in
-            state.core.records[state.core.slot(id)].pendingTaskRequests.map(\.request) + state.core.queuedContinuedRequests(of: id)
+            state.core.records[state.core.slot(id)].taskRequests.pending.map(\.request) + state.core.queuedContinuedRequests(of: id)
         }
     }
 }
@@ -103,8 +103,8 @@ extension BackgroundSystem {
     /// (`immediateRunIneligible`) [S55]. Turning it off starts queued requests while there is room.
     public func setSystemUnderLoad(_ underLoad: Bool) {
         decide { core, now in
-            if core.systemUnderLoad != underLoad { core.recordDevice(.systemUnderLoad(underLoad), now) }
-            core.systemUnderLoad = underLoad
+            if core.continued.systemUnderLoad != underLoad { core.recordDevice(.systemUnderLoad(underLoad), now) }
+            core.continued.systemUnderLoad = underLoad
             return []
         }
     }
@@ -114,8 +114,8 @@ extension BackgroundSystem {
     /// needs the GPU on a device without it is refused (`notPermitted`) [S47][S53].
     public func setSupportsBackgroundGPU(_ supported: Bool) {
         decide { core, now in
-            if core.supportsBackgroundGPU != supported { core.recordDevice(.backgroundGPU(supported), now) }
-            core.supportsBackgroundGPU = supported
+            if core.continued.supportsBackgroundGPU != supported { core.recordDevice(.backgroundGPU(supported), now) }
+            core.continued.supportsBackgroundGPU = supported
             return []
         }
     }
@@ -153,7 +153,7 @@ extension BackgroundSystem {
     }
 
     /// Whether the system is under load.
-    public var isSystemUnderLoad: Bool { state.withLock { $0.core.systemUnderLoad } }
+    public var isSystemUnderLoad: Bool { state.withLock { $0.core.continued.systemUnderLoad } }
 
     /// Whether the device has a network connection.
     public var isNetworkAvailable: Bool { state.withLock { $0.core.conditions.networkAvailable } }

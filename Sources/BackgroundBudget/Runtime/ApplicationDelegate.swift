@@ -17,7 +17,7 @@ public struct LaunchOptions: Sendable, Hashable {
 /// `UIApplicationDelegate`.
 ///
 /// Every method has an empty default implementation; implement the ones you need. The system calls
-/// them on the app's own serial executor, one at a time, in the order of IOS-FACTS §1, and never
+/// them on the app's own serial executor, one at a time, in the documented order, and never
 /// while it holds a lock, so a callback may call back into the ``Application`` or the
 /// ``BackgroundSystem``.
 ///

@@ -44,20 +44,20 @@ extension BackgroundSystem {
                     items.append(.timer(id, name: "\(timer)"))
                     systemTimers += 1
                 }
-                for (number, task) in record.tasks.sorted(by: { $0.key < $1.key }) {
+                for (number, task) in record.finiteTasks.open.sorted(by: { $0.key < $1.key }) {
                     items.append(.openBackgroundTask(id, BackgroundTaskIdentifier(rawValue: number), name: task.name))
                 }
-                for (_, task) in record.runningTasks.sorted(by: { $0.key < $1.key }) {
+                for (_, task) in record.taskRequests.running.sorted(by: { $0.key < $1.key }) {
                     items.append(.runningScheduledTask(id, identifier: task.identifier))
                 }
-                for pending in record.pendingTaskRequests {
+                for pending in record.taskRequests.pending {
                     items.append(.pendingTaskRequest(id, identifier: pending.request.identifier))
                 }
-                for queued in state.core.continuedQueue where queued.app == id {
+                for queued in state.core.continued.queue where queued.app == id {
                     items.append(.queuedContinuedRequest(id, identifier: queued.pending.request.identifier))
                 }
-                if record.fetch != nil { items.append(.runningFetch(id)) }
-                for activity in record.activities.sorted(by: { $0.rawValue < $1.rawValue }) {
+                if record.fetch.running != nil { items.append(.runningFetch(id)) }
+                for activity in record.modes.activities.sorted(by: { $0.rawValue < $1.rawValue }) {
                     items.append(.activity(id, activity))
                 }
                 if let queue = state.handles[id]?.queue {
@@ -65,8 +65,8 @@ extension BackgroundSystem {
                     if queued > 0 { items.append(.queuedWork(id, count: queued, suspended: suspended)) }
                 }
                 if record.inFlight > 0 { items.append(.unsettledDeliveries(id, count: record.inFlight)) }
-                if !record.queuedEvents.isEmpty { items.append(.heldEvents(id, record.queuedEvents)) }
-                if !record.queuedNotifications.isEmpty { items.append(.heldNotifications(id, record.queuedNotifications)) }
+                if !record.modes.queuedEvents.isEmpty { items.append(.heldEvents(id, record.modes.queuedEvents)) }
+                if !record.notifications.queued.isEmpty { items.append(.heldNotifications(id, record.notifications.queued)) }
             }
             return (items, systemTimers)
         }

@@ -125,7 +125,7 @@ public final class BackgroundSystem: Sendable {
     public var appSwitcher: [Application] {
         state.withLock { state in
             state.core.records.filter(\.inAppSwitcher)
-                .sorted { $0.lastUsed > $1.lastUsed }
+                .sorted { $0.memory.lastUsed > $1.memory.lastUsed }
                 .compactMap { state.handles[$0.manifest.id] }
         }
     }
@@ -275,7 +275,7 @@ public final class BackgroundSystem: Sendable {
             }
             var (value, effects) = try body(&state, now)
             // Queued continued-processing requests start as soon as there is room (free while none wait).
-            if !state.core.continuedQueue.isEmpty { effects += state.core.startQueuedContinuedTasks(at: now) }
+            if !state.core.continued.queue.isEmpty { effects += state.core.startQueuedContinuedTasks(at: now) }
             return (value, perform(effects, in: &state, at: now), state.takeReleased())
         }
         withExtendedLifetime(released) {}   // dropped here, outside the lock

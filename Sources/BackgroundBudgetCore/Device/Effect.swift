@@ -1,40 +1,5 @@
 import BudgetClock
 
-/// A timer the core asks its shell to run for one app.
-package enum AppTimer: Hashable, Sendable, CaseIterable {
-    /// The expiration handlers are due (allowance − lead).
-    case expirationWarning
-    /// The allowance runs out.
-    case allowanceExpiry
-    /// A callback with a time limit has been running too long.
-    case watchdog
-    /// The oldest task begun in the foreground is about to outlive the allowance.
-    case foregroundOverrun
-    /// The short run time granted for a background event ends.
-    case eventWindow
-    /// The legacy VoIP keep-alive handler is due.
-    case voipKeepAlive
-    /// A background fetch opportunity.
-    case fetchOpportunity
-    /// A running fetch must have completed.
-    case fetchDeadline
-    /// A pending `BGTaskScheduler` request's earliest instant passed (system-scoped, like the fetch plan).
-    case taskRequestDue
-    /// A running `BGTaskScheduler` task's next deadline (warning, expiry, end).
-    case taskDeadline
-}
-
-/// A running `BGTaskScheduler` task as the core names it: values only. The shell makes the
-/// ``ScheduledTask`` object the app sees from it and keeps that object by ``number``.
-package struct ScheduledTaskRef: Hashable, Sendable {
-    /// The task's number, unique on the device (the core hands them out in start order).
-    package var number: UInt64
-    /// The request's identifier.
-    package var identifier: String
-    /// The kind of request that started it.
-    package var kind: TaskRequest.Kind
-}
-
 /// What the shell must do after the core decided something. The core never performs effects itself,
 /// and an effect carries identifiers and values only: the app's closures and the ``ScheduledTask``
 /// objects live in the shell's tables (see ``AppClosures``), keyed by the identifiers
@@ -84,24 +49,10 @@ package enum Effect: Hashable, Sendable {
 
 extension Effect {
     /// Whether this effect resumes or drops the app's queue (it must precede deliveries).
-    package var isQueueControl: Bool {
+    var isQueueControl: Bool {
         switch self {
         case .resumeQueue, .dropQueue: true
         default: false
         }
     }
-}
-
-/// Steps the system has decided for one app, to be delivered on that app's queue in order.
-package struct Delivery: Hashable, Sendable {
-    /// The app.
-    package var app: AppID
-    /// The app's incarnation (launch count) the steps belong to.
-    package var incarnation: UInt64
-    /// The event that caused the steps (it carries the launch reason for launch options).
-    package var event: LifecycleEvent
-    /// The steps, in order.
-    package var steps: [LifecycleStep]
-    /// Whether the shell reports back with `settle` once the steps have run (they contain callbacks).
-    package var settles: Bool
 }

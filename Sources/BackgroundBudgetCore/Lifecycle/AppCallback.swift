@@ -6,7 +6,7 @@ import BudgetClock
 /// `NSStringFromSelector(_cmd)` prints it in a log line; ``eventName`` is the name used in JSON traces
 /// (the selector without its final colon).
 ///
-/// Source: callback orders in IOS-FACTS §1 ([S2][S3][S5]–[S9]).
+/// Source: Apple's callback orders ([S2][S3][S5]–[S9]).
 public enum AppCallback: String, Sendable, Hashable, CaseIterable, CustomStringConvertible {
     /// `application(_:willFinishLaunchingWithOptions:)`.
     case willFinishLaunching

@@ -6,7 +6,7 @@ import BudgetClock
 /// whether a background app is still executing or has been suspended, and whether it runs at all.
 /// The raw values are the names written to traces.
 ///
-/// Source: Apple's app-state table (IOS-FACTS §1, [S90][S1]).
+/// Source: Apple's app-state table ([S90][S1]).
 public enum ApplicationState: String, Sendable, Hashable, CaseIterable, CustomStringConvertible {
     /// The app has not been launched, or was terminated by itself or the system.
     case notRunning

@@ -1,28 +1,5 @@
 import BudgetClock
 
-/// One step of a lifecycle transition, in the order the app experiences it.
-public enum LifecycleStep: Sendable, Hashable, CustomStringConvertible {
-    /// The app's state becomes the given state.
-    case enter(ApplicationState)
-    /// The system calls a delegate method (and posts the matching notification).
-    case callback(AppCallback)
-    /// The app's process exits, for the given reason; always followed by `.enter(.notRunning)`.
-    case exit(TerminationReason)
-    /// A notification queued while the app was suspended is delivered. The transition function never
-    /// produces this step: the runtime inserts it right after a suspended app resumes.
-    case notification(SystemNotification)
-
-    /// A short name for the step, e.g. `"enter(background)"` or `"applicationDidEnterBackground"`.
-    public var description: String {
-        switch self {
-        case .enter(let state): "enter(\(state))"
-        case .callback(let callback): callback.eventName
-        case .exit(let reason): "exit(\(reason.rawValue))"
-        case .notification(let notification): "notification(\(notification))"
-        }
-    }
-}
-
 /// The app lifecycle as a pure transition function: (state, event) → (new state, ordered steps).
 ///
 /// No clocks, no queues, no locks: the same function drives the virtual-time and real-time runtimes,
@@ -39,7 +16,7 @@ public enum LifecycleStep: Sendable, Hashable, CustomStringConvertible {
 /// reads `applicationState` sees what UIKit would show: `.active` in `applicationWillResignActive`,
 /// `.background` in `applicationDidEnterBackground`.
 ///
-/// Source: IOS-FACTS §1 and Part 1 ([S1]–[S9], [S68], [S69], [S86]–[S90]).
+/// Sources: [S1]–[S9], [S68], [S69], [S86]–[S90].
 public enum Lifecycle {
     /// The result of applying one event to one app.
     public struct Transition: Sendable, Hashable {
@@ -90,7 +67,7 @@ public enum Lifecycle {
             LifecycleError(event: event, state: state, problem: problem)
         }
         // Leaving the foreground ends in the background, or, for exits-on-suspend apps, in termination
-        // (IOS-FACTS §7: didEnterBackground then willTerminate [S69]).
+        // (didEnterBackground then willTerminate [S69]).
         let enterBackground: [LifecycleStep] = exitsOnSuspend
             ? [.enter(.background), .callback(.didEnterBackground), .callback(.willTerminate),
                .exit(.exitsOnSuspend), .enter(.notRunning)]
@@ -135,7 +112,7 @@ public enum Lifecycle {
         case (.enterForeground, .background):
             return [.callback(.willEnterForeground), .enter(.inactive)] + becomeActive
         case (.enterForeground, .suspended):
-            // Resumed first; queued notifications would be delivered here (IOS-FACTS §9).
+            // Resumed first; queued notifications would be delivered here.
             return [.enter(.background), .callback(.willEnterForeground), .enter(.inactive)] + becomeActive
         case (.enterForeground, .notRunning):
             throw refuse(.notRunning)
@@ -150,7 +127,7 @@ public enum Lifecycle {
 
         case (.wake, .suspended):
             if exitsOnSuspend { throw refuse(.exitsOnSuspend) }
-            // IOS-FACTS §1: resume → applicationDidEnterBackground → the event [S3].
+            // resume → applicationDidEnterBackground → the event [S3].
             return [.enter(.background), .callback(.didEnterBackground)]
         case (.wake, _):
             throw refuse(.notSuspended)
@@ -183,79 +160,5 @@ public enum Lifecycle {
         case (.kill(let reason), _):
             return [.exit(reason), .enter(.notRunning)]
         }
-    }
-}
-
-/// An event that cannot happen to an app in its current state. Nothing was changed.
-///
-/// ```swift
-/// do { try system.pressHome() } catch { print(error) }
-/// // cannot pressHome: app is background, not in the foreground
-/// ```
-public struct LifecycleError: Error, Sendable, Hashable, CustomStringConvertible {
-    /// What exactly was wrong.
-    public enum Problem: String, Sendable, Hashable {
-        /// The app is already running.
-        case alreadyRunning
-        /// The app is not running.
-        case notRunning
-        /// The event needs an active app.
-        case notActive
-        /// The event needs an app covered by an interruption (inactive).
-        case notInterrupted
-        /// The event needs an app in the foreground.
-        case notInForeground
-        /// The event needs an app that is not in the foreground.
-        case inForeground
-        /// The app is already in the foreground.
-        case alreadyInForeground
-        /// The event needs an app running in the background.
-        case notInBackground
-        /// The event needs a suspended app.
-        case notSuspended
-        /// The app sets `UIApplicationExitsOnSuspend`, so it never runs in the background.
-        case exitsOnSuspend
-        /// No app is in the foreground to receive a device-wide event.
-        case noForegroundApp
-        /// The app is terminating: `applicationWillTerminate` is running.
-        case terminating
-    }
-
-    /// The event that was refused.
-    public var event: LifecycleEvent
-    /// The app's state when it was refused.
-    public var state: ApplicationState
-    /// Why it was refused.
-    public var problem: Problem
-    /// The app concerned, when known.
-    public var app: AppID?
-
-    /// Creates an error.
-    public init(event: LifecycleEvent, state: ApplicationState, problem: Problem, app: AppID? = nil) {
-        self.event = event
-        self.state = state
-        self.problem = problem
-        self.app = app
-    }
-
-    /// A sentence saying what was refused and why.
-    public var description: String {
-        let who = app.map { "app '\($0)'" } ?? "app"
-        let why: String = switch problem {
-        case .alreadyRunning: "is already running (\(state))"
-        case .notRunning: "is not running"
-        case .notActive: "is \(state), not active"
-        case .notInterrupted: "is \(state), not covered by an interruption"
-        case .notInForeground: "is \(state), not in the foreground"
-        case .inForeground: "is in the foreground (\(state)); send it to the background first"
-        case .alreadyInForeground: "is already in the foreground (\(state))"
-        case .notInBackground: "is \(state), not running in the background"
-        case .notSuspended: "is \(state), not suspended"
-        case .exitsOnSuspend: "sets UIApplicationExitsOnSuspend and never runs in the background"
-        case .noForegroundApp: "no app is in the foreground"
-        case .terminating: "is terminating (applicationWillTerminate is running)"
-        }
-        if problem == .noForegroundApp { return "cannot \(event): \(why)" }
-        return "cannot \(event): \(who) \(why)"
     }
 }

@@ -3,7 +3,7 @@ import BudgetClock
 /// The kinds of background work an app declares in `UIBackgroundModes`.
 ///
 /// Declaring a mode is a promise, not a pass: the system keeps the app running only while it really
-/// does that kind of work (IOS-FACTS §4, [S25][S26]).
+/// does that kind of work ([S25][S26]).
 ///
 /// ```swift
 /// let modes: BackgroundModes = [.audio, .fetch]
@@ -80,24 +80,4 @@ public struct BackgroundModes: OptionSet, Sendable, Hashable, CustomStringConver
 
     /// `[audio, fetch]`.
     public var description: String { "[" + plistValues.joined(separator: ", ") + "]" }
-}
-
-/// A `UIBackgroundModes` string that names no mode.
-public struct UnknownBackgroundModeError: Error, Sendable, Hashable, CustomStringConvertible {
-    /// The string.
-    public var value: String
-    /// Its index in the array.
-    public var index: Int
-
-    /// Creates an error.
-    public init(value: String, index: Int) {
-        self.value = value
-        self.index = index
-    }
-
-    /// A sentence naming the value and listing the accepted ones.
-    public var description: String {
-        "UIBackgroundModes[\(index)]: unknown mode \"\(value)\"; accepted: "
-            + BackgroundModes.all.map { "\"\($0.plistValue)\"" }.joined(separator: ", ")
-    }
 }

@@ -32,6 +32,11 @@ extension BudgetPolicy {
         /// model scales (up to 9 × 10⁸ s) stays inside the nanosecond range. The model's limit.
         public static let largestStretch = 10.0
 
+        /// The longest base gap the model scales: 9 × 10⁸ s, so that ``largestStretch`` × it fits in
+        /// `Int64` nanoseconds; a longer interval (decades: no fetch in any run) is kept unscaled.
+        /// The model's limit.
+        static let longestScaledBase = Duration.seconds(900_000_000)
+
         /// The default factors.
         public init() {}
 

@@ -95,7 +95,7 @@ public struct BudgetPolicy: Sendable, Hashable, CustomStringConvertible {
     /// The longest a `BGProcessingTask` runs before the system expires it: 10 minutes. Apple says
     /// processing tasks get "minutes" and are expired when the user starts using the device or a
     /// required condition is lost; it documents no cap, so this is the model's assumption
-    /// (IOS-FACTS Part 1 and §5 [S47][S50][S58]).
+    /// ([S47][S50][S58]).
     public var processingTaskRuntimeCap: Duration = .seconds(600)
 
     /// How many continued-processing tasks (`BGContinuedProcessingTask`, iOS 26) run at once on the

@@ -1,0 +1,7 @@
+import BudgetClock
+
+extension AppID {
+    /// The identifier device-wide trace entries (``TraceEvent/Kind/deviceChanged(_:)``) carry. It is not a
+    /// valid bundle identifier, so no app can have it.
+    public static let device: AppID = "(device)"
+}

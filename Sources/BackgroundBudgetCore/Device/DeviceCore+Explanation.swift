@@ -1,0 +1,33 @@
+import BudgetClock
+
+extension DeviceCore {
+    /// What holds the app in its state now, its last suspension, and what keeps it from being
+    /// relaunched in the background.
+    package func explain(_ app: AppID, at now: BudgetInstant) -> Explanation {
+        let record = records[slot(app)]
+        var holds: [Explanation.Hold] = []
+        if record.state.isForeground { holds.append(.foreground) }
+        if record.state.isExecuting {
+            if record.pendingExit != nil { holds.append(.terminating) }
+            if !record.finiteTasks.open.isEmpty {
+                holds.append(.backgroundTasks(count: record.finiteTasks.open.count,
+                                              allowanceEndsAt: record.state == .background ? record.finiteTasks.armed.expiry : nil))
+            }
+            holds += BackgroundActivity.allCases.filter(record.modes.activities.contains).map(Explanation.Hold.activity)
+            if let until = record.modes.windowUntil, until > now { holds.append(.eventWindow(until: until)) }
+            holds += record.taskRequests.running.sorted { $0.key < $1.key }.map { .scheduledTask($0.value.identifier) }
+            if record.inFlight > 0 { holds.append(.codeRunning) }
+        }
+        var blockers: [Explanation.RelaunchBlocker] = []
+        if record.state == .notRunning {
+            let s = slot(app)
+            let locationMonitoring = record.modes.monitorsLocation
+            if exitsOnSuspendGate(slot: s) != nil { blockers.append(.exitsOnSuspend) }
+            // Location events relaunch after a user kill as the policy says; nothing else does.
+            if userKillGate(slot: s, for: locationMonitoring ? .location : .content) != nil { blockers.append(.killedByUser) }
+            if record.manifest.backgroundModes.isEmpty, !locationMonitoring { blockers.append(.nothingToRelaunchFor) }
+        }
+        return Explanation(app: app, state: record.state, holds: holds, lastSuspension: record.lastSuspension,
+                           relaunchBlockers: blockers)
+    }
+}

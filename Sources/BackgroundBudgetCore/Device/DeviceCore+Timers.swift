@@ -1,0 +1,67 @@
+import BudgetClock
+
+/// Per-app timers: arming and disarming with tokens (a stale firing is ignored), dispatching a firing
+/// to the feature it belongs to, and the watchdog of time-limited callbacks.
+extension DeviceCore {
+    /// Arms a timer for an app, replacing one armed before.
+    package mutating func arm(_ timer: AppTimer, for app: AppID, at instant: BudgetInstant) -> Effect {
+        lastTimerToken += 1
+        records[slot(app)].timerTokens[timer] = lastTimerToken
+        return .arm(app, timer, at: instant, token: lastTimerToken)
+    }
+
+    /// Disarms a timer for an app.
+    package mutating func disarm(_ timer: AppTimer, for app: AppID) -> Effect {
+        records[slot(app)].timerTokens[timer] = nil
+        return .disarm(app, timer)
+    }
+
+    /// A timer fired. A firing whose token is not the armed one (cancelled too late, or armed for an
+    /// earlier incarnation) is ignored.
+    package mutating func timerFired(_ timer: AppTimer, app: AppID, token: UInt64, at now: BudgetInstant) -> [Effect] {
+        let s = slot(app)
+        guard records[s].timerTokens[timer] == token, records[s].state != .notRunning || timer == .fetchOpportunity || timer == .taskRequestDue else { return [] }
+        records[s].timerTokens[timer] = nil
+        switch timer {
+        case .watchdog:
+            return applyValid(.kill(.watchdog), to: app, at: now, invariant: "a running app can be killed")
+        case .allowanceExpiry:
+            guard !records[s].finiteTasks.open.isEmpty, records[s].state == .background else { return rearmTimers(app, at: now) }
+            return applyValid(.kill(.backgroundTaskExpired), to: app, at: now, invariant: "a background app can be killed")
+        case .expirationWarning:
+            return callExpirationHandlers(app, at: now)
+        case .foregroundOverrun:
+            return reportForegroundOverruns(app, at: now)
+        case .eventWindow:
+            return suspendIfIdle(app, at: now, reason: .eventWindowEnded)
+        case .voipKeepAlive:
+            return keepAliveDue(app, at: now)
+        case .fetchOpportunity:
+            return fetchOpportunity(app, at: now)
+        case .fetchDeadline:
+            return applyValid(.kill(.backgroundFetchNotCompleted), to: app, at: now, invariant: "a running app can be killed")
+        case .taskRequestDue:
+            return taskRequestTimerFired(app, at: now)
+        case .taskDeadline:
+            return taskDeadlineFired(app, at: now)
+        }
+    }
+
+    /// Arms the watchdog for a callback that has a time limit; called as the callback starts.
+    package mutating func callbackStarted(_ callback: AppCallback, app: AppID, incarnation: UInt64, at now: BudgetInstant) -> [Effect] {
+        let s = slot(app)
+        guard records[s].incarnation == incarnation, records[s].state != .notRunning else { return [] }
+        let limit: Duration
+        switch callback {
+        case .didEnterBackground: limit = policy.didEnterBackgroundLimit
+        case .willTerminate: limit = policy.willTerminateLimit
+        default: return []
+        }
+        return [arm(.watchdog, for: app, at: now + limit)]
+    }
+
+    /// Disarms the watchdog when the callback returns.
+    package mutating func callbackReturned(_ callback: AppCallback, app: AppID) -> [Effect] {
+        callback == .didEnterBackground || callback == .willTerminate ? [disarm(.watchdog, for: app)] : []
+    }
+}

@@ -1,0 +1,12 @@
+import BudgetClock
+
+/// A running `BGTaskScheduler` task as the core names it: values only. The shell makes the
+/// ``ScheduledTask`` object the app sees from it and keeps that object by ``number``.
+package struct ScheduledTaskRef: Hashable, Sendable {
+    /// The task's number, unique on the device (the core hands them out in start order).
+    package var number: UInt64
+    /// The request's identifier.
+    package var identifier: String
+    /// The kind of request that started it.
+    package var kind: TaskRequest.Kind
+}

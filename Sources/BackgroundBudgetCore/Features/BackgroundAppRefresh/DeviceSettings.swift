@@ -1,0 +1,11 @@
+import BudgetClock
+
+/// Device-wide settings the system consults.
+package struct DeviceSettings: Sendable, Hashable {
+    /// Settings › General › Background App Refresh.
+    package var backgroundAppRefresh = true
+    /// The device forbids Background App Refresh (for example parental controls).
+    package var backgroundAppRefreshRestricted = false
+    /// Low Power Mode, which turns Background App Refresh off [S60][S66].
+    package var lowPowerMode = false
+}

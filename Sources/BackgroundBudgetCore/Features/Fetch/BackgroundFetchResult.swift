@@ -1,0 +1,11 @@
+import BudgetClock
+
+/// What a background fetch found (`UIBackgroundFetchResult`) [S43].
+public enum BackgroundFetchResult: String, Sendable, Hashable, CaseIterable {
+    /// New content was downloaded.
+    case newData
+    /// There was nothing new.
+    case noData
+    /// The fetch failed.
+    case failed
+}

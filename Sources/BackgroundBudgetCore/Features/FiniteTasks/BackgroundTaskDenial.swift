@@ -1,0 +1,32 @@
+import BudgetClock
+
+/// Why `beginBackgroundTask` returned ``BackgroundTaskIdentifier/invalid``.
+///
+/// Sources: [S14][S17].
+public enum BackgroundTaskDenial: String, Error, Sendable, Hashable, CaseIterable, CustomStringConvertible {
+    /// The app's background allowance is used up.
+    case allowanceSpent
+    /// The app is suspended and executes no code.
+    case suspended
+    /// The app is not running.
+    case notRunning
+    /// The app sets `UIApplicationExitsOnSuspend` and never runs in the background.
+    case exitsOnSuspend
+    /// The app is being terminated (`applicationWillTerminate` is running).
+    case terminating
+    /// The app already holds the maximum number of task assertions; asking for one more terminated it
+    /// (`0xbada5e47`).
+    case tooManyTasks
+
+    /// A sentence saying why.
+    public var description: String {
+        switch self {
+        case .allowanceSpent: "the background allowance is used up"
+        case .suspended: "the app is suspended"
+        case .notRunning: "the app is not running"
+        case .exitsOnSuspend: "the app exits on suspend and never runs in the background"
+        case .terminating: "the app is terminating"
+        case .tooManyTasks: "too many background task assertions; the app was terminated"
+        }
+    }
+}

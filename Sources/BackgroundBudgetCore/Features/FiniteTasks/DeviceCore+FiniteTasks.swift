@@ -1,0 +1,132 @@
+import BudgetClock
+
+/// Finite background tasks: the allowance, expiration handlers, expiry and the assertion cap.
+///
+/// Rules: the allowance is per app and shared by all its tasks [S17]; it runs
+/// while the app is in the background and, by default, starts afresh on each return to the foreground;
+/// expiration handlers are called ``BudgetPolicy/expirationWarningLead`` before it runs out, each once
+/// [S14][S21]; tasks still open when it runs out terminate the app [S17][S22]; one assertion more than
+/// ``BudgetPolicy/maxOpenBackgroundTasks`` terminates it too [S17].
+extension DeviceCore {
+    /// The outcome of `beginBackgroundTask`.
+    package enum BeginOutcome {
+        /// The task began under this identifier.
+        case granted(BackgroundTaskIdentifier)
+        /// No task began, for this reason.
+        case denied(BackgroundTaskDenial)
+    }
+
+    /// Time left in the current allowance; `nil` while the app is in the foreground (unbounded).
+    package func allowanceRemaining(_ app: AppID, at now: BudgetInstant) -> Duration? {
+        let s = slot(app)
+        switch records[s].state {
+        case .inactive, .active: return nil
+        case .notRunning, .suspended: return .zero
+        case .background: return records[s].finiteTasks.remaining(of: policy.backgroundTaskAllowance, at: now)
+        }
+    }
+
+    /// Begins a finite task. The shell keeps the app's expiration handler (if any) under the granted
+    /// identifier until ``Effect/releaseExpirationHandler(_:_:)`` or ``Effect/dropQueue(_:)``.
+    package mutating func beginBackgroundTask(_ app: AppID, name: String?, at now: BudgetInstant) -> (BeginOutcome, [Effect]) {
+        // Read scalars only: holding a copy of the record would make the task insertion below copy
+        // the whole task table (copy-on-write).
+        let s = slot(app)
+        let (state, terminating, exitsOnSuspend, openCount) = (records[s].state, records[s].pendingExit != nil,
+            records[s].manifest.exitsOnSuspend, records[s].finiteTasks.open.count)
+        func deny(_ denial: BackgroundTaskDenial) -> (BeginOutcome, [Effect]) {
+            self.record(.backgroundTaskDenied(name: name, denial), app, now)
+            return (.denied(denial), [])
+        }
+        if terminating { return deny(.terminating) }
+        switch state {
+        case .notRunning: return deny(.notRunning)
+        case .suspended: return deny(.suspended)
+        case .inactive, .active, .background: break
+        }
+        if exitsOnSuspend { return deny(.exitsOnSuspend) }
+        if state == .background, allowanceRemaining(app, at: now) == .zero { return deny(.allowanceSpent) }
+        if openCount >= policy.maxOpenBackgroundTasks {
+            self.record(.backgroundTaskDenied(name: name, .tooManyTasks), app, now)
+            return (.denied(.tooManyTasks), applyValid(.kill(.tooManyBackgroundTasks), to: app, at: now,
+                                                        invariant: "a running app that is not terminating can be killed"))
+        }
+        let number = records[s].finiteTasks.begin(name: name, at: now)
+        let id = BackgroundTaskIdentifier(rawValue: number)
+        self.record(.backgroundTaskBegan(id, name: name), app, now)
+        return (.granted(id), rearmTimers(app, at: now))
+    }
+
+    /// Ends a finite task: the shell releases its expiration handler; the app may then be suspended.
+    package mutating func endBackgroundTask(_ app: AppID, _ id: BackgroundTaskIdentifier, at now: BudgetInstant) -> [Effect] {
+        let s = slot(app)
+        guard id != .invalid else {
+            self.record(.backgroundTaskEndIgnored(id, .invalidIdentifier), app, now)
+            return []
+        }
+        if let problem = records[s].finiteTasks.end(id.rawValue) {
+            self.record(.backgroundTaskEndIgnored(id, problem), app, now)
+            return []
+        }
+        self.record(.backgroundTaskEnded(id), app, now)
+        if records[s].state == .background { records[s].finiteTasks.usedThisPeriod = true }
+        return [.releaseExpirationHandler(app, id)] + rearmTimers(app, at: now) + suspendIfIdle(app, at: now)
+    }
+
+    /// Arms exactly the timers the app's state and tasks call for, and announces the allowance.
+    ///
+    /// The foreground overrun timer is lazy: once armed it stays until it fires (it may then find that
+    /// its task has ended and re-arm for the next oldest), so beginning and ending tasks in the
+    /// foreground does not churn the clock.
+    mutating func rearmTimers(_ app: AppID, at now: BudgetInstant) -> [Effect] {
+        let s = slot(app)
+        let state = records[s].state
+        if let expiry = records[s].finiteTasks.allowanceExpiry(in: state, allowance: policy.backgroundTaskAllowance),
+           records[s].finiteTasks.announceAllowance() {
+            self.record(.allowanceStarted(expiresAt: expiry), app, now)
+        }
+        let wanted = records[s].finiteTasks.wantedTimers(in: state, allowance: policy.backgroundTaskAllowance,
+                                                         warningLead: policy.expirationWarningLead, at: now)
+        let armed = records[s].finiteTasks.armed
+        guard wanted != armed else { return [] }
+        var effects: [Effect] = []
+        let changes: [(AppTimer, BudgetInstant?, BudgetInstant?)] = [
+            (.expirationWarning, armed.warning, wanted.warning), (.allowanceExpiry, armed.expiry, wanted.expiry),
+            (.foregroundOverrun, armed.overrun, wanted.overrun),
+        ]
+        for (timer, old, new) in changes where old != new {
+            effects.append(new.map { arm(timer, for: app, at: $0) } ?? disarm(timer, for: app))
+        }
+        records[s].finiteTasks.armed = wanted
+        return effects
+    }
+
+    /// Calls every open task's expiration handler that has not been called yet, in begin order.
+    mutating func callExpirationHandlers(_ app: AppID, at now: BudgetInstant) -> [Effect] {
+        let s = slot(app)
+        records[s].finiteTasks.armed.warning = nil
+        guard records[s].state == .background else { return rearmTimers(app, at: now) }
+        var due: [BackgroundTaskIdentifier] = []
+        for number in records[s].finiteTasks.takeUncalledHandlers() {
+            let id = BackgroundTaskIdentifier(rawValue: number)
+            self.record(.expirationHandlerCalled(id), app, now)
+            due.append(id)
+        }
+        var effects = rearmTimers(app, at: now)
+        if !due.isEmpty {
+            effects.append(.expirationHandlers(app, incarnation: records[s].handOff(), due))
+        }
+        return effects
+    }
+
+    /// Reports tasks begun in the foreground that have been open longer than the allowance.
+    mutating func reportForegroundOverruns(_ app: AppID, at now: BudgetInstant) -> [Effect] {
+        let s = slot(app)
+        records[s].finiteTasks.armed.overrun = nil
+        guard records[s].state.isForeground else { return rearmTimers(app, at: now) }
+        for number in records[s].finiteTasks.takeOverruns(allowance: policy.backgroundTaskAllowance, at: now) {
+            self.record(.backgroundTaskOpenTooLong(BackgroundTaskIdentifier(rawValue: number)), app, now)
+        }
+        return rearmTimers(app, at: now)
+    }
+}

@@ -1,0 +1,152 @@
+import BudgetClock
+
+/// One app's finite background tasks and their shared allowance: the open
+/// tasks, the time spent in the background, and the timers the tasks call for.
+///
+/// The rules here are pure: ``DeviceCore`` orchestrates them (records the trace, arms the timers and
+/// returns the effects) in DeviceCore+FiniteTasks.swift.
+package struct FiniteTaskState: Sendable {
+    /// Open finite tasks by identifier number (numbers increase in begin order).
+    package var open: [UInt64: OpenTask] = [:]
+    /// The number the next task gets.
+    var nextNumber: UInt64 = 1
+    /// When the current background period began, while the app is in the background.
+    var backgroundSince: BudgetInstant?
+    /// Allowance spent in earlier background periods that has not been reset.
+    var spentBefore: Duration = .zero
+    /// Whether the allowance has been announced in the trace for this background period.
+    var allowanceAnnounced = false
+    /// Whether tasks were used in this background period (for the suspension reason).
+    var usedThisPeriod = false
+    /// Open tasks whose expiration handler has not been called.
+    var unwarned = 0
+    /// The instants of the armed allowance and overrun timers (to avoid re-arming unchanged ones).
+    package var armed = ArmedTimers()
+
+    /// No task open and no allowance spent.
+    package init() {}
+
+    // MARK: Allowance
+
+    /// The allowance used so far: earlier periods' plus the current background period's [S17].
+    package func used(at now: BudgetInstant) -> Duration {
+        spentBefore + (backgroundSince.map { now - $0 } ?? .zero)
+    }
+
+    /// What is left of `allowance` in the background, never below zero.
+    package func remaining(of allowance: Duration, at now: BudgetInstant) -> Duration {
+        max(.zero, allowance - used(at: now))
+    }
+
+    /// A new process: the previous process's allowance is forgotten.
+    mutating func processLaunched() {
+        spentBefore = .zero
+    }
+
+    /// The app entered the background: a new period begins, not yet announced, with no task used.
+    mutating func backgroundPeriodBegan(at now: BudgetInstant) {
+        backgroundSince = now
+        allowanceAnnounced = false
+        usedThisPeriod = false
+    }
+
+    /// The app returned to the foreground: by default the allowance starts afresh [S17]; otherwise the
+    /// period's time is added to what was spent before.
+    mutating func returnedToForeground(at now: BudgetInstant, resetsAllowance: Bool) {
+        if let since = backgroundSince {
+            spentBefore = resetsAllowance ? .zero : spentBefore + (now - since)
+            backgroundSince = nil
+        } else if resetsAllowance {
+            spentBefore = .zero
+        }
+    }
+
+    /// The app was suspended or its process ended: the period's time counts as spent.
+    mutating func backgroundPeriodEnded(at now: BudgetInstant) {
+        if let since = backgroundSince {
+            spentBefore += now - since
+            backgroundSince = nil
+        }
+    }
+
+    /// When the allowance runs out: only in the background, with tasks open, during a period.
+    func allowanceExpiry(in state: ApplicationState, allowance: Duration) -> BudgetInstant? {
+        guard state == .background, !open.isEmpty, let since = backgroundSince else { return nil }
+        return since + (allowance - spentBefore)
+    }
+
+    /// Marks the allowance announced for this period (which counts as using tasks); `false` when it
+    /// already was.
+    mutating func announceAllowance() -> Bool {
+        guard !allowanceAnnounced else { return false }
+        allowanceAnnounced = true
+        usedThisPeriod = true
+        return true
+    }
+
+    /// The timers the open tasks call for in `state`: in the background, the expiry and (while a
+    /// handler is uncalled) the warning `warningLead` before it [S14][S21]; in the foreground, the
+    /// overrun of the oldest unreported task (kept once armed, so tasks do not churn the clock).
+    func wantedTimers(in state: ApplicationState, allowance: Duration, warningLead: Duration, at now: BudgetInstant) -> ArmedTimers {
+        var wanted = ArmedTimers()
+        if let expiry = allowanceExpiry(in: state, allowance: allowance) {
+            wanted.expiry = expiry
+            if unwarned > 0 { wanted.warning = max(now, expiry - warningLead) }
+        } else if state.isForeground, !open.isEmpty {
+            if let armed = armed.overrun {
+                wanted.overrun = armed
+            } else if let oldest = open.values.lazy.filter({ !$0.overrunReported }).map(\.begunAt).min() {
+                wanted.overrun = max(now, oldest + allowance)
+            }
+        }
+        return wanted
+    }
+
+    // MARK: Tasks
+
+    /// Opens a task and returns its number.
+    package mutating func begin(name: String?, at now: BudgetInstant) -> UInt64 {
+        let number = nextNumber
+        nextNumber += 1
+        open[number] = OpenTask(name: name, begunAt: now)
+        unwarned += 1
+        return number
+    }
+
+    /// Ends the task with this number; the problem when there is none open (ended before, or never
+    /// begun).
+    package mutating func end(_ number: UInt64) -> BackgroundTaskEndProblem? {
+        guard let task = open.removeValue(forKey: number) else {
+            return number < nextNumber ? .alreadyEnded : .unknownTask
+        }
+        if !task.handlerCalled { unwarned -= 1 }
+        return nil
+    }
+
+    /// Marks every uncalled expiration handler called and returns the tasks' numbers in begin order.
+    mutating func takeUncalledHandlers() -> [UInt64] {
+        let numbers = open.compactMap { $0.value.handlerCalled ? nil : $0.key }.sorted()
+        for number in numbers {
+            open[number]?.handlerCalled = true
+            unwarned -= 1
+        }
+        return numbers
+    }
+
+    /// Marks every task open at least `allowance` and not yet reported as reported, and returns their
+    /// numbers in begin order.
+    mutating func takeOverruns(allowance: Duration, at now: BudgetInstant) -> [UInt64] {
+        let due = open.compactMap { entry in
+            !entry.value.overrunReported && now - entry.value.begunAt >= allowance ? entry.key : nil
+        }.sorted()
+        for number in due { open[number]?.overrunReported = true }
+        return due
+    }
+
+    /// The process ended: its tasks and timers end with it (the allowance spent stays until relaunch).
+    mutating func processEnded() {
+        open.removeAll()
+        unwarned = 0
+        armed = ArmedTimers()
+    }
+}

@@ -1,0 +1,100 @@
+import BudgetClock
+
+/// Memory pressure and jetsam.
+///
+/// Rules: when the apps in memory need more than the device has, suspended apps
+/// are purged first, silently, largest footprint first, least recently used first among equals [S71];
+/// if that is not enough, running apps get a memory warning and a chance to shrink; then running
+/// background apps are killed from the lowest jetsam band up [S72], the foreground app last.
+extension DeviceCore {
+    /// The bytes the apps in memory use together, recomputed from scratch (for checks; the core keeps
+    /// ``MemoryPressureState/inUse`` up to date as apps launch, exit and change their footprints).
+    var memoryInUseRecomputed: Int {
+        records.reduce(0) { $0 + ($1.state == .notRunning ? 0 : $1.memory.footprint) }
+    }
+
+    /// The jetsam band an app is in now.
+    package func jetsamBand(of record: AppRecord) -> JetsamBand {
+        record.jetsamBand
+    }
+
+    /// The largest footprint the model accepts, 2⁴⁰ bytes (about 1.1 TB): larger values are clamped
+    /// so that the sum over thousands of apps cannot overflow.
+    static let maximumFootprint = 1 << 40
+
+    /// A footprint clamped to `0...maximumFootprint`.
+    static func clampedFootprint(_ bytes: Int) -> Int {
+        min(max(0, bytes), maximumFootprint)
+    }
+
+    /// The app's footprint changed: pressure is relieved if the apps no longer fit.
+    package mutating func setFootprint(_ bytes: Int, app: AppID, at now: BudgetInstant) -> [Effect] {
+        let s = slot(app)
+        guard records[s].state != .notRunning else { return [] }
+        memory.inUse += records[s].memory.setFootprint(bytes)
+        return relieveMemoryPressure(at: now)
+    }
+
+    /// The device's capacity changed (`nil` for no limit): pressure is relieved if the apps no longer fit.
+    package mutating func setMemoryCapacity(_ bytes: Int?, at now: BudgetInstant) -> [Effect] {
+        if memory.setCapacity(bytes) { recordDevice(.memoryCapacity(memory.capacity), now) }
+        return relieveMemoryPressure(at: now)
+    }
+
+    /// Frees memory until the apps fit: purges, then warnings, then kills.
+    mutating func relieveMemoryPressure(at now: BudgetInstant) -> [Effect] {
+        guard let capacity = memory.capacity, memory.inUse > capacity else {
+            // The episode ends only when no warning is still being handled.
+            memory.endEpisodeIfSettled()
+            return []
+        }
+        var effects: [Effect] = []
+        // 1. Suspended apps, silently: largest first, least recently used among equals. Usually one or
+        // two purges suffice, so each victim is found by a linear scan rather than a sort.
+        while memory.inUse > capacity, let victim = records.indices.filter({ records[$0].state == .suspended }).min(by: { a, b in
+            records[a].memory.purgeRank < records[b].memory.purgeRank
+        }) {
+            effects += applyValid(.purge, to: records[victim].manifest.id, at: now, invariant: "a suspended app can be purged")
+        }
+        guard memory.inUse > capacity else {
+            // Purging alone ended the episode.
+            memory.endEpisodeIfSettled()
+            return effects
+        }
+        // 2. A memory warning to every running app, once per episode; wait for them to handle it.
+        if memory.beginWarnings() {
+            for s in records.indices where records[s].state.isExecuting && records[s].pendingExit == nil {
+                guard records[s].memory.warningSent() else { continue }
+                let app = records[s].manifest.id
+                let incarnation = records[s].handOff()
+                memory.pendingWarnings += 1
+                record(.callback(.didReceiveMemoryWarning), app, now)
+                effects.append(.memoryWarning(app, incarnation: incarnation))
+            }
+            if memory.pendingWarnings > 0 { return effects }
+        }
+        guard memory.pendingWarnings == 0 else { return effects }
+        // 3. Kill running apps from the lowest band up, the foreground app last.
+        func killOrder(_ s: Int) -> (Int, Int, Int, Int64) {
+            (records[s].state.isForeground ? 1 : 0, records[s].jetsamBand.rawValue, -records[s].memory.footprint, records[s].memory.lastUsed.nanoseconds)
+        }
+        while memory.inUse > capacity,
+              let victim = records.indices.filter({ records[$0].state.isExecuting }).min(by: { killOrder($0) < killOrder($1) }) {
+            effects += applyValid(.kill(.memoryPressure), to: records[victim].manifest.id, at: now,
+                                  invariant: "an executing app can be killed")
+        }
+        if memory.inUse <= capacity { memory.endEpisodeIfSettled() }
+        return effects
+    }
+
+    /// Called once an app has handled its memory warning: when every warned app has, pressure is
+    /// evaluated again and apps are killed if the warnings were not enough.
+    package mutating func memoryWarningHandled(app: AppID, incarnation: UInt64, at now: BudgetInstant) -> [Effect] {
+        let s = slot(app)
+        guard records[s].incarnation == incarnation, records[s].memory.warningSettled() else { return [] }
+        memory.warningSettled()
+        var effects = settle(app, incarnation: incarnation, at: now)
+        if memory.pendingWarnings == 0 { effects += relieveMemoryPressure(at: now) }
+        return effects
+    }
+}

@@ -1,0 +1,49 @@
+import BudgetClock
+
+/// One app's memory: its footprint, when it was last used (least recently used apps
+/// go first), and whether it is handling a memory warning.
+///
+/// The rules here are pure: ``DeviceCore`` orchestrates them in DeviceCore+Memory.swift.
+package struct MemoryState: Sendable {
+    /// The app's memory footprint in bytes while it is in memory.
+    package var footprint = 0
+    /// When the app last entered or left the foreground (least recently used apps go first).
+    package var lastUsed = BudgetInstant.zero
+    /// Whether a memory warning is being handled on the app's queue.
+    var warningInFlight = false
+
+    /// No footprint, never used, no warning.
+    package init(footprint: Int = 0, lastUsed: BudgetInstant = .zero, warningInFlight: Bool = false) {
+        self.footprint = footprint
+        self.lastUsed = lastUsed
+        self.warningInFlight = warningInFlight
+    }
+
+    /// Sets the footprint (clamped with ``DeviceCore/clampedFootprint(_:)``) and returns by how much the
+    /// bytes in use change.
+    package mutating func setFootprint(_ bytes: Int) -> Int {
+        let footprint = DeviceCore.clampedFootprint(bytes)
+        defer { self.footprint = footprint }
+        return footprint - self.footprint
+    }
+
+    /// The order suspended apps are purged in, smallest first: largest footprint first, least recently
+    /// used first among equals [S71].
+    var purgeRank: (Int, Int64) {
+        (-footprint, lastUsed.nanoseconds)
+    }
+
+    /// Marks a warning sent; `false` (and nothing changes) when one is already being handled.
+    mutating func warningSent() -> Bool {
+        guard !warningInFlight else { return false }
+        warningInFlight = true
+        return true
+    }
+
+    /// Marks the warning handled (or dropped with the process); `false` when none was in flight.
+    mutating func warningSettled() -> Bool {
+        guard warningInFlight else { return false }
+        warningInFlight = false
+        return true
+    }
+}

@@ -1,0 +1,19 @@
+import BudgetClock
+
+/// Why the system did not deliver a background event.
+public enum EventDropReason: String, Sendable, Hashable, CaseIterable {
+    /// The app does not declare the event's mode.
+    case modeNotDeclared
+    /// The user killed the app from the app switcher; it is not relaunched until the user opens it.
+    case killedByUser
+    /// The app sets `UIApplicationExitsOnSuspend` and is never run in the background.
+    case exitsOnSuspend
+    /// The app is not monitoring significant changes or regions.
+    case notMonitoring
+    /// Too many silent pushes within ``BudgetPolicy/silentPushWindow`` (``BudgetPolicy/silentPushesPerHour``).
+    case throttled
+    /// Background App Refresh is off for the app (denied or restricted) [S59][S62].
+    case backgroundAppRefreshOff
+    /// The app is terminating.
+    case terminating
+}

@@ -1,0 +1,20 @@
+import BudgetClock
+
+/// What the system did with a ``BackgroundEvent``.
+public enum EventOutcome: Sendable, Hashable, CustomStringConvertible {
+    /// Delivered to the app, which was launched, woken or already running.
+    case delivered
+    /// Held until the app next runs (the app does not declare the mode; events are queued) [S36][S37].
+    case queued
+    /// Not delivered, for a reason.
+    case dropped(EventDropReason)
+
+    /// `delivered`, `queued` or `dropped(reason)`.
+    public var description: String {
+        switch self {
+        case .delivered: "delivered"
+        case .queued: "queued"
+        case .dropped(let reason): "dropped(\(reason.rawValue))"
+        }
+    }
+}

@@ -1,0 +1,63 @@
+import BudgetClock
+
+/// Something that keeps a pending ``TaskRequest`` from running now.
+public enum TaskRequestBlocker: Sendable, Hashable, CustomStringConvertible {
+    /// The app's own Background App Refresh switch is off.
+    case backgroundAppRefreshOff
+    /// Background App Refresh is off for the whole device.
+    case backgroundAppRefreshOffForDevice
+    /// Low Power Mode is on, which turns Background App Refresh off for every app [S60][S66].
+    case lowPowerMode
+    /// The device forbids Background App Refresh (for example parental controls) [S61].
+    case backgroundAppRefreshRestricted
+    /// The request may not run before this instant (its earliest begin date, or for a refresh the
+    /// submit time plus ``BudgetPolicy/minimumFetchInterval``).
+    case notBefore(BudgetInstant)
+    /// The user killed the app from the app switcher and has not opened it since.
+    case killedByUser
+    /// The app exits on suspend and is not on screen: it is never woken in the background.
+    case exitsOnSuspend
+    /// The device is not idle (processing only).
+    case deviceNotIdle
+    /// The request requires external power and the device is not connected (processing only).
+    case noExternalPower
+    /// The request requires a network connection and there is none (processing only).
+    case noNetwork
+    /// The running process has no launch handler for the identifier: the request is dropped when it runs.
+    case notRegistered
+    /// A task with this identifier is running.
+    case alreadyRunning
+    /// A queued continued-processing request: this many continued-processing tasks run, the most the
+    /// system allows (``BudgetPolicy/continuedProcessingTaskLimit``).
+    case continuedProcessingLimit(Int)
+    /// A queued continued-processing request: this many requests are ahead of it in the system's queue.
+    case queuedBehind(Int)
+    /// The app is terminating (its `applicationWillTerminate` runs).
+    case appTerminating
+    /// A queued continued-processing request: the system is under load
+    /// (``BackgroundSystem/setSystemUnderLoad(_:)``).
+    case systemUnderLoad
+
+    /// A sentence.
+    public var description: String {
+        switch self {
+        case .backgroundAppRefreshOff: "Background App Refresh is off for the app."
+        case .backgroundAppRefreshOffForDevice: "Background App Refresh is off for the whole device."
+        case .lowPowerMode: "Low Power Mode is on, which turns Background App Refresh off for every app."
+        case .backgroundAppRefreshRestricted: "Background App Refresh is restricted on this device (for example by parental controls)."
+        case .notBefore(let instant): "It may not begin before \(instant)."
+        case .killedByUser: "The user killed the app from the app switcher and has not opened it since."
+        case .exitsOnSuspend: "The app exits on suspend, so it is never woken in the background; it runs the task when the user opens it."
+        case .deviceNotIdle: "The device is not idle."
+        case .noExternalPower: "It requires external power and the device is not connected to power."
+        case .noNetwork: "It requires a network connection and there is none."
+        case .notRegistered: "The running app registered no launch handler for it, so it will be dropped when it runs."
+        case .alreadyRunning: "A task with this identifier is running."
+        case .continuedProcessingLimit(let limit):
+            "\(limit) continued-processing task\(limit == 1 ? " runs" : "s run"), the most the system allows at once."
+        case .queuedBehind(let count): "\(count) continued-processing request\(count == 1 ? " is" : "s are") ahead of it in the queue."
+        case .systemUnderLoad: "The system is under load and starts no continued-processing task."
+        case .appTerminating: "The app is terminating."
+        }
+    }
+}

@@ -1,0 +1,212 @@
+import BudgetClock
+
+/// The device's lifecycle rules: events applied to an app, the transitions they make,
+/// the bookkeeping of entering a state (foreground, allowance period, memory), process exit, settling
+/// the app's queue and suspending an idle background app.
+extension DeviceCore {
+    /// Applies an event to one app. An event that brings the app to the foreground first sends the
+    /// current foreground app away (only one app is in the foreground at a time).
+    /// Nothing changes when it throws.
+    package mutating func apply(_ event: LifecycleEvent, to app: AppID, at now: BudgetInstant) throws(LifecycleError) -> [Effect] {
+        let s = slot(app)
+        if records[s].pendingExit != nil, !Self.isKill(event) {
+            throw LifecycleError(event: event, state: records[s].state, problem: .terminating, app: app)
+        }
+        let transition: Lifecycle.Transition
+        do {
+            transition = try Lifecycle.transition(from: records[s].state, on: event, exitsOnSuspend: records[s].manifest.exitsOnSuspend)
+        } catch {
+            var error = error
+            error.app = app
+            throw error
+        }
+        var effects: [Effect] = []
+        if transition.to.isForeground, let current = foreground, current != app {
+            effects += applyValid(.switchAway, to: current, at: now,
+                                  invariant: "the foreground app (never terminating) can always be switched away from")
+        }
+        effects += commit(transition, of: app, cause: event, at: now)
+        if event == .launch || event == .enterForeground {
+            // The user opened an app: the device is not idle, and the app is no longer user-killed, so
+            // its own requests may now run.
+            effects += changeConditions(at: now) { $0.deviceIdle = false }
+            effects += runDueTaskRequests(slot: slot(app), at: now)
+        }
+        return effects
+    }
+
+    /// Applies an event the caller has established is valid: its failure would be a broken invariant of
+    /// the core, so it traps (naming the invariant) instead of being swallowed.
+    mutating func applyValid(_ event: LifecycleEvent, to app: AppID, at now: BudgetInstant, invariant: StaticString) -> [Effect] {
+        do {
+            return try apply(event, to: app, at: now)
+        } catch {
+            preconditionFailure("DeviceCore invariant broken (\(invariant)): \(error)")
+        }
+    }
+
+    private static func isKill(_ event: LifecycleEvent) -> Bool {
+        if case .kill = event { return true }
+        return false
+    }
+
+    /// Applies a device-wide event to the foreground app.
+    package mutating func applyToForeground(_ event: LifecycleEvent, at now: BudgetInstant) throws(LifecycleError) -> [Effect] {
+        guard let app = foreground else {
+            throw LifecycleError(event: event, state: .notRunning, problem: .noForegroundApp)
+        }
+        return try apply(event, to: app, at: now)
+    }
+
+    /// Records a transition and updates the app's state, timers and allowance. Steps after
+    /// `applicationWillTerminate` wait until it returns (see ``settle(_:incarnation:at:)``).
+    private mutating func commit(_ transition: Lifecycle.Transition, of app: AppID, cause: LifecycleEvent, at now: BudgetInstant) -> [Effect] {
+        var steps = transition.steps
+        var deferredExit: TerminationReason?
+        if let index = steps.firstIndex(of: .callback(.willTerminate)), case .exit(let reason) = steps[index + 1] {
+            deferredExit = reason
+            steps.removeSubrange((index + 1)...)
+        }
+        var effects: [Effect] = []
+        let wasSuspended = state(of: app) == .suspended
+        // A suspended app that dies is not resumed first: its queue is dropped (which bumps the epoch,
+        // then resumes), so held work can never start on a real dispatch queue in between.
+        if wasSuspended, transition.to != .notRunning, steps.contains(where: { if case .enter = $0 { true } else { false } }) {
+            effects.append(.resumeQueue(app))
+            // Notifications queued while suspended come first, right after the app resumes.
+            if steps.first == .enter(.background), !records[slot(app)].notifications.queued.isEmpty {
+                let queued = records[slot(app)].notifications.takeQueued()
+                steps.insert(contentsOf: queued.map(LifecycleStep.notification), at: 1)
+            }
+        }
+        var state = self.state(of: app)
+        for step in steps {
+            switch step {
+            case .enter(let next):
+                record(.stateChange(next, cause: cause), app, now)
+                effects += enter(next, from: state, app: app, at: now)
+                state = next
+            case .callback(let callback):
+                record(.callback(callback), app, now)
+            case .exit(let reason):
+                effects += exit(app, reason: reason, at: now)
+            case .notification(let notification):
+                record(.notificationDelivered(notification), app, now)
+            }
+        }
+        let s = slot(app)
+        records[s].pendingExit = deferredExit
+        let hasCallbacks = steps.contains {
+            switch $0 {
+            case .callback, .notification: true
+            case .enter, .exit: false
+            }
+        }
+        if cause == .launch || cause == .enterForeground {
+            records[s].killedByUser = false
+            records[s].inAppSwitcher = true
+        }
+        if cause == .killFromAppSwitcher {
+            // Even an app that is no longer running is removed and marked.
+            records[s].inAppSwitcher = false
+            records[s].killedByUser = true
+            cancelQueuedContinuedRequests(of: app, at: now)
+        }
+        guard !steps.isEmpty else { return effects }
+        if hasCallbacks { records[s].inFlight += 1 }
+        // The queue is resumed (or dropped, on exit) before the steps are queued on it.
+        let queueEffects = effects.filter(\.isQueueControl)
+        // Suspension alone is immediate: the shell suspends the queue rather than queueing a delivery.
+        let delivery: Effect = steps == [.enter(.suspended)] ? .suspendQueue(app)
+            : .deliver(Delivery(app: app, incarnation: records[s].incarnation, event: cause, steps: steps, settles: hasCallbacks))
+        let launched = transition.from == .notRunning && records[s].state != .notRunning
+        let recheck = launched || memory.recheckDue
+        memory.recheckDue = false
+        return queueEffects + [delivery] + effects.filter { !$0.isQueueControl } + deliverQueuedEvents(app, at: now)
+            + (recheck ? relieveMemoryPressure(at: now) : [])
+    }
+
+    /// Bookkeeping for entering a state: foreground, allowance period, timers.
+    private mutating func enter(_ next: ApplicationState, from previous: ApplicationState, app: AppID, at now: BudgetInstant) -> [Effect] {
+        let s = slot(app)
+        var record = records[s]
+        var effects: [Effect] = []
+        if previous == .notRunning {
+            record.incarnation += 1
+            record.finiteTasks.processLaunched()
+            record.memory.footprint = Self.clampedFootprint(record.manifest.memoryFootprint)
+            memory.inUse += record.memory.footprint
+        }
+        if next == .notRunning, previous != .notRunning { memory.inUse -= record.memory.footprint }
+        if next.isForeground != previous.isForeground { record.memory.lastUsed = now }
+        if next.isForeground || next == .notRunning { record.finishedWork = nil }
+        record.state = next
+        if next.isForeground {
+            foreground = app
+        } else if foreground == app {
+            foreground = nil
+        }
+        switch next {
+        case .background where previous != .background:
+            record.finiteTasks.backgroundPeriodBegan(at: now)
+        case .inactive, .active:
+            record.finiteTasks.returnedToForeground(at: now, resetsAllowance: policy.allowanceResetsOnForeground)
+        case .suspended, .notRunning:
+            record.finiteTasks.backgroundPeriodEnded(at: now)
+        case .background:
+            break
+        }
+        records[s] = record
+        effects += rearmTimers(app, at: now)
+        return effects
+    }
+
+    /// The app's process ends: its tasks end with it, its timers stop, its queue is dropped.
+    private mutating func exit(_ app: AppID, reason: TerminationReason, at now: BudgetInstant) -> [Effect] {
+        let code = reason == .backgroundTaskExpired ? policy.backgroundTaskExpiryCode : reason.defaultCode
+        record(.exit(reason, code: code), app, now)
+        let s = slot(app)
+        // The shell drops the process's closures and task objects when it performs `dropQueue`.
+        let ended = records[s].processEnded(at: now)
+        continued.forgetAll(of: app)
+        // The last warning of an episode was this app's: evaluate pressure again once it is gone.
+        if ended.memoryWarningDropped, memory.warningSettled() { memory.recheckDue = true }
+        if reason == .userKill {
+            records[s].killedByUser = true
+            // However the user killed it, its queued continued-processing requests go with it.
+            cancelQueuedContinuedRequests(of: app, at: now)
+        }
+        // Everything of the process goes; the system's fetch plan for the app stays.
+        let processTimers = AppTimer.allCases.filter { $0 != .fetchOpportunity && $0 != .taskRequestDue }
+        for timer in processTimers { records[s].timerTokens[timer] = nil }
+        return processTimers.map { .disarm(app, $0) } + [.dropQueue(app)] + (ended.fetchCutShort ? planFetch(app, at: now) : [])
+    }
+
+    /// Called once the app's queue has run a delivery or handler batch that `settles`: finishes a
+    /// pending termination, or suspends a background app that nothing keeps running.
+    package mutating func settle(_ app: AppID, incarnation: UInt64, at now: BudgetInstant) -> [Effect] {
+        let s = slot(app)
+        guard records[s].incarnation == incarnation, records[s].inFlight > 0 else { return [] }
+        records[s].inFlight -= 1
+        guard records[s].inFlight == 0 else { return [] }
+        if let reason = records[s].pendingExit {
+            records[s].pendingExit = nil
+            return commit(Lifecycle.Transition(from: records[s].state, to: .notRunning, steps: [.exit(reason), .enter(.notRunning)]),
+                          of: app, cause: .terminate(reason), at: now)
+        }
+        return suspendIfIdle(app, at: now)
+    }
+
+    /// Suspends a background app that nothing keeps running: no open task, no activity, no event
+    /// window, nothing running on its queue.
+    mutating func suspendIfIdle(_ app: AppID, at now: BudgetInstant, reason: SuspensionReason? = nil) -> [Effect] {
+        let s = slot(app)
+        guard records[s].isIdleInBackground else { return [] }
+        guard records[s].modes.closeElapsedWindow(at: now) else { return [] }
+        let reason = reason ?? records[s].finishedWork ?? (records[s].finiteTasks.usedThisPeriod ? .backgroundTasksEnded : .noBackgroundWork)
+        records[s].finishedWork = nil
+        records[s].lastSuspension = (now, reason)
+        return applyValid(.suspend(reason), to: app, at: now,
+                          invariant: "an idle background app that is not terminating can be suspended")
+    }
+}

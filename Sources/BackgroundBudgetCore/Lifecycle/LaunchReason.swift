@@ -1,0 +1,25 @@
+import BudgetClock
+
+/// Why the system launched or woke an app into the background.
+///
+/// Source: Apple's documented background launch and wake sequences (see the policy reference's bibliography).
+public enum LaunchReason: String, Sendable, Hashable, CaseIterable {
+    /// A legacy background fetch (`performFetchWithCompletionHandler`).
+    case backgroundFetch
+    /// A silent remote notification (`content-available`).
+    case remoteNotification
+    /// A location event: significant change, region monitoring or a visit.
+    case location
+    /// A `BGTaskScheduler` refresh or processing task.
+    case backgroundTask
+    /// A VoIP push or the legacy VoIP keep-alive handler.
+    case voip
+    /// A Core Bluetooth event for a central or peripheral role.
+    case bluetooth
+    /// An External Accessory event.
+    case externalAccessory
+    /// A finished Newsstand download.
+    case newsstandContent
+    /// Some other system reason.
+    case system
+}

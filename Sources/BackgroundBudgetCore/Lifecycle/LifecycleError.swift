@@ -1,0 +1,75 @@
+import BudgetClock
+
+/// An event that cannot happen to an app in its current state. Nothing was changed.
+///
+/// ```swift
+/// do { try system.pressHome() } catch { print(error) }
+/// // cannot pressHome: app is background, not in the foreground
+/// ```
+public struct LifecycleError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// What exactly was wrong.
+    public enum Problem: String, Sendable, Hashable {
+        /// The app is already running.
+        case alreadyRunning
+        /// The app is not running.
+        case notRunning
+        /// The event needs an active app.
+        case notActive
+        /// The event needs an app covered by an interruption (inactive).
+        case notInterrupted
+        /// The event needs an app in the foreground.
+        case notInForeground
+        /// The event needs an app that is not in the foreground.
+        case inForeground
+        /// The app is already in the foreground.
+        case alreadyInForeground
+        /// The event needs an app running in the background.
+        case notInBackground
+        /// The event needs a suspended app.
+        case notSuspended
+        /// The app sets `UIApplicationExitsOnSuspend`, so it never runs in the background.
+        case exitsOnSuspend
+        /// No app is in the foreground to receive a device-wide event.
+        case noForegroundApp
+        /// The app is terminating: `applicationWillTerminate` is running.
+        case terminating
+    }
+
+    /// The event that was refused.
+    public var event: LifecycleEvent
+    /// The app's state when it was refused.
+    public var state: ApplicationState
+    /// Why it was refused.
+    public var problem: Problem
+    /// The app concerned, when known.
+    public var app: AppID?
+
+    /// Creates an error.
+    public init(event: LifecycleEvent, state: ApplicationState, problem: Problem, app: AppID? = nil) {
+        self.event = event
+        self.state = state
+        self.problem = problem
+        self.app = app
+    }
+
+    /// A sentence saying what was refused and why.
+    public var description: String {
+        let who = app.map { "app '\($0)'" } ?? "app"
+        let why: String = switch problem {
+        case .alreadyRunning: "is already running (\(state))"
+        case .notRunning: "is not running"
+        case .notActive: "is \(state), not active"
+        case .notInterrupted: "is \(state), not covered by an interruption"
+        case .notInForeground: "is \(state), not in the foreground"
+        case .inForeground: "is in the foreground (\(state)); send it to the background first"
+        case .alreadyInForeground: "is already in the foreground (\(state))"
+        case .notInBackground: "is \(state), not running in the background"
+        case .notSuspended: "is \(state), not suspended"
+        case .exitsOnSuspend: "sets UIApplicationExitsOnSuspend and never runs in the background"
+        case .noForegroundApp: "no app is in the foreground"
+        case .terminating: "is terminating (applicationWillTerminate is running)"
+        }
+        if problem == .noForegroundApp { return "cannot \(event): \(why)" }
+        return "cannot \(event): \(who) \(why)"
+    }
+}

@@ -1,0 +1,24 @@
+import BudgetClock
+
+/// One step of a lifecycle transition, in the order the app experiences it.
+public enum LifecycleStep: Sendable, Hashable, CustomStringConvertible {
+    /// The app's state becomes the given state.
+    case enter(ApplicationState)
+    /// The system calls a delegate method (and posts the matching notification).
+    case callback(AppCallback)
+    /// The app's process exits, for the given reason; always followed by `.enter(.notRunning)`.
+    case exit(TerminationReason)
+    /// A notification queued while the app was suspended is delivered. The transition function never
+    /// produces this step: the runtime inserts it right after a suspended app resumes.
+    case notification(SystemNotification)
+
+    /// A short name for the step, e.g. `"enter(background)"` or `"applicationDidEnterBackground"`.
+    public var description: String {
+        switch self {
+        case .enter(let state): "enter(\(state))"
+        case .callback(let callback): callback.eventName
+        case .exit(let reason): "exit(\(reason.rawValue))"
+        case .notification(let notification): "notification(\(notification))"
+        }
+    }
+}

@@ -1,0 +1,17 @@
+import BudgetClock
+
+/// Why the system suspended a background app.
+public enum SuspensionReason: String, Sendable, Hashable, CaseIterable {
+    /// The app returned from its background callbacks with nothing keeping it running.
+    case noBackgroundWork
+    /// The app's last finite background task ended.
+    case backgroundTasksEnded
+    /// The app stopped the last continuous activity (audio, location updates, …) that kept it running.
+    case activityStopped
+    /// The short run time granted for a background event ran out.
+    case eventWindowEnded
+    /// The app completed its background fetch.
+    case fetchCompleted
+    /// The app's last `BGTaskScheduler` task completed (or was marked completed by the system).
+    case scheduledTaskCompleted
+}

@@ -1,0 +1,44 @@
+import BudgetClock
+
+/// Why an app stopped running.
+///
+/// ``defaultCode`` is the termination code a crash report shows for kills that produce one.
+/// Sources: [S22][S23].
+public enum TerminationReason: String, Sendable, Hashable, CaseIterable {
+    /// A callback or launch took longer than its watchdog limit (`0x8badf00d`).
+    case watchdog
+    /// Finite background tasks were still open when the allowance ran out (`0x2182bad2`).
+    case backgroundTaskExpired
+    /// A background fetch did not call its completion handler in time (`0x2182bad4`).
+    case backgroundFetchNotCompleted
+    /// More background-task assertions were requested than the cap allows (`0xbada5e47`).
+    case tooManyBackgroundTasks
+    /// A VoIP push was not reported to CallKit (`0xbaadca11`).
+    case voipPushNotReported
+    /// The system needed the memory (jetsam); suspended apps are purged silently.
+    case memoryPressure
+    /// The user swiped the app away in the app switcher.
+    case userKill
+    /// The app opts out of background execution with `UIApplicationExitsOnSuspend`.
+    case exitsOnSuspend
+    /// The app registered a launch handler for the same task identifier twice in one process, which
+    /// `BGTaskScheduler` answers with an exception [S46][S51].
+    case taskRegisteredTwice
+    /// Any other orderly termination by the system.
+    case system
+
+    /// The crash-report termination code for this reason, or `nil` when the exit leaves none.
+    ///
+    /// Sources: [S22][S23]. Policies for older iOS versions may report a different code
+    /// for the same reason (for example `0x8badf00d` for unfinished tasks before iOS 13).
+    public var defaultCode: UInt32? {
+        switch self {
+        case .watchdog: 0x8bad_f00d
+        case .backgroundTaskExpired: 0x2182_bad2
+        case .backgroundFetchNotCompleted: 0x2182_bad4
+        case .tooManyBackgroundTasks: 0xbada_5e47
+        case .voipPushNotReported: 0xbaad_ca11
+        case .memoryPressure, .userKill, .exitsOnSuspend, .taskRegisteredTwice, .system: nil
+        }
+    }
+}
