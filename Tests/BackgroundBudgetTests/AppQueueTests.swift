@@ -9,26 +9,6 @@ import TestSupport
 @testable import SavedState
 import BackgroundBudgetTestKit
 
-/// Reacts to its first memory warning by freeing memory and at once taking more.
-final class ReshrinkDelegate: ApplicationDelegate {
-    let warnings = LockedValue(0)
-    func applicationDidReceiveMemoryWarning(_ application: Application) {
-        guard warnings.withLock({ $0 += 1; return $0 }) == 1 else { return }
-        application.setMemoryFootprint(10_000_000)    // pressure relieved…
-        application.setMemoryFootprint(500_000_000)   // …and back while this warning is still being handled
-    }
-}
-
-/// Reports a call for the first VoIP push, during which a second push arrives that it never reports.
-final class DoublePushDelegate: ApplicationDelegate {
-    let pushes = LockedValue(0)
-    func application(_ application: Application, didReceive event: BackgroundEvent) {
-        guard pushes.withLock({ $0 += 1; return $0 }) == 1 else { return }
-        application.reportNewIncomingCall()
-        _ = application.system?.deliver(.voipPush, to: application)
-    }
-}
-
 /// Its deinit reads the system, which takes the system's lock.
 final class LockProbe: Sendable {
     let system: BackgroundSystem
@@ -48,56 +28,8 @@ final class LateWorkDelegate: ApplicationDelegate {
     }
 }
 
-/// Cases found in review: each once broke an invariant.
-@Suite struct RuntimeRegressionTests {
-    @Test func anAppThatRaisesItsFootprintInsideItsWarningIsNotLeftRunning() throws {
-        let clock = VirtualClock()
-        let system = BackgroundSystem(clock: clock)
-        var manifest = AppManifest(id: "a")
-        manifest.memoryFootprint = 100_000_000
-        let app = try system.install(manifest, delegate: ReshrinkDelegate())
-        try system.open(app)
-        let task = app.beginBackgroundTask(withName: "t")
-        try system.pressHome()
-        system.setMemoryCapacity(200_000_000)
-        app.setMemoryFootprint(300_000_000)
-        app.endBackgroundTask(task)
-        clock.advance(by: .seconds(60))
-        #expect(system.state.withLock { $0.core.memory.pendingWarnings } == 0)
-        #expect(app.applicationState != .background)
-        #expect(system.memoryInUse <= 200_000_000)
-    }
-
-    @Test func theLastWarnedAppDyingStillLetsPressureBeRelieved() throws {
-        let clock = VirtualClock()
-        let system = BackgroundSystem(clock: clock)
-        var small = AppManifest(id: "small")
-        small.memoryFootprint = 50_000_000
-        var big = AppManifest(id: "big")
-        big.memoryFootprint = 150_000_000
-        let front = try system.install(big)
-        let slow = try system.install(small, delegate: ScriptedDelegate { _, _ in })
-        try system.open(slow)
-        _ = slow.beginBackgroundTask(withName: "leak")
-        try system.open(front)
-        slow.queue.enqueue { slow.simulateWork(for: .seconds(40)) }   // busy when the warning arrives
-        system.setMemoryCapacity(100_000_000)
-        clock.advance(by: .seconds(120))
-        #expect(system.state.withLock { $0.core.memory.pendingWarnings } == 0)
-        #expect(system.memoryInUse <= 100_000_000)
-    }
-
-    @Test func everyVoIPPushNeedsItsOwnReport() throws {
-        let clock = VirtualClock()
-        let system = BackgroundSystem(clock: clock)
-        let phone = try system.install(AppManifest(id: "voip", backgroundModes: [.voip]), delegate: DoublePushDelegate())
-        try system.open(phone)
-        try system.pressHome()
-        system.deliver(.voipPush, to: phone)
-        clock.advance(by: .seconds(30))
-        #expect(system.trace.events.contains { $0.kind == .exit(.voipPushNotReported, code: 0xbaad_ca11) })
-    }
-
+/// App queues: closures released outside the system lock, and work queued without a task held until the app runs.
+@Suite struct AppQueueTests {
     @Test func handlersAreReleasedOutsideTheSystemLock() throws {
         let system = BackgroundSystem(clock: VirtualClock())
         let deinits = TestLog<Int>()
@@ -129,27 +61,11 @@ final class LateWorkDelegate: ApplicationDelegate {
         #expect(delegate.log.entries == ["work runs while suspended"])
     }
 
-    @Test func footprintsAreClampedSoSumsCannotOverflow() throws {
-        let system = BackgroundSystem(clock: VirtualClock())
-        var huge = AppManifest(id: "huge")
-        huge.memoryFootprint = .max
-        var negative = AppManifest(id: "negative")
-        negative.memoryFootprint = -500
-        let a = try system.install(huge)
-        let b = try system.install(negative)
-        try system.open(a)
-        try system.open(b)
-        b.setMemoryFootprint(.max)
-        #expect(a.memoryFootprint == DeviceCore.maximumFootprint)
-        #expect(system.memoryInUse == 2 * DeviceCore.maximumFootprint)
-        b.setMemoryFootprint(-1)
-        #expect(system.memoryInUse == DeviceCore.maximumFootprint)
-    }
 }
 
 /// The dispatch backend: suspension and resumption in quick succession, and release while suspended.
 @Suite(.tags(.realTime), .serialized, LongRun.only)
-struct DispatchQueueRegressionTests {
+struct DispatchAppQueueTests {
     @Test func quickSuspendResumeCyclesNeverUnbalanceTheQueue() throws {
         let clock = DispatchClock()
         defer { clock.shutdown() }

@@ -9,7 +9,7 @@ import TestSupport
 import BackgroundBudgetTestKit
 
 /// Registers one handler for a wildcard entry and keeps every task it is handed.
-final class ReviewDelegate: ApplicationDelegate {
+final class WildcardTaskKeeper: ApplicationDelegate {
     let pattern: String
     let completesOnExpiry: Bool
     let tasks = TestLog<ScheduledTask>()
@@ -40,8 +40,9 @@ final class WeakTask: Sendable {
     }
 }
 
-/// Second review of continued-processing tasks, fetch explanations and their scenario vocabulary.
-@Suite struct ContinuedProcessingReviewTests: ContinuedProcessingFixture {
+/// Continued-processing tasks under seeded random sequences and edge cases: the device-wide count and
+/// queue stay in step, queued requests are never lost, and completed tasks are released.
+@Suite struct ContinuedProcessingInvariantTests: ContinuedProcessingFixture {
     let clock = VirtualClock()
 
     /// The device-wide count agrees with the apps' running continued-processing tasks.
@@ -90,9 +91,9 @@ final class WeakTask: Sendable {
             let system = try BackgroundSystem(policy: policy, clock: clock)
             var random = SplitMix64(seed: seed)
             var apps: [Application] = []
-            var delegates: [ReviewDelegate] = []
+            var delegates: [WildcardTaskKeeper] = []
             for i in 0..<3 {
-                let delegate = ReviewDelegate(pattern: "com.example.app\(i).job.*", completesOnExpiry: i != 1)
+                let delegate = WildcardTaskKeeper(pattern: "com.example.app\(i).job.*", completesOnExpiry: i != 1)
                 delegates.append(delegate)
                 apps.append(try system.install(AppManifest(id: AppID(rawValue: "com.example.app\(i)"), exitsOnSuspend: i == 2,
                                                            permittedTaskIdentifiers: ["com.example.app\(i).job.*"]), delegate: delegate))
@@ -144,8 +145,8 @@ final class WeakTask: Sendable {
             manifest.memoryFootprint = footprint
             return manifest
         }
-        let photos = try system.install(manifest("com.example.photos", 80_000_000), delegate: ReviewDelegate(pattern: "com.example.photos.job.*"))
-        let videoDelegate = ReviewDelegate(pattern: "com.example.video.job.*")
+        let photos = try system.install(manifest("com.example.photos", 80_000_000), delegate: WildcardTaskKeeper(pattern: "com.example.photos.job.*"))
+        let videoDelegate = WildcardTaskKeeper(pattern: "com.example.video.job.*")
         let video = try system.install(manifest("com.example.video", 50_000_000), delegate: videoDelegate)
         let other = try system.install(manifest("com.example.other", 50_000_000), delegate: nil)
 
@@ -263,34 +264,4 @@ final class WeakTask: Sendable {
     }
 
     // MARK: explainBackgroundFetch
-
-    /// A fetch that ends with the process (here: not completed in 30 s) plans the next opportunity, so
-    /// fetches go on, and `explainBackgroundFetch` never promises one in the past.
-    @Test func afterAFetchKillTheExplanationDoesNotPromiseAFetch() throws {
-        let system = BackgroundSystem(clock: clock)
-        let news = try system.install(AppManifest(id: "news", backgroundModes: [.fetch]), delegate: ScriptedDelegate.fetcher(result: nil))
-        try system.open(news)
-        try system.pressHome()
-        clock.advance(by: .seconds(1_200))
-        let start = try #require(system.trace.events.first { $0.eventName == "performFetch" }?.time)
-        #expect(news.applicationState == .notRunning)                     // killed at start + 30 s
-        let explanation = system.explainBackgroundFetch(of: news)
-        #expect(explanation.nextOpportunity.map { $0 > clock.now } ?? !explanation.blockers.isEmpty,
-                "\(explanation) (next opportunity \(explanation.nextOpportunity.map(String.init(describing:)) ?? "none"), first fetch at \(start))")
-        clock.advance(by: .seconds(86_400))
-        #expect(system.trace.events.filter { $0.eventName == "performFetch" }.count > 1, "no fetch ever again after the kill")
-    }
-
-    /// While a fetch runs, `nextOpportunity` is not the instant the running fetch started.
-    @Test func whileAFetchRunsTheNextOpportunityIsNotInThePast() throws {
-        let system = BackgroundSystem(clock: clock)
-        let news = try system.install(AppManifest(id: "news", backgroundModes: [.fetch]), delegate: ScriptedDelegate.fetcher(result: nil))
-        try system.open(news)
-        try system.pressHome()
-        let next = try #require(system.explainBackgroundFetch(of: news).nextOpportunity)
-        clock.advance(to: next + .seconds(10))                              // the fetch runs (it never completes)
-        let running = system.explainBackgroundFetch(of: news)
-        #expect(running.blockers == [.fetchInProgress])
-        #expect(running.nextOpportunity.map { $0 > clock.now } ?? true, "next opportunity \(String(describing: running.nextOpportunity)) at \(clock.now)")
-    }
 }
