@@ -6,22 +6,6 @@ import Glibc
 import Darwin
 #endif
 
-/// One measured figure and the alternative it is compared with, if any.
-struct Figure {
-    var name: String
-    var value: Double
-    /// Printed with the figure so a reader sees the target next to the result.
-    var note: String = ""
-}
-
-/// A benchmark produces one or more figures.
-protocol Benchmark {
-    /// The names of the figures this benchmark prints (used for filtering on the command line).
-    var figureNames: [String] { get }
-    /// Runs the benchmark and returns its figures.
-    func run() -> [Figure]
-}
-
 /// Monotonic nanoseconds.
 @inline(__always)
 func nowNanoseconds() -> UInt64 {
@@ -76,4 +60,3 @@ extension String {
         self = "\(value < 0 && whole == 0 ? "-" : "")\(whole)." + String(repeating: "0", count: 3 - fractionText.count) + fractionText
     }
 }
-

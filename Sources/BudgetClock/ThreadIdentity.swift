@@ -1,6 +1,3 @@
-#if canImport(Dispatch)
-import Dispatch
-#endif
 #if canImport(Darwin)
 import Darwin
 #elseif canImport(Glibc)
@@ -24,30 +21,3 @@ private func threadNumber(_ thread: UInt) -> UInt { thread }
 private func threadNumber(_ thread: Int) -> UInt { UInt(bitPattern: thread) }
 private func threadNumber(_ thread: OpaquePointer) -> UInt { UInt(bitPattern: Int(bitPattern: thread)) }
 private func threadNumber<T>(_ thread: UnsafeMutablePointer<T>) -> UInt { UInt(bitPattern: thread) }
-
-/// A one-shot signal one thread waits on until another signals it: a Dispatch semaphore where
-/// Dispatch exists, else a flag polled with `sched_yield`.
-package final class OneShotSignal: Sendable {
-    /// A signal not yet signalled.
-    package init() {}
-
-    #if canImport(Dispatch)
-    private let semaphore = DispatchSemaphore(value: 0)
-
-    /// Wakes the waiter (or lets its coming wait return at once).
-    package func signal() { semaphore.signal() }
-
-    /// Blocks until ``signal()`` has been called.
-    package func wait() { semaphore.wait() }
-    #else
-    private let signalled = LockedValue(false)
-
-    /// Wakes the waiter (or lets its coming wait return at once).
-    package func signal() { signalled.withLock { $0 = true } }
-
-    /// Blocks until ``signal()`` has been called.
-    package func wait() {
-        while !signalled.withLock({ $0 }) { sched_yield() }
-    }
-    #endif
-}

@@ -169,9 +169,3 @@ public final class Application: Sendable {
         delegate?.application(self, didObserve: notification)
     }
 }
-
-/// A token for a lifecycle observer; pass it to ``Application/removeObserver(_:)``.
-public struct LifecycleObserver: Sendable, Hashable {
-    let app: AppID
-    let token: Int
-}

@@ -1,0 +1,16 @@
+/// The app's closures and task objects the shell keeps for one process, keyed by the identifiers the
+/// core's effects name. The core holds none of them: it decides with values and says, by effect, when
+/// one is no longer needed (``Effect/releaseExpirationHandler(_:_:)``,
+/// ``Effect/releaseKeepAliveHandler(_:)``, ``Effect/releaseScheduledTask(_:task:)``; the whole table
+/// with ``Effect/dropQueue(_:)`` when the process ends). What is let go of goes to
+/// `State.released` and is dropped after the lock is released.
+struct AppClosures: Sendable {
+    /// Finite tasks' expiration handlers, by identifier (tasks begun without one have no entry).
+    var expirationHandlers: [BackgroundTaskIdentifier: @Sendable () -> Void] = [:]
+    /// `BGTaskScheduler` launch handlers, by the identifier (or wildcard entry) they were registered for.
+    var launchHandlers: [String: @Sendable (ScheduledTask) -> Void] = [:]
+    /// The legacy VoIP keep-alive handler, while one is installed.
+    var keepAliveHandler: (@Sendable () -> Void)?
+    /// The running `BGTaskScheduler` task objects handed to the app, by task number.
+    var scheduledTasks: [UInt64: ScheduledTask] = [:]
+}

@@ -1,0 +1,5 @@
+/// A token for a lifecycle observer; pass it to ``Application/removeObserver(_:)``.
+public struct LifecycleObserver: Sendable, Hashable {
+    let app: AppID
+    let token: Int
+}

@@ -1,0 +1,35 @@
+import BackgroundBudget
+
+/// The delegate a scenario installs for each app: it performs the app's behaviour in each callback.
+final class ScenarioDelegate: ApplicationDelegate {
+    let behaviour: ScenarioBehaviour
+
+    init(_ behaviour: ScenarioBehaviour) {
+        self.behaviour = behaviour
+    }
+
+    private func perform(_ callback: AppCallback, _ application: Application) {
+        for step in behaviour.steps[callback] ?? [] { step.perform(in: application) }
+    }
+
+    func application(_ application: Application, willFinishLaunchingWithOptions options: LaunchOptions) {
+        perform(.willFinishLaunching, application)
+    }
+    func application(_ application: Application, didFinishLaunchingWithOptions options: LaunchOptions) {
+        perform(.didFinishLaunching, application)
+    }
+    func applicationDidBecomeActive(_ application: Application) { perform(.didBecomeActive, application) }
+    func applicationWillResignActive(_ application: Application) { perform(.willResignActive, application) }
+    func applicationDidEnterBackground(_ application: Application) { perform(.didEnterBackground, application) }
+    func applicationWillEnterForeground(_ application: Application) { perform(.willEnterForeground, application) }
+    func applicationWillTerminate(_ application: Application) { perform(.willTerminate, application) }
+    func application(_ application: Application, didReceive event: BackgroundEvent) {
+        for step in behaviour.onEvent { step.perform(in: application) }
+    }
+    func application(_ application: Application,
+                     performFetchWithCompletionHandler completionHandler: @escaping @Sendable (BackgroundFetchResult) -> Void) {
+        guard let fetch = behaviour.fetch else { return completionHandler(.noData) }
+        application.simulateWork(for: fetch.work)
+        if let result = fetch.result { completionHandler(result) }
+    }
+}
