@@ -8,7 +8,7 @@ import BudgetClock
 ///
 /// A bundle identifier may contain only ASCII letters, digits, hyphens and periods
 /// (Information Property List reference, `CFBundleIdentifier`). The literal initialiser accepts
-/// anything so that tests stay short; ``BackgroundSystem/install(_:delegate:)`` checks the identifier
+/// anything so that tests stay short; `BackgroundSystem.install(_:delegate:)` checks the identifier
 /// and refuses an invalid one with ``InstallError``.
 public struct AppID: RawRepresentable, Sendable, Hashable, Comparable, ExpressibleByStringLiteral,
     CustomStringConvertible

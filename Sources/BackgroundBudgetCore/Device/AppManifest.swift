@@ -18,7 +18,7 @@ public struct AppManifest: Sendable, Hashable {
     /// `BGTaskSchedulerPermittedIdentifiers`: the task identifiers the app may register.
     public var permittedTaskIdentifiers: [String]
     /// The app's memory footprint in bytes when it launches; it can change it as it runs
-    /// (``Application/setMemoryFootprint(_:)``). 50 MB by default.
+    /// (`Application.setMemoryFootprint(_:)`). 50 MB by default.
     public var memoryFootprint: Int = 50_000_000
 
     /// Creates a manifest.

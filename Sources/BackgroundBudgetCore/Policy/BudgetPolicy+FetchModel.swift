@@ -1,7 +1,7 @@
 import BudgetClock
 
 extension BudgetPolicy {
-    /// The numbers of the ``FetchModel``: how each fetch's result and duration stretch or shrink the
+    /// The numbers of the fetch model (see the Background fetch article): how each fetch's result and duration stretch or shrink the
     /// gap before the next fetch opportunity.
     ///
     /// Apple says the fetch interval is advisory and that apps whose fetches are long or find nothing

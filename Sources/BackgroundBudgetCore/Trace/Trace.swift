@@ -2,8 +2,8 @@ import BudgetClock
 
 /// Everything the system did and decided, in order: callbacks, state changes and decisions with reasons.
 ///
-/// A trace is a value: ``BackgroundSystem/trace`` returns a snapshot. The same inputs on a
-/// ``VirtualClock`` give the same trace, byte for byte.
+/// A trace is a value: `BackgroundSystem.trace` returns a snapshot. The same inputs on a
+/// ``/BudgetClock/VirtualClock`` give the same trace, byte for byte.
 ///
 /// ```swift
 /// #expect(system.trace.callbacks(for: app.id) == [

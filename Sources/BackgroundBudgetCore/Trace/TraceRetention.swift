@@ -1,10 +1,10 @@
 import BudgetClock
 
-/// How much of the trace a ``BackgroundSystem`` keeps.
+/// How much of the trace a `BackgroundSystem` keeps.
 ///
-/// The default, ``automatic``, keeps everything on a ``VirtualClock`` (tests, examples and scenarios
+/// The default, ``automatic``, keeps everything on a ``/BudgetClock/VirtualClock`` (tests, examples and scenarios
 /// see the whole trace) and only the latest ``defaultLatestCount`` entries on any other clock, such as
-/// ``DispatchClock``: a program that runs for hours in real time does not grow without bound. Choose
+/// ``/BudgetClock/DispatchClock``: a program that runs for hours in real time does not grow without bound. Choose
 /// ``all``, ``latest(_:)`` or ``none`` to decide yourself.
 public enum TraceRetention: Sendable, Hashable {
     /// Keep every entry.
@@ -14,7 +14,7 @@ public enum TraceRetention: Sendable, Hashable {
     case latest(Int)
     /// Record nothing.
     case none
-    /// ``all`` on a ``VirtualClock``; ``latest(_:)`` with ``defaultLatestCount`` on any other clock.
+    /// ``all`` on a ``/BudgetClock/VirtualClock``; ``latest(_:)`` with ``defaultLatestCount`` on any other clock.
     case automatic
 
     /// How many entries ``automatic`` keeps on a real clock: 10,000 (a few megabytes).

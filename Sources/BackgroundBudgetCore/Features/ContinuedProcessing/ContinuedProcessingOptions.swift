@@ -19,7 +19,7 @@ public struct ContinuedProcessingOptions: Sendable, Hashable {
     /// What to do when the task cannot start at once.
     public var strategy: SubmissionStrategy
     /// Whether the task needs the GPU in the background (`requiredResources = .gpu`); refused on a
-    /// device that does not support it (``BackgroundSystem/setSupportsBackgroundGPU(_:)``).
+    /// device that does not support it (`BackgroundSystem.setSupportsBackgroundGPU(_:)`).
     public var requiresGPU: Bool
 
     /// Creates options.

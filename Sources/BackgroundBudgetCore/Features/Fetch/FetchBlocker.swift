@@ -27,7 +27,7 @@ public enum FetchBlocker: Sendable, Hashable, CustomStringConvertible {
     /// The next opportunity the fetch model planned is at this instant.
     case notBefore(BudgetInstant)
     /// Recent `noData`, `failed` or slow fetches stretched the gap between opportunities by this
-    /// factor (``FetchModel/factor``); `newData` shrinks it again.
+    /// factor (the fetch model's factor); `newData` shrinks it again.
     case throttled(factor: Double)
 
     /// A sentence.

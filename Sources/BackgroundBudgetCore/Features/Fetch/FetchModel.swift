@@ -6,25 +6,25 @@ import BudgetClock
 /// Apple says the interval is advisory and that apps whose fetches are long or find nothing get fewer
 /// opportunities [S40][S41]. The model:
 /// - the gap after a fetch is `max(requested, policy minimum) × factor × (1 + jitter)`, never less
-///   than the app's requested interval; `jitter` is uniform in [0, 0.25) from a ``SplitMix64`` seeded
+///   than the app's requested interval; `jitter` is uniform in [0, 0.25) from a `SplitMix64` seeded
 ///   with ``BudgetPolicy/fetchSeed`` and the app's install position;
 /// - `factor` starts at 1; `newData` multiplies it by 0.75 (down to 0.5: more opportunities), `noData`
 ///   by 1.5, `failed` by 2, and a fetch that took more than half its runtime by 1.5 more (up to 8).
 ///
 /// Every number is in ``BudgetPolicy/FetchModelFactors`` (the defaults are quoted above).
-public struct FetchModel: Sendable, Hashable {
+package struct FetchModel: Sendable, Hashable {
     /// The current factor, from ``BudgetPolicy/FetchModelFactors/minimumFactor`` (0.5) to
     /// ``BudgetPolicy/FetchModelFactors/maximumFactor`` (8).
-    public private(set) var factor: Double = 1
+    package private(set) var factor: Double = 1
     /// The factors the model applies (``BudgetPolicy/fetchModelFactors``).
-    public let factors: BudgetPolicy.FetchModelFactors
+    package let factors: BudgetPolicy.FetchModelFactors
     private var random: SplitMix64
 
     /// Creates the model for one app.
     /// - Parameters:
     ///   - seed: The seed of its jitter.
     ///   - factors: Its factors; the defaults unless given.
-    public init(seed: UInt64, factors: BudgetPolicy.FetchModelFactors = BudgetPolicy.FetchModelFactors()) {
+    package init(seed: UInt64, factors: BudgetPolicy.FetchModelFactors = BudgetPolicy.FetchModelFactors()) {
         random = SplitMix64(seed: seed)
         self.factors = factors
     }
@@ -33,7 +33,7 @@ public struct FetchModel: Sendable, Hashable {
     /// - Parameters:
     ///   - requested: The app's interval; `nil` for `minimum`.
     ///   - systemMinimum: ``BudgetPolicy/minimumFetchInterval``.
-    public mutating func nextGap(requested: Duration?, systemMinimum: Duration) -> Duration {
+    package mutating func nextGap(requested: Duration?, systemMinimum: Duration) -> Duration {
         let base = max(requested ?? .zero, systemMinimum)
         let jitter = Double(random.next(below: 1 << 20)) / Double(1 << 20) * factors.jitter
         // Scaling by up to 10 stays inside the nanosecond range only below about 9 × 10⁸ s; a longer
@@ -44,7 +44,7 @@ public struct FetchModel: Sendable, Hashable {
     }
 
     /// Learns from a fetch's result and duration.
-    public mutating func record(_ result: BackgroundFetchResult, slow: Bool) {
+    package mutating func record(_ result: BackgroundFetchResult, slow: Bool) {
         switch result {
         case .newData: factor *= factors.newData
         case .noData: factor *= factors.noData
@@ -59,7 +59,7 @@ public struct FetchModel: Sendable, Hashable {
     /// - Parameters:
     ///   - duration: How long the fetch ran.
     ///   - runtime: ``BudgetPolicy/fetchRuntime``.
-    public func isSlow(_ duration: Duration, runtime: Duration) -> Bool {
+    package func isSlow(_ duration: Duration, runtime: Duration) -> Bool {
         duration > runtime * factors.slowFraction
     }
 }

@@ -2,7 +2,7 @@ import BudgetClock
 
 /// Identifies one finite background task, as `UIBackgroundTaskIdentifier` does.
 ///
-/// Identifiers are unique per app for the life of the ``BackgroundSystem``: a task begun after a
+/// Identifiers are unique per app for the life of the `BackgroundSystem`: a task begun after a
 /// relaunch never reuses an old number, so ending a stale identifier is reported, not misapplied.
 public struct BackgroundTaskIdentifier: RawRepresentable, Sendable, Hashable, Comparable, CustomStringConvertible {
     /// The number; `0` is ``invalid``.

@@ -2,7 +2,7 @@ import BudgetClock
 
 /// A system event that may launch, wake or reach an app in the background.
 ///
-/// Apps receive them in ``ApplicationDelegate/application(_:didReceive:)``; each stands for one of
+/// Apps receive them in `ApplicationDelegate.application(_:didReceive:)`; each stands for one of
 /// Apple's entry points, noted per case.
 public enum BackgroundEvent: Sendable, Hashable, CustomStringConvertible {
     /// A significant location change (`startMonitoringSignificantLocationChanges`) [S29].

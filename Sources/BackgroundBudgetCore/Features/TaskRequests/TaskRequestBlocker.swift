@@ -35,7 +35,7 @@ public enum TaskRequestBlocker: Sendable, Hashable, CustomStringConvertible {
     /// The app is terminating (its `applicationWillTerminate` runs).
     case appTerminating
     /// A queued continued-processing request: the system is under load
-    /// (``BackgroundSystem/setSystemUnderLoad(_:)``).
+    /// (`BackgroundSystem.setSystemUnderLoad(_:)`).
     case systemUnderLoad
 
     /// A sentence.
