@@ -38,7 +38,7 @@ extension Application {
     /// Sets how often the app asks for background fetches (`setMinimumBackgroundFetchInterval(_:)`).
     /// Fetches need the `fetch` mode, Background App Refresh on, and no
     /// `BGTaskSchedulerPermittedIdentifiers` (which turn legacy fetch off [S44]); the system decides
-    /// when, by its fetch model (<doc:BackgroundFetch>), and never sooner than the interval.
+    /// when, by its fetch model (the Background fetch article describes it), and never sooner than the interval.
     /// - Parameter interval: ``BackgroundFetchInterval/never`` (the default) turns fetches off.
     public func setMinimumBackgroundFetchInterval(_ interval: BackgroundFetchInterval) {
         system?.decide { core, now in core.setFetchInterval(interval, app: id, at: now) }
