@@ -26,7 +26,7 @@ import TestSupport
 ///
 /// ```sh
 /// BGBUDGET_RECORD_TRACES=1 swift test --filter ExpectedTrace
-/// git diff --stat Tests/BackgroundBudgetTests/ExpectedTraces   # then review every changed line
+/// git diff --stat Tests/BackgroundBudgetScenarioTests/ExpectedTraces   # then review every changed line
 /// ```
 ///
 /// A recording run writes the current outputs over the stored files instead of comparing them, and
