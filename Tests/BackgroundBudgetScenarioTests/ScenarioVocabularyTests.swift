@@ -56,4 +56,37 @@ import Testing
         #expect(exit.reason == "backgroundFetchNotCompleted")
         #expect(exit.time == start.time + BudgetPolicy.iOS13.fetchRuntime)
     }
+
+    // MARK: Background App Refresh restricted
+
+    @Test func restrictingBackgroundAppRefreshDecodesAndIsLocated() throws {
+        let scenario = try Scenario(json: """
+            {"apps": [{"id": "com.example.news"}],
+             "events": [{"at": 1, "do": "setBackgroundAppRefreshRestricted", "restricted": true}]}
+            """)
+        #expect(scenario.events[0].action == .setBackgroundAppRefreshRestricted(true))
+        #expect(scenario.events[0].action.app == nil)
+        #expect(failure(#"{"apps": [], "events": [{"at": 1, "do": "setBackgroundAppRefreshRestricted"}]}"#)
+            == #"1:25 $.events[0]: missing required key "restricted""#)
+        #expect(failure(#"{"apps": [], "events": [{"at": 1, "do": "setBackgroundAppRefreshRestricted", "restricted": "yes"}]}"#)
+            == "1:92 $.events[0].restricted: expected true or false, found a string")
+        #expect(failure(#"{"apps": [], "events": [{"at": 1, "do": "setBackgroundAppRefreshRestricted", "enabled": true}]}"#)
+            == #"1:78 $.events[0].enabled: unknown key "enabled"; accepted: "at", "do", "restricted""#)
+    }
+
+    @Test func aRestrictedDeviceDropsSilentPushesUntilItIsLifted() throws {
+        let run = try Scenario(json: """
+            {"apps": [{"id": "com.example.news", "backgroundModes": ["remote-notification"]}],
+             "events": [{"at": 0, "do": "open", "app": "com.example.news"}, {"at": 10, "do": "home"},
+                        {"at": 20, "do": "setBackgroundAppRefreshRestricted", "restricted": true},
+                        {"at": 30, "do": "deliver", "app": "com.example.news", "event": "silentPush"},
+                        {"at": 40, "do": "setBackgroundAppRefreshRestricted", "restricted": false}],
+             "end": 50}
+            """).run()
+        #expect(lines(run, of: .device) == [
+            #"{"t":20.000,"app":"(device)","event":"deviceChanged","name":"backgroundAppRefreshRestricted","value":"on"}"#,
+            #"{"t":40.000,"app":"(device)","event":"deviceChanged","name":"backgroundAppRefreshRestricted","value":"off"}"#,
+        ])
+        #expect(run.trace.events.contains { $0.kind == .eventDropped(.silentPush, .backgroundAppRefreshOff) && $0.time == .seconds(30) })
+    }
 }
