@@ -36,6 +36,12 @@ public enum ScenarioStep: Sendable, Hashable {
     /// `submitTask`: the app submits a task request; `earliest` counts from the moment it submits.
     /// A refused submission is recorded in the trace (`taskSubmitRejected`).
     case submitTask(identifier: String, kind: TaskRequest.Kind, earliest: Duration?)
+    /// `cancelTaskRequest`: the app cancels its pending task request with this identifier
+    /// (``/BackgroundBudget/Application/cancel(taskRequestWithIdentifier:)``); a running task is not affected.
+    case cancelTaskRequest(identifier: String)
+    /// `cancelAllTaskRequests`: the app cancels every pending task request
+    /// (``/BackgroundBudget/Application/cancelAllTaskRequests()``).
+    case cancelAllTaskRequests
 
     /// One word of the behaviour vocabulary.
     package struct Verb: Sendable {
@@ -111,6 +117,13 @@ public enum ScenarioStep: Sendable, Hashable {
             let (identifier, kind, earliest) = try ScenarioStep.decodeSubmission(step)
             return .submitTask(identifier: identifier, kind: kind, earliest: earliest)
         },
+        Verb(name: "cancelTaskRequest", keys: ["identifier"],
+             summary: "cancel the pending task request \"identifier\" (a running task is not affected)") { step throws(ScenarioError) in
+            .cancelTaskRequest(identifier: try step.required("identifier").string())
+        },
+        Verb(name: "cancelAllTaskRequests", keys: [], summary: "cancel every pending task request of the app") { _ in
+            .cancelAllTaskRequests
+        },
     ]
 
     /// The keys of a task submission, as a step or an event takes them.
@@ -174,6 +187,8 @@ public enum ScenarioStep: Sendable, Hashable {
         case .registerTask(let handler): handler.register(in: application)
         case .submitTask(let identifier, let kind, let earliest):
             Self.submit(identifier: identifier, kind: kind, earliest: earliest, in: application)
+        case .cancelTaskRequest(let identifier): application.cancel(taskRequestWithIdentifier: identifier)
+        case .cancelAllTaskRequests: application.cancelAllTaskRequests()
         case .setKeepAlive(let interval, let work):
             application.setKeepAliveTimeout(interval) { [weak application] in application?.simulateWork(for: work) }
         }

@@ -89,4 +89,60 @@ import Testing
         ])
         #expect(run.trace.events.contains { $0.kind == .eventDropped(.silentPush, .backgroundAppRefreshOff) && $0.time == .seconds(30) })
     }
+
+    // MARK: Cancelling task requests
+
+    private static let photos = """
+        {"id": "com.example.photos", "backgroundModes": ["fetch", "processing"],
+         "permittedTaskIdentifiers": ["com.example.photos.refresh", "com.example.photos.index"],
+         "behaviour": {"application:didFinishLaunchingWithOptions": [
+            {"do": "registerTask", "identifier": "com.example.photos.refresh"},
+            {"do": "registerTask", "identifier": "com.example.photos.index"},
+            {"do": "submitTask", "identifier": "com.example.photos.refresh", "earliest": 600},
+            {"do": "submitTask", "identifier": "com.example.photos.index", "kind": "processing"}],
+          "applicationDidEnterBackground": [STEPS]}}
+        """
+
+    @Test func cancellingTaskRequestsDecodesAndIsLocated() throws {
+        let scenario = try Scenario(json: """
+            {"apps": [\(Self.photos.replacingOccurrences(of: "STEPS", with: #"{"do": "cancelTaskRequest", "identifier": "com.example.photos.index"}, {"do": "cancelAllTaskRequests"}"#))], "events": []}
+            """)
+        #expect(scenario.apps[0].behaviour.steps[.didEnterBackground] == [
+            .cancelTaskRequest(identifier: "com.example.photos.index"), .cancelAllTaskRequests,
+        ])
+        let app = #"{"id": "a", "behaviour": {"applicationDidEnterBackground": [STEP]}}"#
+        #expect(failure(#"{"apps": [\#(app.replacingOccurrences(of: "STEP", with: #"{"do": "cancelTaskRequest"}"#))], "events": []}"#)
+            == #"1:71 $.apps[0].behaviour.applicationDidEnterBackground[0]: missing required key "identifier""#)
+        #expect(failure(#"{"apps": [\#(app.replacingOccurrences(of: "STEP", with: #"{"do": "cancelAllTaskRequests", "identifier": "x"}"#))], "events": []}"#)
+            == #"1:103 $.apps[0].behaviour.applicationDidEnterBackground[0].identifier: unknown key "identifier"; accepted: "do""#)
+    }
+
+    @Test func aCancelledRequestNeverRuns() throws {
+        let one = try Scenario(json: """
+            {"apps": [\(Self.photos.replacingOccurrences(of: "STEPS", with: #"{"do": "cancelTaskRequest", "identifier": "com.example.photos.refresh"}"#))],
+             "events": [{"at": 0, "do": "open", "app": "com.example.photos"}, {"at": 10, "do": "home"},
+                        {"at": 20, "do": "setDeviceIdle", "enabled": true}],
+             "end": 3600}
+            """).run()
+        let tasks = one.trace.events.filter { $0.eventName.hasPrefix("task") }.map(\.jsonLine)
+        #expect(tasks == [
+            #"{"t":0.000,"app":"com.example.photos","event":"taskRegistered","name":"com.example.photos.refresh"}"#,
+            #"{"t":0.000,"app":"com.example.photos","event":"taskRegistered","name":"com.example.photos.index"}"#,
+            #"{"t":0.000,"app":"com.example.photos","event":"taskSubmitted","name":"com.example.photos.refresh"}"#,
+            #"{"t":0.000,"app":"com.example.photos","event":"taskSubmitted","name":"com.example.photos.index"}"#,
+            #"{"t":10.000,"app":"com.example.photos","event":"taskRequestCancelled","name":"com.example.photos.refresh"}"#,
+            #"{"t":20.000,"app":"com.example.photos","event":"taskStarted","name":"com.example.photos.index"}"#,
+            #"{"t":20.000,"app":"com.example.photos","event":"taskCompleted","name":"com.example.photos.index","reason":"success"}"#,
+        ])
+        let all = try Scenario(json: """
+            {"apps": [\(Self.photos.replacingOccurrences(of: "STEPS", with: #"{"do": "cancelAllTaskRequests"}"#))],
+             "events": [{"at": 0, "do": "open", "app": "com.example.photos"}, {"at": 10, "do": "home"},
+                        {"at": 20, "do": "setDeviceIdle", "enabled": true}],
+             "end": 3600}
+            """).run()
+        #expect(all.trace.events.filter { $0.eventName.hasPrefix("task") && $0.time > .zero }.map(\.jsonLine) == [
+            #"{"t":10.000,"app":"com.example.photos","event":"taskRequestCancelled","name":"com.example.photos.refresh"}"#,
+            #"{"t":10.000,"app":"com.example.photos","event":"taskRequestCancelled","name":"com.example.photos.index"}"#,
+        ])
+    }
 }
