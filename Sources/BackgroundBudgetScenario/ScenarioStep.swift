@@ -42,6 +42,9 @@ public enum ScenarioStep: Sendable, Hashable {
     /// `cancelAllTaskRequests`: the app cancels every pending task request
     /// (``/BackgroundBudget/Application/cancelAllTaskRequests()``).
     case cancelAllTaskRequests
+    /// `readBackgroundTimeRemaining`: the app reads its remaining background time, recorded in the trace
+    /// (``/BackgroundBudget/Application/recordBackgroundTimeRemaining()``).
+    case readBackgroundTimeRemaining
 
     /// One word of the behaviour vocabulary.
     package struct Verb: Sendable {
@@ -124,6 +127,10 @@ public enum ScenarioStep: Sendable, Hashable {
         Verb(name: "cancelAllTaskRequests", keys: [], summary: "cancel every pending task request of the app") { _ in
             .cancelAllTaskRequests
         },
+        Verb(name: "readBackgroundTimeRemaining", keys: [],
+             summary: "read backgroundTimeRemaining into the trace (seconds left; null in the foreground)") { _ in
+            .readBackgroundTimeRemaining
+        },
     ]
 
     /// The keys of a task submission, as a step or an event takes them.
@@ -189,6 +196,7 @@ public enum ScenarioStep: Sendable, Hashable {
             Self.submit(identifier: identifier, kind: kind, earliest: earliest, in: application)
         case .cancelTaskRequest(let identifier): application.cancel(taskRequestWithIdentifier: identifier)
         case .cancelAllTaskRequests: application.cancelAllTaskRequests()
+        case .readBackgroundTimeRemaining: application.recordBackgroundTimeRemaining()
         case .setKeepAlive(let interval, let work):
             application.setKeepAliveTimeout(interval) { [weak application] in application?.simulateWork(for: work) }
         }

@@ -27,6 +27,8 @@ extension TraceEvent.Kind {
         case backgroundTaskEndIgnored
         /// The `allowanceStarted` case.
         case allowanceStarted
+        /// The `backgroundTimeRemainingRead` case.
+        case backgroundTimeRemainingRead
         /// The `expirationHandlerCalled` case.
         case expirationHandlerCalled
         /// The `backgroundTaskOpenTooLong` case.
@@ -108,6 +110,7 @@ extension TraceEvent.Kind {
         case .backgroundTaskEnded: .backgroundTaskEnded
         case .backgroundTaskEndIgnored: .backgroundTaskEndIgnored
         case .allowanceStarted: .allowanceStarted
+        case .backgroundTimeRemainingRead: .backgroundTimeRemainingRead
         case .expirationHandlerCalled: .expirationHandlerCalled
         case .backgroundTaskOpenTooLong: .backgroundTaskOpenTooLong
         case .activityStarted: .activityStarted

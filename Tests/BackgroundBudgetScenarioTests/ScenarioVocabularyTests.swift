@@ -145,4 +145,32 @@ import Testing
             #"{"t":10.000,"app":"com.example.photos","event":"taskRequestCancelled","name":"com.example.photos.index"}"#,
         ])
     }
+
+    // MARK: Reading backgroundTimeRemaining
+
+    @Test func readingTheRemainingTimeDecodesAndIsLocated() throws {
+        let scenario = try Scenario(json: """
+            {"apps": [{"id": "a", "behaviour": {"applicationDidEnterBackground": [{"do": "readBackgroundTimeRemaining"}]}}], "events": []}
+            """)
+        #expect(scenario.apps[0].behaviour.steps[.didEnterBackground] == [.readBackgroundTimeRemaining])
+        #expect(failure(#"{"apps": [{"id": "a", "behaviour": {"applicationDidEnterBackground": [{"do": "readBackgroundTimeRemaining", "at": 1}]}}], "events": []}"#)
+            == #"1:109 $.apps[0].behaviour.applicationDidEnterBackground[0].at: unknown key "at"; accepted: "do""#)
+    }
+
+    @Test func theTraceRecordsTheRemainingTimeWhereverTheAppReadsIt() throws {
+        let run = try Scenario(json: """
+            {"apps": [{"id": "com.example.news", "behaviour": {
+                "applicationDidBecomeActive": [{"do": "readBackgroundTimeRemaining"}],
+                "applicationDidEnterBackground": [{"do": "beginTask", "name": "save", "work": 12},
+                                                  {"do": "readBackgroundTimeRemaining"}, {"do": "work", "for": 4},
+                                                  {"do": "readBackgroundTimeRemaining"}]}}],
+             "events": [{"at": 0, "do": "open", "app": "com.example.news"}, {"at": 10, "do": "home"}],
+             "end": 60}
+            """).run()
+        #expect(run.trace.events.filter { $0.eventName == "backgroundTimeRemaining" }.map(\.jsonLine) == [
+            #"{"t":0.000,"app":"com.example.news","event":"backgroundTimeRemaining","remaining":null}"#,
+            #"{"t":10.000,"app":"com.example.news","event":"backgroundTimeRemaining","remaining":30.000}"#,
+            #"{"t":14.000,"app":"com.example.news","event":"backgroundTimeRemaining","remaining":26.000}"#,
+        ])
+    }
 }

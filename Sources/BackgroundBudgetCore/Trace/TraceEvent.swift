@@ -29,6 +29,9 @@ public struct TraceEvent: Sendable, Hashable, CustomStringConvertible {
         case backgroundTaskEndIgnored(BackgroundTaskIdentifier, BackgroundTaskEndProblem)
         /// The background allowance started running; it runs out at the instant given.
         case allowanceStarted(expiresAt: BudgetInstant)
+        /// The app read its remaining background time (`backgroundTimeRemaining`): the time left in
+        /// its allowance, or `nil` in the foreground, where it is unbounded.
+        case backgroundTimeRemainingRead(Duration?)
         /// A task's expiration handler was called (once per task).
         case expirationHandlerCalled(BackgroundTaskIdentifier)
         /// A task begun in the foreground has been open longer than the allowance: it would be
@@ -121,6 +124,7 @@ public struct TraceEvent: Sendable, Hashable, CustomStringConvertible {
         case .backgroundTaskEnded: "endBackgroundTask"
         case .backgroundTaskEndIgnored: "endBackgroundTaskIgnored"
         case .allowanceStarted: "allowanceStarted"
+        case .backgroundTimeRemainingRead: "backgroundTimeRemaining"
         case .expirationHandlerCalled: "expirationHandler"
         case .backgroundTaskOpenTooLong: "backgroundTaskOpenTooLong"
         case .activityStarted: "activityStarted"
@@ -177,7 +181,7 @@ public struct TraceEvent: Sendable, Hashable, CustomStringConvertible {
         case .taskCompleted(_, let completion): completion.rawValue
         case .taskRegistered, .taskSubmitted, .taskRequestCancelled, .taskQueued, .taskProgress, .taskStarted,
              .taskCompletionIgnored: nil
-        case .callback, .workDropped, .backgroundTaskBegan, .backgroundTaskEnded, .allowanceStarted,
+        case .callback, .workDropped, .backgroundTaskBegan, .backgroundTaskEnded, .allowanceStarted, .backgroundTimeRemainingRead,
              .expirationHandlerCalled, .backgroundTaskOpenTooLong, .activityStarted, .activityStopped,
              .eventDelivered, .eventQueued, .eventWindowStarted, .voipCallReported, .keepAliveHandlerCalled,
              .notificationDelivered, .notificationQueued, .fetchStarted, .fetchCompleted, .fetchCompletionIgnored,
@@ -231,6 +235,8 @@ public struct TraceEvent: Sendable, Hashable, CustomStringConvertible {
         case .allowanceStarted(let expiry), .eventWindowStarted(let expiry):
             fields.append(("until", formatSeconds(expiry.nanoseconds)))
         case .workDropped(let count): fields.append(("count", String(count)))
+        case .backgroundTimeRemainingRead(let remaining):
+            fields.append(("remaining", remaining.map { formatSeconds($0.nanosecondsSaturating) } ?? "null"))
         case .taskProgress(_, let completed, let total):
             fields.append(("completed", String(completed)))
             fields.append(("total", String(total)))
@@ -241,7 +247,7 @@ public struct TraceEvent: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The entry as one line of JSON, keys in a fixed order: `t`, `app`, `event`, then whichever of
-    /// `state`, `task`, `name`, `reason`, `code`, `until`, `count`, `completed`, `total` and `value` apply.
+    /// `state`, `task`, `name`, `reason`, `code`, `until`, `count`, `remaining`, `completed`, `total` and `value` apply.
     public var jsonLine: String {
         var line = "{\"t\":\(formatSeconds(time.nanoseconds)),\"app\":\(jsonString(app.rawValue))"
         line += ",\"event\":\(jsonString(eventName))"
