@@ -45,6 +45,9 @@ public enum ScenarioStep: Sendable, Hashable {
     /// `readBackgroundTimeRemaining`: the app reads its remaining background time, recorded in the trace
     /// (``/BackgroundBudget/Application/recordBackgroundTimeRemaining()``).
     case readBackgroundTimeRemaining
+    /// `completeRemoteNotification`: the app calls the completion handler of the silent push it is
+    /// handling (``/BackgroundBudget/Application/completeRemoteNotification(_:)``), which ends its window.
+    case completeRemoteNotification(BackgroundFetchResult)
 
     /// One word of the behaviour vocabulary.
     package struct Verb: Sendable {
@@ -131,6 +134,10 @@ public enum ScenarioStep: Sendable, Hashable {
              summary: "read backgroundTimeRemaining into the trace (seconds left; null in the foreground)") { _ in
             .readBackgroundTimeRemaining
         },
+        Verb(name: "completeRemoteNotification", keys: ["result"],
+             summary: "call the silent push's completion handler (\"result\": newData | noData | failed): its window ends now") { step throws(ScenarioError) in
+            .completeRemoteNotification(try step.optional("result")?.oneOf(BackgroundFetchResult.self) ?? .newData)
+        },
     ]
 
     /// The keys of a task submission, as a step or an event takes them.
@@ -197,6 +204,7 @@ public enum ScenarioStep: Sendable, Hashable {
         case .cancelTaskRequest(let identifier): application.cancel(taskRequestWithIdentifier: identifier)
         case .cancelAllTaskRequests: application.cancelAllTaskRequests()
         case .readBackgroundTimeRemaining: application.recordBackgroundTimeRemaining()
+        case .completeRemoteNotification(let result): application.completeRemoteNotification(result)
         case .setKeepAlive(let interval, let work):
             application.setKeepAliveTimeout(interval) { [weak application] in application?.simulateWork(for: work) }
         }

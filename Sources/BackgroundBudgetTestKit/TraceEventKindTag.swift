@@ -47,6 +47,8 @@ extension TraceEvent.Kind {
         case eventDropped
         /// The `eventWindowStarted` case.
         case eventWindowStarted
+        /// The `remoteNotificationCompleted` case.
+        case remoteNotificationCompleted
         /// The `voipCallReported` case.
         case voipCallReported
         /// The `keepAliveHandlerCalled` case.
@@ -120,6 +122,7 @@ extension TraceEvent.Kind {
         case .eventQueued: .eventQueued
         case .eventDropped: .eventDropped
         case .eventWindowStarted: .eventWindowStarted
+        case .remoteNotificationCompleted: .remoteNotificationCompleted
         case .voipCallReported: .voipCallReported
         case .keepAliveHandlerCalled: .keepAliveHandlerCalled
         case .notificationDelivered: .notificationDelivered

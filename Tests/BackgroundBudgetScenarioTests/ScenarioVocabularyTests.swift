@@ -173,4 +173,77 @@ import Testing
             #"{"t":14.000,"app":"com.example.news","event":"backgroundTimeRemaining","remaining":26.000}"#,
         ])
     }
+
+    // MARK: Completing a silent push
+
+    @Test func completingARemoteNotificationDecodesAndIsLocated() throws {
+        let scenario = try Scenario(json: """
+            {"apps": [{"id": "a", "behaviour": {"application:didReceive": [{"do": "completeRemoteNotification"}, {"do": "completeRemoteNotification", "result": "failed"}]}}], "events": []}
+            """)
+        #expect(scenario.apps[0].behaviour.onEvent == [.completeRemoteNotification(.newData), .completeRemoteNotification(.failed)])
+        #expect(failure(#"{"apps": [{"id": "a", "behaviour": {"application:didReceive": [{"do": "completeRemoteNotification", "result": "never"}]}}], "events": []}"#)
+            == #"1:111 $.apps[0].behaviour['application:didReceive'][0].result: unknown value "never"; accepted: "newData", "noData", "failed""#)
+    }
+
+    /// A suspended news app with the remote-notification mode gets a silent push at 20 s; it works
+    /// 2 s in `application:didReceive`, then runs `steps`.
+    private func push(_ steps: String) throws -> [String] {
+        let run = try Scenario(json: """
+            {"apps": [{"id": "com.example.news", "backgroundModes": ["remote-notification"],
+                       "behaviour": {"application:didReceive": [{"do": "work", "for": 2}\(steps)]}}],
+             "events": [{"at": 0, "do": "open", "app": "com.example.news"}, {"at": 10, "do": "home"},
+                        {"at": 20, "do": "deliver", "app": "com.example.news", "event": "silentPush"}],
+             "end": 60}
+            """).run()
+        return run.trace.events.filter { $0.time >= .seconds(20) }.map(\.jsonLine)
+    }
+
+    @Test func completingASilentPushEndsItsWindowAndSuspendsTheApp() throws {
+        #expect(try push(#", {"do": "completeRemoteNotification", "result": "noData"}"#) == [
+            #"{"t":20.000,"app":"com.example.news","event":"stateChange","state":"background","reason":"remoteNotification"}"#,
+            #"{"t":20.000,"app":"com.example.news","event":"applicationDidEnterBackground"}"#,
+            #"{"t":20.000,"app":"com.example.news","event":"eventWindowStarted","until":50.000}"#,
+            #"{"t":20.000,"app":"com.example.news","event":"eventDelivered","name":"silentPush"}"#,
+            #"{"t":22.000,"app":"com.example.news","event":"remoteNotificationCompleted","name":"noData"}"#,
+            #"{"t":22.000,"app":"com.example.news","event":"stateChange","state":"suspended","reason":"eventWindowEnded"}"#,
+        ])
+        // Without the completion the app runs until the window runs out.
+        #expect(try push("").last == #"{"t":50.000,"app":"com.example.news","event":"stateChange","state":"suspended","reason":"eventWindowEnded"}"#)
+    }
+
+    @Test func aCompletionOutsideAWindowIsRecordedAndChangesNothing() throws {
+        let run = try Scenario(json: """
+            {"apps": [{"id": "com.example.news", "behaviour": {"applicationDidBecomeActive": [{"do": "completeRemoteNotification"}]}}],
+             "events": [{"at": 0, "do": "open", "app": "com.example.news"}], "end": 5}
+            """).run()
+        #expect(run.trace.events.map(\.jsonLine).suffix(2) == [
+            #"{"t":0.000,"app":"com.example.news","event":"applicationDidBecomeActive"}"#,
+            #"{"t":0.000,"app":"com.example.news","event":"remoteNotificationCompleted","name":"newData"}"#,
+        ])
+    }
+
+    // MARK: The example
+
+    @Test func theSilentPushExampleCancelsRequestsAndEndsOneWindowEarly() throws {
+        let run = try ExampleScenarioTests.load("silent-push-completion.json").run()
+        // News completes its push after 3 s and is suspended at 63 s; Mail never does and runs to 150 s.
+        // Neither refresh, nor Mail's cleanup, runs once the device is idle.
+        #expect(run.trace.events.filter { $0.time >= .seconds(60) }.map(\.jsonLine) == [
+            #"{"t":60.000,"app":"com.example.news","event":"stateChange","state":"background","reason":"remoteNotification"}"#,
+            #"{"t":60.000,"app":"com.example.news","event":"applicationDidEnterBackground"}"#,
+            #"{"t":60.000,"app":"com.example.news","event":"eventWindowStarted","until":90.000}"#,
+            #"{"t":60.000,"app":"com.example.news","event":"eventDelivered","name":"silentPush"}"#,
+            #"{"t":63.000,"app":"com.example.news","event":"taskRequestCancelled","name":"com.example.news.refresh"}"#,
+            #"{"t":63.000,"app":"com.example.news","event":"remoteNotificationCompleted","name":"newData"}"#,
+            #"{"t":63.000,"app":"com.example.news","event":"stateChange","state":"suspended","reason":"eventWindowEnded"}"#,
+            #"{"t":120.000,"app":"com.example.mail","event":"stateChange","state":"background","reason":"remoteNotification"}"#,
+            #"{"t":120.000,"app":"com.example.mail","event":"applicationDidEnterBackground"}"#,
+            #"{"t":120.000,"app":"com.example.mail","event":"eventWindowStarted","until":150.000}"#,
+            #"{"t":120.000,"app":"com.example.mail","event":"eventDelivered","name":"silentPush"}"#,
+            #"{"t":123.000,"app":"com.example.mail","event":"taskRequestCancelled","name":"com.example.mail.refresh"}"#,
+            #"{"t":123.000,"app":"com.example.mail","event":"taskRequestCancelled","name":"com.example.mail.cleanup"}"#,
+            #"{"t":150.000,"app":"com.example.mail","event":"stateChange","state":"suspended","reason":"eventWindowEnded"}"#,
+            #"{"t":3000.000,"app":"(device)","event":"deviceChanged","name":"idle","value":"on"}"#,
+        ])
+    }
 }

@@ -51,6 +51,9 @@ public struct TraceEvent: Sendable, Hashable, CustomStringConvertible {
         case eventDropped(BackgroundEvent, EventDropReason)
         /// The app may run in the background until the instant given, to handle an event.
         case eventWindowStarted(until: BudgetInstant)
+        /// The app called a silent push's completion handler with a result; its event window, if one
+        /// was open, ended then.
+        case remoteNotificationCompleted(BackgroundFetchResult)
         /// The app reported an incoming call for a VoIP push.
         case voipCallReported
         /// The legacy VoIP keep-alive handler was called.
@@ -134,6 +137,7 @@ public struct TraceEvent: Sendable, Hashable, CustomStringConvertible {
         case .eventQueued: "eventQueued"
         case .eventDropped: "eventDropped"
         case .eventWindowStarted: "eventWindowStarted"
+        case .remoteNotificationCompleted: "remoteNotificationCompleted"
         case .voipCallReported: "voipCallReported"
         case .keepAliveHandlerCalled: "keepAliveHandler"
         case .notificationDelivered: "notificationDelivered"
@@ -183,7 +187,7 @@ public struct TraceEvent: Sendable, Hashable, CustomStringConvertible {
              .taskCompletionIgnored: nil
         case .callback, .workDropped, .backgroundTaskBegan, .backgroundTaskEnded, .allowanceStarted, .backgroundTimeRemainingRead,
              .expirationHandlerCalled, .backgroundTaskOpenTooLong, .activityStarted, .activityStopped,
-             .eventDelivered, .eventQueued, .eventWindowStarted, .voipCallReported, .keepAliveHandlerCalled,
+             .eventDelivered, .eventQueued, .eventWindowStarted, .remoteNotificationCompleted, .voipCallReported, .keepAliveHandlerCalled,
              .notificationDelivered, .notificationQueued, .fetchStarted, .fetchCompleted, .fetchCompletionIgnored,
              .deviceChanged: nil
         }
@@ -213,7 +217,7 @@ public struct TraceEvent: Sendable, Hashable, CustomStringConvertible {
             activity.rawValue
         case .eventDelivered(let event), .eventQueued(let event), .eventDropped(let event, _): event.description
         case .notificationDelivered(let notification), .notificationQueued(let notification): notification.description
-        case .fetchCompleted(let result), .fetchCompletionIgnored(let result): result.rawValue
+        case .fetchCompleted(let result), .fetchCompletionIgnored(let result), .remoteNotificationCompleted(let result): result.rawValue
         case .taskRegistered(let id), .taskRegistrationRejected(let id, _), .taskSubmitted(let id),
              .taskSubmitRejected(let id, _), .taskRequestCancelled(let id), .taskQueued(let id), .taskProgress(let id, _, _),
              .taskStarted(let id), .taskDropped(let id),
