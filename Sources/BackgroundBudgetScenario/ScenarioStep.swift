@@ -23,10 +23,16 @@ public enum ScenarioStep: Sendable, Hashable {
     case monitorSignificantChanges
     /// `monitorRegion`: the app starts monitoring a region.
     case monitorRegion(String)
+    /// `stopMonitoringSignificantChanges`: the app stops significant-change location monitoring.
+    case stopMonitoringSignificantChanges
+    /// `stopMonitoringRegion`: the app stops monitoring a region.
+    case stopMonitoringRegion(String)
     /// `reportCall`: the app reports an incoming call for the VoIP push it is handling.
     case reportCall
     /// `setKeepAlive`: the app installs the legacy VoIP keep-alive handler, whose run takes `work`.
     case setKeepAlive(interval: Duration, work: Duration)
+    /// `clearKeepAlive`: the app removes the legacy VoIP keep-alive handler.
+    case clearKeepAlive
     /// `setFootprint`: the app's memory footprint becomes this many bytes (`mb` in scenario files).
     case setFootprint(bytes: Int)
     /// `setFetchInterval`: the app's minimum background fetch interval.
@@ -83,11 +89,18 @@ public enum ScenarioStep: Sendable, Hashable {
         Verb(name: "monitorRegion", keys: ["region"], summary: "start monitoring the region named \"region\"") { step throws(ScenarioError) in
             .monitorRegion(try step.required("region").string())
         },
+        Verb(name: "stopMonitoringSignificantChanges", keys: [], summary: "stop significant-change location monitoring") { _ in
+            .stopMonitoringSignificantChanges
+        },
+        Verb(name: "stopMonitoringRegion", keys: ["region"], summary: "stop monitoring the region named \"region\"") { step throws(ScenarioError) in
+            .stopMonitoringRegion(try step.required("region").string())
+        },
         Verb(name: "reportCall", keys: [], summary: "report an incoming call for the VoIP push being handled") { _ in .reportCall },
         Verb(name: "setKeepAlive", keys: ["interval", "work"],
              summary: "install the VoIP keep-alive handler every \"interval\" seconds; each run takes \"work\" seconds") { step throws(ScenarioError) in
             .setKeepAlive(interval: try step.required("interval").seconds(), work: try step.optional("work")?.seconds() ?? .zero)
         },
+        Verb(name: "clearKeepAlive", keys: [], summary: "remove the VoIP keep-alive handler") { _ in .clearKeepAlive },
         Verb(name: "setFootprint", keys: ["mb"], summary: "the app's memory footprint becomes \"mb\" megabytes") { step throws(ScenarioError) in
             .setFootprint(bytes: try step.required("mb").megabytes())
         },
@@ -195,6 +208,9 @@ public enum ScenarioStep: Sendable, Hashable {
         case .stopActivity(let activity): application.stopActivity(activity)
         case .monitorSignificantChanges: application.startMonitoringSignificantLocationChanges()
         case .monitorRegion(let region): application.startMonitoring(region: region)
+        case .stopMonitoringSignificantChanges: application.stopMonitoringSignificantLocationChanges()
+        case .stopMonitoringRegion(let region): application.stopMonitoring(region: region)
+        case .clearKeepAlive: application.clearKeepAliveTimeout()
         case .reportCall: application.reportNewIncomingCall()
         case .setFootprint(let bytes): application.setMemoryFootprint(bytes)
         case .setFetchInterval(let interval): application.setMinimumBackgroundFetchInterval(interval)

@@ -246,4 +246,48 @@ import Testing
             #"{"t":3000.000,"app":"(device)","event":"deviceChanged","name":"idle","value":"on"}"#,
         ])
     }
+
+    // MARK: Stopping what the app started
+
+    /// A maps app monitors significant changes and two regions and installs a keep-alive handler at
+    /// launch; in the background it runs `stops`. Events at 20, 30 and 40 s.
+    private func maps(stops: String) throws -> ScenarioRun {
+        try Scenario(json: """
+            {"apps": [{"id": "com.example.maps", "backgroundModes": ["location", "voip"],
+                       "behaviour": {"application:didFinishLaunchingWithOptions": [{"do": "monitorSignificantChanges"},
+                                        {"do": "monitorRegion", "region": "home"}, {"do": "monitorRegion", "region": "work"},
+                                        {"do": "setKeepAlive", "interval": 600}],
+                                     "applicationDidEnterBackground": [\(stops)]}}],
+             "events": [{"at": 0, "do": "open", "app": "com.example.maps"}, {"at": 10, "do": "home"},
+                        {"at": 20, "do": "deliver", "app": "com.example.maps", "event": "significantLocationChange"},
+                        {"at": 30, "do": "deliver", "app": "com.example.maps", "event": "regionBoundary", "region": "home"},
+                        {"at": 40, "do": "deliver", "app": "com.example.maps", "event": "regionBoundary", "region": "work"}],
+             "end": 1300}
+            """).run()
+    }
+
+    @Test func stoppingMonitoringAndTheKeepAliveDecodesAndIsLocated() throws {
+        let scenario = try Scenario(json: """
+            {"apps": [{"id": "a", "behaviour": {"applicationDidEnterBackground": [{"do": "stopMonitoringSignificantChanges"}, {"do": "stopMonitoringRegion", "region": "home"}, {"do": "clearKeepAlive"}]}}], "events": []}
+            """)
+        #expect(scenario.apps[0].behaviour.steps[.didEnterBackground] == [.stopMonitoringSignificantChanges, .stopMonitoringRegion("home"), .clearKeepAlive])
+        #expect(failure(#"{"apps": [{"id": "a", "behaviour": {"applicationDidEnterBackground": [{"do": "stopMonitoringRegion"}]}}], "events": []}"#)
+            == #"1:71 $.apps[0].behaviour.applicationDidEnterBackground[0]: missing required key "region""#)
+    }
+
+    @Test func stoppedMonitoringDropsItsEventsAndAClearedKeepAliveNeverRuns() throws {
+        let stopped = try maps(stops: #"{"do": "stopMonitoringSignificantChanges"}, {"do": "stopMonitoringRegion", "region": "home"}, {"do": "clearKeepAlive"}"#)
+        #expect(stopped.trace.events.filter { $0.time >= .seconds(20) }.map(\.jsonLine) == [
+            #"{"t":20.000,"app":"com.example.maps","event":"eventDropped","name":"significantLocationChange","reason":"notMonitoring"}"#,
+            #"{"t":30.000,"app":"com.example.maps","event":"eventDropped","name":"regionBoundary(home)","reason":"notMonitoring"}"#,
+            #"{"t":40.000,"app":"com.example.maps","event":"stateChange","state":"background","reason":"location"}"#,
+            #"{"t":40.000,"app":"com.example.maps","event":"applicationDidEnterBackground"}"#,
+            #"{"t":40.000,"app":"com.example.maps","event":"eventWindowStarted","until":50.000}"#,
+            #"{"t":40.000,"app":"com.example.maps","event":"eventDelivered","name":"regionBoundary(work)"}"#,
+            #"{"t":50.000,"app":"com.example.maps","event":"stateChange","state":"suspended","reason":"eventWindowEnded"}"#,
+        ])
+        // Without clearKeepAlive the handler runs every 600 s.
+        let kept = try maps(stops: #"{"do": "stopMonitoringSignificantChanges"}"#)
+        #expect(kept.trace.events.filter { $0.eventName == "keepAliveHandler" }.map(\.time) == [.seconds(600), .seconds(1_200)])
+    }
 }
