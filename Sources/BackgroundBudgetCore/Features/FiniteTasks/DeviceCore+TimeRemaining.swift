@@ -1,7 +1,7 @@
 import BudgetClock
 
 /// Reading `backgroundTimeRemaining` as an input: the core computes the value from its own state
-/// (``DeviceCore/allowanceRemaining(_:at:)``) and records what the app read, so a trace shows the
+/// (`allowanceRemaining(_:at:)`) and records what the app read, so a trace shows the
 /// remaining time at the instants the app looked at it.
 extension DeviceCore {
     /// The app read its remaining background time: records
