@@ -126,10 +126,13 @@ extension Scenario {
             guard let steps = callbacks.optional(member.key) else { continue }
             if member.key == ScenarioBehaviour.fetchKey {
                 let fetch = try steps.object(accepting: ["result", "work"])
-                behaviour.fetch = ScenarioFetch(
-                    result: try fetch.optional("result")?.oneOf(["newData": BackgroundFetchResult?.some(.newData),
-                                                                 "noData": .some(.noData), "failed": .some(.failed), "never": nil]) ?? .newData,
-                    work: try fetch.optional("work")?.seconds() ?? .zero)
+                // Optional chaining would flatten `never`'s `nil` into "no result key", read as `newData`.
+                var result = BackgroundFetchResult?.some(.newData)
+                if let reader = fetch.optional("result") {
+                    result = try reader.oneOf(["newData": BackgroundFetchResult?.some(.newData),
+                                               "noData": .some(.noData), "failed": .some(.failed), "never": nil])
+                }
+                behaviour.fetch = ScenarioFetch(result: result, work: try fetch.optional("work")?.seconds() ?? .zero)
                 continue
             }
             let decoded = try steps.array().map { reader throws(ScenarioError) in try decodeStep(reader) }

@@ -53,6 +53,9 @@ public enum ScenarioAction: Sendable, Hashable {
     indirect case post(SystemNotification)
     /// `setBackgroundAppRefresh`: the device's switch, or one app's when `app` is given.
     case setBackgroundAppRefresh(enabled: Bool, app: AppID?)
+    /// `setBackgroundAppRefreshRestricted`: the device forbids Background App Refresh (for example by
+    /// parental controls), or no longer does: every app's status is `restricted` while it does.
+    case setBackgroundAppRefreshRestricted(Bool)
     /// `setLowPowerMode`: Low Power Mode on or off.
     case setLowPowerMode(Bool)
     /// `setNetwork`: the device's network connection on or off.
@@ -84,6 +87,7 @@ public enum ScenarioAction: Sendable, Hashable {
         case .setBackgroundAppRefresh(_, let app):
             app
         case .home, .beginInterruption, .dismissInterruption, .answerInterruption, .setMemoryCapacity, .post, .setLowPowerMode,
+             .setBackgroundAppRefreshRestricted,
              .setNetwork, .setExternalPower, .setDeviceIdle, .reclaimResources, .setSystemUnderLoad, .setBackgroundGPU:
             nil
         }
@@ -111,6 +115,7 @@ public enum ScenarioAction: Sendable, Hashable {
         case .setFootprint: "setFootprint"
         case .post: "post"
         case .setBackgroundAppRefresh: "setBackgroundAppRefresh"
+        case .setBackgroundAppRefreshRestricted: "setBackgroundAppRefreshRestricted"
         case .setLowPowerMode: "setLowPowerMode"
         case .setNetwork: "setNetwork"
         case .setExternalPower: "setExternalPower"
@@ -205,6 +210,10 @@ public enum ScenarioAction: Sendable, Hashable {
             .setBackgroundAppRefresh(enabled: try event.required("enabled").bool(),
                                      app: try event.optional("app").map { _ throws(ScenarioError) in try event.app() })
         },
+        Verb("setBackgroundAppRefreshRestricted", keys: ["restricted"],
+             "Background App Refresh restricted for the whole device (status restricted for every app) or not") { event throws(ScenarioError) in
+            .setBackgroundAppRefreshRestricted(try event.required("restricted").bool())
+        },
         Verb("setLowPowerMode", keys: ["enabled"], "Low Power Mode on or off (on turns Background App Refresh off)") { event throws(ScenarioError) in
             .setLowPowerMode(try event.required("enabled").bool())
         },
@@ -294,6 +303,7 @@ public enum ScenarioAction: Sendable, Hashable {
         case .post(let notification): stage.system.post(notification)
         case .setBackgroundAppRefresh(let enabled, let id?): stage.system.setBackgroundAppRefresh(enabled: enabled, for: stage.app(id))
         case .setBackgroundAppRefresh(let enabled, nil): stage.system.setBackgroundAppRefresh(enabled: enabled)
+        case .setBackgroundAppRefreshRestricted(let restricted): stage.system.setBackgroundAppRefreshRestricted(restricted)
         case .setLowPowerMode(let enabled): stage.system.setLowPowerMode(enabled)
         case .setNetwork(let enabled): stage.system.setNetworkAvailable(enabled)
         case .setExternalPower(let enabled): stage.system.setExternalPower(enabled)

@@ -23,10 +23,16 @@ public enum ScenarioStep: Sendable, Hashable {
     case monitorSignificantChanges
     /// `monitorRegion`: the app starts monitoring a region.
     case monitorRegion(String)
+    /// `stopMonitoringSignificantChanges`: the app stops significant-change location monitoring.
+    case stopMonitoringSignificantChanges
+    /// `stopMonitoringRegion`: the app stops monitoring a region.
+    case stopMonitoringRegion(String)
     /// `reportCall`: the app reports an incoming call for the VoIP push it is handling.
     case reportCall
     /// `setKeepAlive`: the app installs the legacy VoIP keep-alive handler, whose run takes `work`.
     case setKeepAlive(interval: Duration, work: Duration)
+    /// `clearKeepAlive`: the app removes the legacy VoIP keep-alive handler.
+    case clearKeepAlive
     /// `setFootprint`: the app's memory footprint becomes this many bytes (`mb` in scenario files).
     case setFootprint(bytes: Int)
     /// `setFetchInterval`: the app's minimum background fetch interval.
@@ -36,6 +42,18 @@ public enum ScenarioStep: Sendable, Hashable {
     /// `submitTask`: the app submits a task request; `earliest` counts from the moment it submits.
     /// A refused submission is recorded in the trace (`taskSubmitRejected`).
     case submitTask(identifier: String, kind: TaskRequest.Kind, earliest: Duration?)
+    /// `cancelTaskRequest`: the app cancels its pending task request with this identifier
+    /// (``/BackgroundBudget/Application/cancel(taskRequestWithIdentifier:)``); a running task is not affected.
+    case cancelTaskRequest(identifier: String)
+    /// `cancelAllTaskRequests`: the app cancels every pending task request
+    /// (``/BackgroundBudget/Application/cancelAllTaskRequests()``).
+    case cancelAllTaskRequests
+    /// `readBackgroundTimeRemaining`: the app reads its remaining background time, recorded in the trace
+    /// (``/BackgroundBudget/Application/recordBackgroundTimeRemaining()``).
+    case readBackgroundTimeRemaining
+    /// `completeRemoteNotification`: the app calls the completion handler of the silent push it is
+    /// handling (``/BackgroundBudget/Application/completeRemoteNotification(_:)``), which ends its window.
+    case completeRemoteNotification(BackgroundFetchResult)
 
     /// One word of the behaviour vocabulary.
     package struct Verb: Sendable {
@@ -71,11 +89,18 @@ public enum ScenarioStep: Sendable, Hashable {
         Verb(name: "monitorRegion", keys: ["region"], summary: "start monitoring the region named \"region\"") { step throws(ScenarioError) in
             .monitorRegion(try step.required("region").string())
         },
+        Verb(name: "stopMonitoringSignificantChanges", keys: [], summary: "stop significant-change location monitoring") { _ in
+            .stopMonitoringSignificantChanges
+        },
+        Verb(name: "stopMonitoringRegion", keys: ["region"], summary: "stop monitoring the region named \"region\"") { step throws(ScenarioError) in
+            .stopMonitoringRegion(try step.required("region").string())
+        },
         Verb(name: "reportCall", keys: [], summary: "report an incoming call for the VoIP push being handled") { _ in .reportCall },
         Verb(name: "setKeepAlive", keys: ["interval", "work"],
              summary: "install the VoIP keep-alive handler every \"interval\" seconds; each run takes \"work\" seconds") { step throws(ScenarioError) in
             .setKeepAlive(interval: try step.required("interval").seconds(), work: try step.optional("work")?.seconds() ?? .zero)
         },
+        Verb(name: "clearKeepAlive", keys: [], summary: "remove the VoIP keep-alive handler") { _ in .clearKeepAlive },
         Verb(name: "setFootprint", keys: ["mb"], summary: "the app's memory footprint becomes \"mb\" megabytes") { step throws(ScenarioError) in
             .setFootprint(bytes: try step.required("mb").megabytes())
         },
@@ -110,6 +135,21 @@ public enum ScenarioStep: Sendable, Hashable {
              summary: "submit a task request: kind \"refresh\" | \"processing\" | \"continuedProcessing\" (see the Scenario format article)") { step throws(ScenarioError) in
             let (identifier, kind, earliest) = try ScenarioStep.decodeSubmission(step)
             return .submitTask(identifier: identifier, kind: kind, earliest: earliest)
+        },
+        Verb(name: "cancelTaskRequest", keys: ["identifier"],
+             summary: "cancel the pending task request \"identifier\" (a running task is not affected)") { step throws(ScenarioError) in
+            .cancelTaskRequest(identifier: try step.required("identifier").string())
+        },
+        Verb(name: "cancelAllTaskRequests", keys: [], summary: "cancel every pending task request of the app") { _ in
+            .cancelAllTaskRequests
+        },
+        Verb(name: "readBackgroundTimeRemaining", keys: [],
+             summary: "read backgroundTimeRemaining into the trace (seconds left; null in the foreground)") { _ in
+            .readBackgroundTimeRemaining
+        },
+        Verb(name: "completeRemoteNotification", keys: ["result"],
+             summary: "call the silent push's completion handler (\"result\": newData | noData | failed): its window ends now") { step throws(ScenarioError) in
+            .completeRemoteNotification(try step.optional("result")?.oneOf(BackgroundFetchResult.self) ?? .newData)
         },
     ]
 
@@ -168,12 +208,19 @@ public enum ScenarioStep: Sendable, Hashable {
         case .stopActivity(let activity): application.stopActivity(activity)
         case .monitorSignificantChanges: application.startMonitoringSignificantLocationChanges()
         case .monitorRegion(let region): application.startMonitoring(region: region)
+        case .stopMonitoringSignificantChanges: application.stopMonitoringSignificantLocationChanges()
+        case .stopMonitoringRegion(let region): application.stopMonitoring(region: region)
+        case .clearKeepAlive: application.clearKeepAliveTimeout()
         case .reportCall: application.reportNewIncomingCall()
         case .setFootprint(let bytes): application.setMemoryFootprint(bytes)
         case .setFetchInterval(let interval): application.setMinimumBackgroundFetchInterval(interval)
         case .registerTask(let handler): handler.register(in: application)
         case .submitTask(let identifier, let kind, let earliest):
             Self.submit(identifier: identifier, kind: kind, earliest: earliest, in: application)
+        case .cancelTaskRequest(let identifier): application.cancel(taskRequestWithIdentifier: identifier)
+        case .cancelAllTaskRequests: application.cancelAllTaskRequests()
+        case .readBackgroundTimeRemaining: application.recordBackgroundTimeRemaining()
+        case .completeRemoteNotification(let result): application.completeRemoteNotification(result)
         case .setKeepAlive(let interval, let work):
             application.setKeepAliveTimeout(interval) { [weak application] in application?.simulateWork(for: work) }
         }

@@ -27,6 +27,8 @@ extension TraceEvent.Kind {
         case backgroundTaskEndIgnored
         /// The `allowanceStarted` case.
         case allowanceStarted
+        /// The `backgroundTimeRemainingRead` case.
+        case backgroundTimeRemainingRead
         /// The `expirationHandlerCalled` case.
         case expirationHandlerCalled
         /// The `backgroundTaskOpenTooLong` case.
@@ -45,6 +47,8 @@ extension TraceEvent.Kind {
         case eventDropped
         /// The `eventWindowStarted` case.
         case eventWindowStarted
+        /// The `remoteNotificationCompleted` case.
+        case remoteNotificationCompleted
         /// The `voipCallReported` case.
         case voipCallReported
         /// The `keepAliveHandlerCalled` case.
@@ -108,6 +112,7 @@ extension TraceEvent.Kind {
         case .backgroundTaskEnded: .backgroundTaskEnded
         case .backgroundTaskEndIgnored: .backgroundTaskEndIgnored
         case .allowanceStarted: .allowanceStarted
+        case .backgroundTimeRemainingRead: .backgroundTimeRemainingRead
         case .expirationHandlerCalled: .expirationHandlerCalled
         case .backgroundTaskOpenTooLong: .backgroundTaskOpenTooLong
         case .activityStarted: .activityStarted
@@ -117,6 +122,7 @@ extension TraceEvent.Kind {
         case .eventQueued: .eventQueued
         case .eventDropped: .eventDropped
         case .eventWindowStarted: .eventWindowStarted
+        case .remoteNotificationCompleted: .remoteNotificationCompleted
         case .voipCallReported: .voipCallReported
         case .keepAliveHandlerCalled: .keepAliveHandlerCalled
         case .notificationDelivered: .notificationDelivered

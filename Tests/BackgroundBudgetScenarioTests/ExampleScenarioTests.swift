@@ -39,7 +39,8 @@ import Testing
             "dormant-foreground-task.json", "exits-on-suspend.json", "foreground-return-resets-allowance.json",
             "handler-ends-the-task.json", "ios7-allowance.json", "location-relaunch.json", "memory-pressure.json",
             "never-ended-task-is-killed.json",
-            "notifications-while-suspended.json", "slow-did-enter-background.json", "state-lab.json", "switching-apps.json",
+            "notifications-while-suspended.json", "silent-push-completion.json", "slow-did-enter-background.json", "state-lab.json",
+            "switching-apps.json",
             "task-scheduler.json", "too-many-assertions.json", "upload-finishes-in-time.json",
         ])
         for file in files {

@@ -68,6 +68,19 @@ extension Application {
         return system.backgroundTimeRemaining(for: self)
     }
 
+    /// Reads ``backgroundTimeRemaining`` and records what it read in the trace
+    /// (`backgroundTimeRemaining`, with `remaining` in seconds, or `null` in the foreground), as an
+    /// app that logs its remaining time would show it.
+    /// - Returns: The value ``backgroundTimeRemaining`` would return at the same instant.
+    @discardableResult
+    public func recordBackgroundTimeRemaining() -> Double {
+        guard let system else { return 0 }
+        let remaining = system.decide { [id] (state: inout BackgroundSystem.State, now: BudgetInstant) in
+            (state.core.readBackgroundTimeRemaining(id, at: now), [Effect]())
+        }
+        return remaining.map(\.secondsDouble) ?? .greatestFiniteMagnitude
+    }
+
     /// Submits work to the app's own serial queue, like `DispatchQueue.main.async`: it runs after the
     /// callbacks and work submitted before it, waits while the app is suspended, and is dropped (and
     /// counted in the trace) if the app terminates first.

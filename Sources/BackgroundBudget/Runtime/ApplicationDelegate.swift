@@ -32,7 +32,8 @@ public protocol ApplicationDelegate: AnyObject, Sendable {
     /// (`application(_:didReceiveRemoteNotification:fetchCompletionHandler:)`), a VoIP push (PushKit;
     /// call ``Application/reportNewIncomingCall()`` before returning), a Bluetooth or accessory event,
     /// a finished Newsstand download. It runs in the window the system grants; begin a background task
-    /// to take longer.
+    /// to take longer. For a silent push, ``Application/completeRemoteNotification(_:)`` is the
+    /// completion handler: calling it ends the window early.
     func application(_ application: Application, didReceive event: BackgroundEvent)
     /// The device is short of memory (`applicationDidReceiveMemoryWarning(_:)`): lower
     /// ``Application/memoryFootprint`` now, or be terminated if suspended apps were not enough.

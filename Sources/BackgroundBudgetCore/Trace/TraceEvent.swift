@@ -29,6 +29,9 @@ public struct TraceEvent: Sendable, Hashable, CustomStringConvertible {
         case backgroundTaskEndIgnored(BackgroundTaskIdentifier, BackgroundTaskEndProblem)
         /// The background allowance started running; it runs out at the instant given.
         case allowanceStarted(expiresAt: BudgetInstant)
+        /// The app read its remaining background time (`backgroundTimeRemaining`): the time left in
+        /// its allowance, or `nil` in the foreground, where it is unbounded.
+        case backgroundTimeRemainingRead(Duration?)
         /// A task's expiration handler was called (once per task).
         case expirationHandlerCalled(BackgroundTaskIdentifier)
         /// A task begun in the foreground has been open longer than the allowance: it would be
@@ -48,6 +51,9 @@ public struct TraceEvent: Sendable, Hashable, CustomStringConvertible {
         case eventDropped(BackgroundEvent, EventDropReason)
         /// The app may run in the background until the instant given, to handle an event.
         case eventWindowStarted(until: BudgetInstant)
+        /// The app called a silent push's completion handler with a result; its event window, if one
+        /// was open, ended then.
+        case remoteNotificationCompleted(BackgroundFetchResult)
         /// The app reported an incoming call for a VoIP push.
         case voipCallReported
         /// The legacy VoIP keep-alive handler was called.
@@ -121,6 +127,7 @@ public struct TraceEvent: Sendable, Hashable, CustomStringConvertible {
         case .backgroundTaskEnded: "endBackgroundTask"
         case .backgroundTaskEndIgnored: "endBackgroundTaskIgnored"
         case .allowanceStarted: "allowanceStarted"
+        case .backgroundTimeRemainingRead: "backgroundTimeRemaining"
         case .expirationHandlerCalled: "expirationHandler"
         case .backgroundTaskOpenTooLong: "backgroundTaskOpenTooLong"
         case .activityStarted: "activityStarted"
@@ -130,6 +137,7 @@ public struct TraceEvent: Sendable, Hashable, CustomStringConvertible {
         case .eventQueued: "eventQueued"
         case .eventDropped: "eventDropped"
         case .eventWindowStarted: "eventWindowStarted"
+        case .remoteNotificationCompleted: "remoteNotificationCompleted"
         case .voipCallReported: "voipCallReported"
         case .keepAliveHandlerCalled: "keepAliveHandler"
         case .notificationDelivered: "notificationDelivered"
@@ -177,9 +185,9 @@ public struct TraceEvent: Sendable, Hashable, CustomStringConvertible {
         case .taskCompleted(_, let completion): completion.rawValue
         case .taskRegistered, .taskSubmitted, .taskRequestCancelled, .taskQueued, .taskProgress, .taskStarted,
              .taskCompletionIgnored: nil
-        case .callback, .workDropped, .backgroundTaskBegan, .backgroundTaskEnded, .allowanceStarted,
+        case .callback, .workDropped, .backgroundTaskBegan, .backgroundTaskEnded, .allowanceStarted, .backgroundTimeRemainingRead,
              .expirationHandlerCalled, .backgroundTaskOpenTooLong, .activityStarted, .activityStopped,
-             .eventDelivered, .eventQueued, .eventWindowStarted, .voipCallReported, .keepAliveHandlerCalled,
+             .eventDelivered, .eventQueued, .eventWindowStarted, .remoteNotificationCompleted, .voipCallReported, .keepAliveHandlerCalled,
              .notificationDelivered, .notificationQueued, .fetchStarted, .fetchCompleted, .fetchCompletionIgnored,
              .deviceChanged: nil
         }
@@ -209,7 +217,7 @@ public struct TraceEvent: Sendable, Hashable, CustomStringConvertible {
             activity.rawValue
         case .eventDelivered(let event), .eventQueued(let event), .eventDropped(let event, _): event.description
         case .notificationDelivered(let notification), .notificationQueued(let notification): notification.description
-        case .fetchCompleted(let result), .fetchCompletionIgnored(let result): result.rawValue
+        case .fetchCompleted(let result), .fetchCompletionIgnored(let result), .remoteNotificationCompleted(let result): result.rawValue
         case .taskRegistered(let id), .taskRegistrationRejected(let id, _), .taskSubmitted(let id),
              .taskSubmitRejected(let id, _), .taskRequestCancelled(let id), .taskQueued(let id), .taskProgress(let id, _, _),
              .taskStarted(let id), .taskDropped(let id),
@@ -231,6 +239,8 @@ public struct TraceEvent: Sendable, Hashable, CustomStringConvertible {
         case .allowanceStarted(let expiry), .eventWindowStarted(let expiry):
             fields.append(("until", formatSeconds(expiry.nanoseconds)))
         case .workDropped(let count): fields.append(("count", String(count)))
+        case .backgroundTimeRemainingRead(let remaining):
+            fields.append(("remaining", remaining.map { formatSeconds($0.nanosecondsSaturating) } ?? "null"))
         case .taskProgress(_, let completed, let total):
             fields.append(("completed", String(completed)))
             fields.append(("total", String(total)))
@@ -241,7 +251,7 @@ public struct TraceEvent: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The entry as one line of JSON, keys in a fixed order: `t`, `app`, `event`, then whichever of
-    /// `state`, `task`, `name`, `reason`, `code`, `until`, `count`, `completed`, `total` and `value` apply.
+    /// `state`, `task`, `name`, `reason`, `code`, `until`, `count`, `remaining`, `completed`, `total` and `value` apply.
     public var jsonLine: String {
         var line = "{\"t\":\(formatSeconds(time.nanoseconds)),\"app\":\(jsonString(app.rawValue))"
         line += ",\"event\":\(jsonString(eventName))"

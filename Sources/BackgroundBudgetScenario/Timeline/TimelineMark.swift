@@ -34,10 +34,11 @@ enum TimelineMark: Sendable, Hashable {
         case .expirationHandlerCalled: self = .expiration
         case .allowanceStarted: self = .allowance
         case .activityStarted, .activityStopped, .eventDelivered, .keepAliveHandlerCalled, .voipCallReported,
-             .notificationDelivered, .fetchStarted, .fetchCompleted, .taskStarted, .taskCompleted: self = .task
+             .notificationDelivered, .fetchStarted, .fetchCompleted, .remoteNotificationCompleted, .taskStarted,
+             .taskCompleted: self = .task
         case .taskExpired: self = .expiration
         case .eventWindowStarted: self = .allowance
-        case .workDropped, .backgroundTaskDenied, .backgroundTaskEndIgnored, .backgroundTaskOpenTooLong,
+        case .workDropped, .backgroundTimeRemainingRead, .backgroundTaskDenied, .backgroundTaskEndIgnored, .backgroundTaskOpenTooLong,
              .activityDenied, .eventQueued, .eventDropped, .notificationQueued, .fetchCompletionIgnored, .fetchSkipped,
              .taskRegistered, .taskRegistrationRejected, .taskSubmitted, .taskSubmitRejected, .taskRequestCancelled, .taskQueued, .taskProgress,
              .taskDropped, .taskCompletionIgnored, .deviceChanged:

@@ -1,0 +1,16 @@
+import BudgetClock
+
+/// Reading `backgroundTimeRemaining` as an input: the core computes the value from its own state
+/// (`allowanceRemaining(_:at:)`) and records what the app read, so a trace shows the
+/// remaining time at the instants the app looked at it.
+extension DeviceCore {
+    /// The app read its remaining background time: records
+    /// ``TraceEvent/Kind/backgroundTimeRemainingRead(_:)`` and returns the value.
+    /// - Returns: Time left in the current allowance; `nil` in the foreground (unbounded), zero when
+    ///   the allowance is spent or the app is suspended or not running.
+    package mutating func readBackgroundTimeRemaining(_ app: AppID, at now: BudgetInstant) -> Duration? {
+        let remaining = allowanceRemaining(app, at: now)
+        record(.backgroundTimeRemainingRead(remaining), app, now)
+        return remaining
+    }
+}

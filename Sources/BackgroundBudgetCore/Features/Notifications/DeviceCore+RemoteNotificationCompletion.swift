@@ -1,0 +1,24 @@
+import BudgetClock
+
+/// A silent push's completion handler (the `fetchCompletionHandler` of
+/// `application(_:didReceiveRemoteNotification:fetchCompletionHandler:)`), as an input.
+///
+/// Rules: a silent push gives a background app a window of up to ``BudgetPolicy/remoteNotificationWindow``
+/// to handle it [S63]; calling the completion handler says the work is done, so the window ends
+/// then, and the app is suspended as soon as nothing else holds it. The window is the app's one event
+/// window: events delivered during it share it, and the completion ends it for them too.
+extension DeviceCore {
+    /// The app called its silent push's completion handler with a result: records
+    /// ``TraceEvent/Kind/remoteNotificationCompleted(_:)``, ends the app's event window if one is open,
+    /// and suspends the app if nothing else keeps it running (once its callback returns, if it is
+    /// inside one).
+    package mutating func remoteNotificationCompleted(_ result: BackgroundFetchResult, app: AppID, at now: BudgetInstant) -> [Effect] {
+        let s = slot(app)
+        guard records[s].state.isExecuting else { return [] }
+        record(.remoteNotificationCompleted(result), app, now)
+        guard records[s].modes.windowUntil != nil else { return [] }
+        records[s].modes.windowUntil = nil
+        records[s].finishedWork = .eventWindowEnded
+        return [disarm(.eventWindow, for: app)] + suspendIfIdle(app, at: now, reason: .eventWindowEnded)
+    }
+}
