@@ -25,7 +25,8 @@ extension BudgetPolicy.Field {
              .remoteNotificationWindow, .voipKeepAliveWindow, .fetchRuntime, .processingTaskRuntimeCap, .silentPushWindow:
             .milliseconds(1)
         case .allowanceResetsOnForeground, .maxOpenBackgroundTasks, .backgroundTaskExpiryCode, .silentPushesPerHour,
-             .relaunchesLocationAppsAfterUserKill, .fetchSeed, .continuedProcessingTaskLimit,
+             .relaunchesLocationAppsAfterUserKill, .honoursExitsOnSuspend, .jetsamOrderWithinBand, .fetchSeed,
+             .continuedProcessingTaskLimit,
              .pendingRefreshTaskRequestLimit, .pendingProcessingTaskRequestLimit, .fetchNewDataFactor, .fetchNoDataFactor,
              .fetchFailedFactor, .fetchSlowFactor, .fetchSlowFraction, .fetchMinimumFactor, .fetchMaximumFactor, .fetchJitter:
             nil
