@@ -112,6 +112,23 @@ import Testing
                  Step(at: .seconds(10), input: "capacity 1 byte", run: { core, now in core.setMemoryCapacity(1, at: now) },
                       effects: FeatureEffects.purge),
              ]),
+        Case(name: "voip: a keep-alive handler still running when its 10 s window ends is suspended at the window's end",
+             manifest: AppManifest(id: app, backgroundModes: [.voip]),
+             steps: [
+                 Step(at: .seconds(1), input: "set keep-alive 600 s", run: { core, now in core.setKeepAlive(.seconds(600), app: app, at: now).1 },
+                      effects: [.arm(app, .voipKeepAlive, at: .seconds(601), token: 1)]),
+             ] + home(at: .seconds(5), settled: [.suspendQueue(app)]) + [
+                 Step(at: .seconds(601), input: "keep-alive due", run: { core, now in core.keepAliveDue(app, at: now) },
+                      effects: [.resumeQueue(app), delivery(.wake(.voip), [.enter(.background), .callback(.didEnterBackground)]),
+                                .arm(app, .eventWindow, at: .seconds(611), token: 2), .keepAliveHandler(app, incarnation: 1),
+                                .arm(app, .voipKeepAlive, at: .seconds(1_201), token: 3)]),
+                 Step(at: .seconds(601), input: "settle the wake", run: { core, now in core.settle(app, incarnation: 1, at: now) },
+                      effects: []),
+                 Step(at: .seconds(611), input: "window ends, handler running", run: { core, now in core.eventWindowEnded(app, at: now) },
+                      effects: [.suspendQueue(app)]),
+                 Step(at: .seconds(613), input: "handler returns", run: { core, now in core.keepAliveHandlerReturned(app, incarnation: 1, at: now) },
+                      effects: []),
+             ]),
         Case(name: "exits on suspend: honoured by policy, Home ends in willTerminate and background tasks are refused",
              manifest: AppManifest(id: app, exitsOnSuspend: true),
              steps: [

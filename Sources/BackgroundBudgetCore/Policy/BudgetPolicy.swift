@@ -68,6 +68,7 @@ public struct BudgetPolicy: Sendable, Hashable, CustomStringConvertible {
     public var voipKeepAliveMinimumInterval: Duration = .seconds(600)
 
     /// How long the legacy VoIP keep-alive handler may run before the app is suspended again: 10 s [S33][S34].
+    /// Enforced while the handler runs: a handler still running when it ends does not keep the app.
     public var voipKeepAliveWindow: Duration = .seconds(10)
 
     /// Whether significant-change and region events relaunch an app the user killed from the app
