@@ -25,8 +25,8 @@ extension BudgetPolicy.Field {
              .remoteNotificationWindow, .voipKeepAliveWindow, .fetchRuntime, .processingTaskRuntimeCap, .silentPushWindow:
             .milliseconds(1)
         case .allowanceResetsOnForeground, .maxOpenBackgroundTasks, .backgroundTaskExpiryCode, .silentPushesPerHour,
-             .relaunchesLocationAppsAfterUserKill, .honoursExitsOnSuspend, .jetsamOrderWithinBand, .fetchSeed,
-             .continuedProcessingTaskLimit,
+             .relaunchesLocationAppsAfterUserKill, .fetchSeed, .continuedProcessingTaskLimit,
+             .honoursExitsOnSuspend, .jetsamOrderWithinBand,
              .pendingRefreshTaskRequestLimit, .pendingProcessingTaskRequestLimit, .fetchNewDataFactor, .fetchNoDataFactor,
              .fetchFailedFactor, .fetchSlowFactor, .fetchSlowFraction, .fetchMinimumFactor, .fetchMaximumFactor, .fetchJitter:
             nil

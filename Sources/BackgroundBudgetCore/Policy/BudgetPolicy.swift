@@ -260,8 +260,9 @@ public struct BudgetPolicy: Sendable, Hashable, CustomStringConvertible {
                  .eventWindow, .remoteNotificationWindow, .voipKeepAliveMinimumInterval, .voipKeepAliveWindow,
                  .fetchRuntime, .minimumFetchInterval, .processingTaskRuntimeCap, .silentPushWindow: true
             case .allowanceResetsOnForeground, .maxOpenBackgroundTasks, .backgroundTaskExpiryCode, .silentPushesPerHour,
-                 .relaunchesLocationAppsAfterUserKill, .honoursExitsOnSuspend, .jetsamOrderWithinBand, .fetchSeed,
-                 .continuedProcessingTaskLimit, .pendingRefreshTaskRequestLimit, .pendingProcessingTaskRequestLimit, .fetchNewDataFactor, .fetchNoDataFactor,
+                 .relaunchesLocationAppsAfterUserKill, .fetchSeed, .continuedProcessingTaskLimit,
+                 .honoursExitsOnSuspend, .jetsamOrderWithinBand,
+                 .pendingRefreshTaskRequestLimit, .pendingProcessingTaskRequestLimit, .fetchNewDataFactor, .fetchNoDataFactor,
                  .fetchFailedFactor, .fetchSlowFactor, .fetchSlowFraction, .fetchMinimumFactor, .fetchMaximumFactor,
                  .fetchJitter: false
             }
@@ -271,8 +272,8 @@ public struct BudgetPolicy: Sendable, Hashable, CustomStringConvertible {
     /// A copy with one field set from a number, as scenario files and other outside input give it:
     /// seconds for durations, a count for ``maxOpenBackgroundTasks``, 0 or 1 for
     /// ``allowanceResetsOnForeground``, ``relaunchesLocationAppsAfterUserKill`` and
-    /// ``honoursExitsOnSuspend``, the ``JetsamOrder/number`` for ``jetsamOrderWithinBand``, the code for ``backgroundTaskExpiryCode``, the factor itself for
-    /// a ``FetchModelFactors`` field.
+    /// ``honoursExitsOnSuspend``, the ``JetsamOrder/number`` for ``jetsamOrderWithinBand``, the code for
+    /// ``backgroundTaskExpiryCode``, the factor itself for a ``FetchModelFactors`` field.
     /// - Parameters:
     ///   - field: The field to set.
     ///   - value: The number.
@@ -311,9 +312,7 @@ public struct BudgetPolicy: Sendable, Hashable, CustomStringConvertible {
         case .voipKeepAliveWindow: copy.voipKeepAliveWindow = duration
         case .relaunchesLocationAppsAfterUserKill: copy.relaunchesLocationAppsAfterUserKill = try whole(0...1) == 1
         case .honoursExitsOnSuspend: copy.honoursExitsOnSuspend = try whole(0...1) == 1
-        case .jetsamOrderWithinBand:
-            guard let order = JetsamOrder(number: try whole(0...1)) else { preconditionFailure("0 and 1 are orders") }
-            copy.jetsamOrderWithinBand = order
+        case .jetsamOrderWithinBand: copy.jetsamOrderWithinBand = try whole(0...1) == 1 ? .leastRecentlyUsed : .largestFootprint
         case .fetchRuntime: copy.fetchRuntime = duration
         case .minimumFetchInterval: copy.minimumFetchInterval = duration
         case .fetchSeed: copy.fetchSeed = UInt64(try whole(0...9_007_199_254_740_992))
