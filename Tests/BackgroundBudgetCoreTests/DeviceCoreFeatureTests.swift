@@ -26,6 +26,8 @@ import Testing
         var manifest: AppManifest
         /// The steps after the launch.
         var steps: [Step]
+        /// The policy the core runs under.
+        var policy: BudgetPolicy = .iOS13
         /// The name, for the test report.
         var testDescription: String { name }
     }
@@ -110,6 +112,49 @@ import Testing
                  Step(at: .seconds(10), input: "capacity 1 byte", run: { core, now in core.setMemoryCapacity(1, at: now) },
                       effects: FeatureEffects.purge),
              ]),
+        Case(name: "voip: a keep-alive handler still running when its 10 s window ends is suspended at the window's end",
+             manifest: AppManifest(id: app, backgroundModes: [.voip]),
+             steps: [
+                 Step(at: .seconds(1), input: "set keep-alive 600 s", run: { core, now in core.setKeepAlive(.seconds(600), app: app, at: now).1 },
+                      effects: [.arm(app, .voipKeepAlive, at: .seconds(601), token: 1)]),
+             ] + home(at: .seconds(5), settled: [.suspendQueue(app)]) + [
+                 Step(at: .seconds(601), input: "keep-alive due", run: { core, now in core.keepAliveDue(app, at: now) },
+                      effects: [.resumeQueue(app), delivery(.wake(.voip), [.enter(.background), .callback(.didEnterBackground)]),
+                                .arm(app, .eventWindow, at: .seconds(611), token: 2), .keepAliveHandler(app, incarnation: 1),
+                                .arm(app, .voipKeepAlive, at: .seconds(1_201), token: 3)]),
+                 Step(at: .seconds(601), input: "settle the wake", run: { core, now in core.settle(app, incarnation: 1, at: now) },
+                      effects: []),
+                 Step(at: .seconds(611), input: "window ends, handler running", run: { core, now in core.eventWindowEnded(app, at: now) },
+                      effects: [.suspendQueue(app)]),
+                 Step(at: .seconds(613), input: "handler returns", run: { core, now in core.keepAliveHandlerReturned(app, incarnation: 1, at: now) },
+                      effects: []),
+             ]),
+        Case(name: "exits on suspend: honoured by policy, Home ends in willTerminate and background tasks are refused",
+             manifest: AppManifest(id: app, exitsOnSuspend: true),
+             steps: [
+                 Step(at: .seconds(1), input: "begin task", run: { core, now in
+                     let (outcome, effects) = core.beginBackgroundTask(app, name: "upload", at: now)
+                     guard case .denied(let denial) = outcome else { Issue.record("granted"); return effects }
+                     #expect(denial == .exitsOnSuspend)
+                     return effects
+                 }, effects: []),
+                 Step(at: .seconds(5), input: "press Home", run: { core, now in try core.apply(.pressHome, to: app, at: now) },
+                      effects: [delivery(.pressHome, DeviceCoreTests.homeSteps + [.callback(.willTerminate)])]),
+             ]),
+        Case(name: "exits on suspend: ignored by policy (iOS 13+), Home suspends the app and tasks are granted",
+             manifest: AppManifest(id: app, exitsOnSuspend: true),
+             steps: [
+                 Step(at: .seconds(1), input: "begin task", run: { core, now in
+                     let (outcome, effects) = core.beginBackgroundTask(app, name: "upload", at: now)
+                     guard case .granted(let id) = outcome else { Issue.record("denied: \(outcome)"); return effects }
+                     #expect(id == BackgroundTaskIdentifier(rawValue: 1))
+                     return effects
+                 }, effects: [.arm(app, .foregroundOverrun, at: .seconds(31), token: 1)]),
+                 Step(at: .seconds(2), input: "end task", run: { core, now in
+                     core.endBackgroundTask(app, BackgroundTaskIdentifier(rawValue: 1), at: now)
+                 }, effects: [.releaseExpirationHandler(app, BackgroundTaskIdentifier(rawValue: 1)), .disarm(app, .foregroundOverrun)]),
+             ] + home(at: .seconds(5), settled: [.suspendQueue(app)]),
+             policy: { var policy = BudgetPolicy.iOS13; policy.honoursExitsOnSuspend = false; return policy }()),
         Case(name: "task requests: a refresh request registered at launch runs when due, waking the app",
              manifest: AppManifest(id: app, backgroundModes: [.fetch], permittedTaskIdentifiers: ["com.example.core.refresh"]),
              steps: [
@@ -125,7 +170,7 @@ import Testing
     ]
 
     @Test(arguments: cases) func aFeatureReturnsExactlyTheseEffects(_ scenario: Case) throws {
-        var core = DeviceCore(policy: .iOS13)
+        var core = DeviceCore(policy: scenario.policy)
         try core.install(scenario.manifest)
         if scenario.manifest.permittedTaskIdentifiers.isEmpty == false {
             // Handlers are registered while the app finishes launching.

@@ -191,6 +191,61 @@ extension ScriptedDelegate {
         #expect(!plain.setKeepAliveTimeout(.seconds(600)) {})
     }
 
+    @Test func aKeepAliveHandlerRunningPastItsTenSecondsIsSuspendedAtExactlyTenSeconds() throws {
+        let returned = TestLog<BudgetInstant>()
+        let phone = try system.install(AppManifest(id: "phone", backgroundModes: [.voip]))
+        try system.open(phone)
+        let clock = self.clock
+        let handler: @Sendable () -> Void = { [weak phone] in
+            phone?.simulateWork(for: .seconds(12))
+            returned.append(clock.now)
+        }
+        #expect(phone.setKeepAliveTimeout(.seconds(600), handler: handler))
+        try system.pressHome()
+        clock.advance(by: .seconds(600))
+        #expect(system.trace.instants(of: .keepAliveHandlerCalled, for: phone.id) == [.seconds(600)])
+        // The handler is still running at 610 s: the window is enforced all the same [S33].
+        #expect(suspension(of: phone) == TraceEvent(time: .seconds(610), app: "phone",
+                                                    kind: .stateChange(.suspended, cause: .suspend(.keepAliveWindowEnded))))
+        #expect(returned.entries == [.seconds(612)])
+        #expect(phone.applicationState == .suspended)
+        #expect(system.explain(phone).lastSuspension?.time == .seconds(610))
+        // The next run is woken and stopped the same way.
+        clock.advance(by: .seconds(600))
+        #expect(system.trace.instants(of: .keepAliveHandlerCalled, for: phone.id) == [.seconds(600), .seconds(1_200)])
+        #expect(suspension(of: phone)?.time == .seconds(1_210))
+        #expect(returned.entries == [.seconds(612), .seconds(1_212)])
+    }
+
+    @Test func aKeepAliveHandlerThatReturnsInTimeLeavesTheAppUntilTheWindowEnds() throws {
+        let phone = try system.install(AppManifest(id: "phone", backgroundModes: [.voip]))
+        try system.open(phone)
+        let handler: @Sendable () -> Void = { [weak phone] in phone?.simulateWork(for: .seconds(3)) }
+        #expect(phone.setKeepAliveTimeout(.seconds(600), handler: handler))
+        try system.pressHome()
+        clock.advance(by: .seconds(600))
+        clock.advance(by: .seconds(10))
+        #expect(suspension(of: phone) == TraceEvent(time: .seconds(610), app: "phone",
+                                                    kind: .stateChange(.suspended, cause: .suspend(.eventWindowEnded))))
+    }
+
+    @Test func aKeepAliveHandlerOverrunDoesNotSuspendAnAppHeldByABackgroundTask() throws {
+        let phone = try system.install(AppManifest(id: "phone", backgroundModes: [.voip]))
+        try system.open(phone)
+        let handler: @Sendable () -> Void = { [weak phone] in
+            guard let phone else { return }
+            let task = phone.beginBackgroundTask(withName: "register")
+            phone.simulateWork(for: .seconds(12))
+            phone.endBackgroundTask(task)
+        }
+        #expect(phone.setKeepAliveTimeout(.seconds(600), handler: handler))
+        try system.pressHome()
+        clock.advance(by: .seconds(600))
+        // The task holds the app past the window; it suspends when the task ends, at 612 s.
+        #expect(suspension(of: phone)?.time == .seconds(612))
+        #expect(phone.applicationState == .suspended)
+    }
+
     @Test func bluetoothWakesForAWindowWithItsModeAndWaitsWithoutIt() throws {
         let delegate = ScriptedDelegate.eventRecorder()
         let band = try system.install(AppManifest(id: "band", backgroundModes: [.bluetoothCentral]), delegate: delegate)

@@ -71,7 +71,8 @@ extension Application {
 
     /// Installs the legacy VoIP keep-alive handler (`setKeepAliveTimeout(_:handler:)`): every `interval`
     /// the app is woken if suspended and the handler runs, with
-    /// ``BudgetPolicy/voipKeepAliveWindow`` (10 s) to finish [S33].
+    /// ``BudgetPolicy/voipKeepAliveWindow`` (10 s) to finish [S33]; if it is still running then, the
+    /// app is suspended all the same (``SuspensionReason/keepAliveWindowEnded``).
     /// - Parameters:
     ///   - interval: At least ``BudgetPolicy/voipKeepAliveMinimumInterval`` (600 s).
     ///   - handler: Runs on the app's queue.

@@ -105,7 +105,7 @@ extension BackgroundSystem {
                 let handler = state.closures[id]?.keepAliveHandler
                 app.queue.enqueue { [self] in
                     handler?()
-                    settle(id, incarnation: incarnation)
+                    decide { core, now in core.keepAliveHandlerReturned(id, incarnation: incarnation, at: now) }
                 }
                 note(app)
             case .dropQueue(let id):

@@ -2,7 +2,7 @@ import BudgetClock
 
 extension DeviceCore {
     /// What holds the app in its state now, its last suspension, and what keeps it from being
-    /// relaunched in the background.
+    /// relaunched in the background, and which rule applied to its `UIApplicationExitsOnSuspend` flag.
     package func explain(_ app: AppID, at now: BudgetInstant) -> Explanation {
         let record = records[slot(app)]
         var holds: [Explanation.Hold] = []
@@ -27,7 +27,9 @@ extension DeviceCore {
             if userKillGate(slot: s, for: locationMonitoring ? .location : .content) != nil { blockers.append(.killedByUser) }
             if record.manifest.backgroundModes.isEmpty, !locationMonitoring { blockers.append(.nothingToRelaunchFor) }
         }
+        let exitsRule: Explanation.ExitsOnSuspendRule? = !record.manifest.exitsOnSuspend ? nil
+            : policy.honoursExitsOnSuspend ? .honouredByPolicy : .ignoredByPolicy
         return Explanation(app: app, state: record.state, holds: holds, lastSuspension: record.lastSuspension,
-                           relaunchBlockers: blockers)
+                           relaunchBlockers: blockers, exitsOnSuspend: exitsRule)
     }
 }

@@ -33,7 +33,7 @@ extension DeviceCore {
         case .foregroundOverrun:
             return reportForegroundOverruns(app, at: now)
         case .eventWindow:
-            return suspendIfIdle(app, at: now, reason: .eventWindowEnded)
+            return eventWindowEnded(app, at: now)
         case .voipKeepAlive:
             return keepAliveDue(app, at: now)
         case .fetchOpportunity:

@@ -36,7 +36,7 @@ package enum Effect: Hashable, Sendable {
     case runScheduledTask(AppID, incarnation: UInt64, ScheduledTaskRef)
     /// Call the running task's expiration handler (taking it) on the app's queue; then `settle`.
     case scheduledTaskExpiration(AppID, incarnation: UInt64, task: UInt64)
-    /// Run the VoIP keep-alive handler on the app's queue; then `settle`.
+    /// Run the VoIP keep-alive handler on the app's queue; then `keepAliveHandlerReturned` (which settles).
     case keepAliveHandler(AppID, incarnation: UInt64)
     /// The finite task ended: drop its expiration handler (outside the lock).
     case releaseExpirationHandler(AppID, BackgroundTaskIdentifier)

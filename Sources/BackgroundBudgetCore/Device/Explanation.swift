@@ -60,6 +60,24 @@ public struct Explanation: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
+    /// What the model does with an app's `UIApplicationExitsOnSuspend` flag, as
+    /// ``BudgetPolicy/honoursExitsOnSuspend`` says.
+    public enum ExitsOnSuspendRule: String, Sendable, Hashable, CaseIterable, CustomStringConvertible {
+        /// The flag is honoured, as through iOS 12 [S68]: the app terminates instead of being
+        /// suspended and never runs in the background. iOS 13 and later ignore it [S67][S70].
+        case honouredByPolicy
+        /// The flag is ignored, as from iOS 13 [S67][S70]: the app is suspended like any other.
+        case ignoredByPolicy
+
+        /// A sentence, e.g. `"exits on suspend: honoured by policy (iOS 13+ ignores the flag)"`.
+        public var description: String {
+            switch self {
+            case .honouredByPolicy: "exits on suspend: honoured by policy (iOS 13+ ignores the flag)"
+            case .ignoredByPolicy: "exits on suspend: ignored by policy, as from iOS 13"
+            }
+        }
+    }
+
     /// The app.
     public var app: AppID
     /// Its state, as the system sees it.
@@ -70,12 +88,14 @@ public struct Explanation: Sendable, Hashable, CustomStringConvertible {
     public var lastSuspension: (time: BudgetInstant, reason: SuspensionReason)?
     /// What stands in the way of a background relaunch (for an app that is not running).
     public var relaunchBlockers: [RelaunchBlocker]
+    /// The rule applied to the app's `UIApplicationExitsOnSuspend` flag; `nil` when it does not set it.
+    public var exitsOnSuspend: ExitsOnSuspendRule? = nil
 
     /// Explanations compare by their fields.
     public static func == (lhs: Explanation, rhs: Explanation) -> Bool {
         lhs.app == rhs.app && lhs.state == rhs.state && lhs.holds == rhs.holds
             && lhs.lastSuspension?.time == rhs.lastSuspension?.time && lhs.lastSuspension?.reason == rhs.lastSuspension?.reason
-            && lhs.relaunchBlockers == rhs.relaunchBlockers
+            && lhs.relaunchBlockers == rhs.relaunchBlockers && lhs.exitsOnSuspend == rhs.exitsOnSuspend
     }
 
     /// Hashes the fields.
@@ -86,9 +106,11 @@ public struct Explanation: Sendable, Hashable, CustomStringConvertible {
         hasher.combine(lastSuspension?.time)
         hasher.combine(lastSuspension?.reason)
         hasher.combine(relaunchBlockers)
+        hasher.combine(exitsOnSuspend)
     }
 
-    /// Sentences answering "why is it running", "why was it suspended", "why not relaunched".
+    /// Sentences answering "why is it running", "why was it suspended", "why not relaunched", and which
+    /// rule applied to its `UIApplicationExitsOnSuspend` flag, if it sets it.
     public var description: String {
         var text = "\(app) is \(state)"
         switch state {
@@ -100,6 +122,7 @@ public struct Explanation: Sendable, Hashable, CustomStringConvertible {
             text += relaunchBlockers.isEmpty ? "; events for its modes can relaunch it."
                 : "; not relaunched in the background because " + relaunchBlockers.map(\.description).joined(separator: " and ") + "."
         }
+        if let exitsOnSuspend { text += " E" + exitsOnSuspend.description.dropFirst() + "." }
         return text
     }
 }

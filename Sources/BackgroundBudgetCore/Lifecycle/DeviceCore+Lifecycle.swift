@@ -14,7 +14,7 @@ extension DeviceCore {
         }
         let transition: Lifecycle.Transition
         do {
-            transition = try Lifecycle.transition(from: records[s].state, on: event, exitsOnSuspend: records[s].manifest.exitsOnSuspend)
+            transition = try Lifecycle.transition(from: records[s].state, on: event, exitsOnSuspend: exitsOnSuspend(slot: s))
         } catch {
             var error = error
             error.app = app

@@ -10,6 +10,9 @@ public enum SuspensionReason: String, Sendable, Hashable, CaseIterable {
     case activityStopped
     /// The short run time granted for a background event ran out.
     case eventWindowEnded
+    /// The VoIP keep-alive handler was still running when its window
+    /// (``BudgetPolicy/voipKeepAliveWindow``, 10 s) ran out: the app is suspended all the same [S33].
+    case keepAliveWindowEnded
     /// The app completed its background fetch.
     case fetchCompleted
     /// The app's last `BGTaskScheduler` task completed (or was marked completed by the system).

@@ -68,12 +68,27 @@ public struct BudgetPolicy: Sendable, Hashable, CustomStringConvertible {
     public var voipKeepAliveMinimumInterval: Duration = .seconds(600)
 
     /// How long the legacy VoIP keep-alive handler may run before the app is suspended again: 10 s [S33][S34].
+    /// Enforced while the handler runs: a handler still running when it ends does not keep the app.
     public var voipKeepAliveWindow: Duration = .seconds(10)
 
     /// Whether significant-change and region events relaunch an app the user killed from the app
     /// switcher. They do since iOS 8 [S31]; every other background relaunch stops after a user kill
     /// until the user opens the app [S86][S87][S63].
     public var relaunchesLocationAppsAfterUserKill: Bool = true
+
+    /// Whether `UIApplicationExitsOnSuspend` is honoured: the app terminates instead of being suspended
+    /// and is never run in the background. iOS honoured it from iOS 4 [S68][S97]; Apple marks the key
+    /// unsupported from iOS 13, where the flag is ignored [S67][S70]. The model keeps honouring it in
+    /// every preset (a model choice); set it to `false` to model iOS 13 and later, where the flag
+    /// changes nothing.
+    public var honoursExitsOnSuspend: Bool = true
+
+    /// The order memory pressure purges suspended apps in (all in the idle jetsam band). xnu kills
+    /// from the lowest band up and, within a band, from the head of the band's list, where a process
+    /// entering the band is appended: longest in the band first ([S72][S101]). The default,
+    /// ``JetsamOrder/largestFootprint``, is the model's assumption (no source); choose
+    /// ``JetsamOrder/leastRecentlyUsed`` for xnu's order.
+    public var jetsamOrderWithinBand: JetsamOrder = .largestFootprint
 
     /// How long a background fetch (`performFetchWithCompletionHandler`) may run before its completion
     /// handler must be called, else the app is terminated (`0x2182bad4`): 30 s [S40][S22].
@@ -203,6 +218,10 @@ public struct BudgetPolicy: Sendable, Hashable, CustomStringConvertible {
         case voipKeepAliveWindow
         /// ``BudgetPolicy/relaunchesLocationAppsAfterUserKill``.
         case relaunchesLocationAppsAfterUserKill
+        /// ``BudgetPolicy/honoursExitsOnSuspend``.
+        case honoursExitsOnSuspend
+        /// ``BudgetPolicy/jetsamOrderWithinBand``.
+        case jetsamOrderWithinBand
         /// ``BudgetPolicy/fetchRuntime``.
         case fetchRuntime
         /// ``BudgetPolicy/minimumFetchInterval``.
@@ -242,6 +261,7 @@ public struct BudgetPolicy: Sendable, Hashable, CustomStringConvertible {
                  .fetchRuntime, .minimumFetchInterval, .processingTaskRuntimeCap, .silentPushWindow: true
             case .allowanceResetsOnForeground, .maxOpenBackgroundTasks, .backgroundTaskExpiryCode, .silentPushesPerHour,
                  .relaunchesLocationAppsAfterUserKill, .fetchSeed, .continuedProcessingTaskLimit,
+                 .honoursExitsOnSuspend, .jetsamOrderWithinBand,
                  .pendingRefreshTaskRequestLimit, .pendingProcessingTaskRequestLimit, .fetchNewDataFactor, .fetchNoDataFactor,
                  .fetchFailedFactor, .fetchSlowFactor, .fetchSlowFraction, .fetchMinimumFactor, .fetchMaximumFactor,
                  .fetchJitter: false
@@ -251,8 +271,9 @@ public struct BudgetPolicy: Sendable, Hashable, CustomStringConvertible {
 
     /// A copy with one field set from a number, as scenario files and other outside input give it:
     /// seconds for durations, a count for ``maxOpenBackgroundTasks``, 0 or 1 for
-    /// ``allowanceResetsOnForeground``, the code for ``backgroundTaskExpiryCode``, the factor itself for
-    /// a ``FetchModelFactors`` field.
+    /// ``allowanceResetsOnForeground``, ``relaunchesLocationAppsAfterUserKill`` and
+    /// ``honoursExitsOnSuspend``, the ``JetsamOrder/number`` for ``jetsamOrderWithinBand``, the code for
+    /// ``backgroundTaskExpiryCode``, the factor itself for a ``FetchModelFactors`` field.
     /// - Parameters:
     ///   - field: The field to set.
     ///   - value: The number.
@@ -290,6 +311,8 @@ public struct BudgetPolicy: Sendable, Hashable, CustomStringConvertible {
         case .voipKeepAliveMinimumInterval: copy.voipKeepAliveMinimumInterval = duration
         case .voipKeepAliveWindow: copy.voipKeepAliveWindow = duration
         case .relaunchesLocationAppsAfterUserKill: copy.relaunchesLocationAppsAfterUserKill = try whole(0...1) == 1
+        case .honoursExitsOnSuspend: copy.honoursExitsOnSuspend = try whole(0...1) == 1
+        case .jetsamOrderWithinBand: copy.jetsamOrderWithinBand = try whole(0...1) == 1 ? .leastRecentlyUsed : .largestFootprint
         case .fetchRuntime: copy.fetchRuntime = duration
         case .minimumFetchInterval: copy.minimumFetchInterval = duration
         case .fetchSeed: copy.fetchSeed = UInt64(try whole(0...9_007_199_254_740_992))

@@ -47,14 +47,23 @@ extension DeviceCore {
         }
     }
 
-    /// The exits-on-suspend gate: ``BackgroundGate/exitsOnSuspend`` when the app sets
-    /// `UIApplicationExitsOnSuspend`, else `nil`.
+    /// Whether the app exits on suspend: it sets `UIApplicationExitsOnSuspend` and the policy honours
+    /// the flag (``BudgetPolicy/honoursExitsOnSuspend``; iOS 13 and later ignore it [S67][S70]). The
+    /// one place every exits-on-suspend rule reads the flag.
+    /// - Parameter s: The app's slot.
+    func exitsOnSuspend(slot s: Int) -> Bool {
+        policy.honoursExitsOnSuspend && records[s].manifest.exitsOnSuspend
+    }
+
+    /// The exits-on-suspend gate: ``BackgroundGate/exitsOnSuspend`` when the app exits on suspend
+    /// (``exitsOnSuspend(slot:)``: it sets `UIApplicationExitsOnSuspend` and the policy honours it),
+    /// else `nil`.
     /// - Parameters:
     ///   - s: The app's slot.
     ///   - exceptOnScreen: Whether work that can also run in the foreground (task requests) passes
     ///     while the app is on screen.
     func exitsOnSuspendGate(slot s: Int, exceptOnScreen: Bool = false) -> BackgroundGate? {
-        guard records[s].manifest.exitsOnSuspend else { return nil }
+        guard exitsOnSuspend(slot: s) else { return nil }
         return exceptOnScreen && records[s].state.isForeground ? nil : .exitsOnSuspend
     }
 }

@@ -33,7 +33,7 @@ extension DeviceCore {
         // the whole task table (copy-on-write).
         let s = slot(app)
         let (state, terminating, exitsOnSuspend, openCount) = (records[s].state, records[s].pendingExit != nil,
-            records[s].manifest.exitsOnSuspend, records[s].finiteTasks.open.count)
+            exitsOnSuspend(slot: s), records[s].finiteTasks.open.count)
         func deny(_ denial: BackgroundTaskDenial) -> (BeginOutcome, [Effect]) {
             self.record(.backgroundTaskDenied(name: name, denial), app, now)
             return (.denied(denial), [])

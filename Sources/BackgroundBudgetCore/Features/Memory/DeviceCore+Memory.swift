@@ -3,7 +3,8 @@ import BudgetClock
 /// Memory pressure and jetsam.
 ///
 /// Rules: when the apps in memory need more than the device has, suspended apps
-/// are purged first, silently, largest footprint first, least recently used first among equals [S71];
+/// are purged first, silently [S71], in the order ``BudgetPolicy/jetsamOrderWithinBand`` says (largest
+/// footprint first by default, a model assumption; least recently used first is xnu's order [S101]);
 /// if that is not enough, running apps get a memory warning and a chance to shrink; then running
 /// background apps are killed from the lowest jetsam band up [S72], the foreground app last.
 extension DeviceCore {
@@ -49,10 +50,11 @@ extension DeviceCore {
             return []
         }
         var effects: [Effect] = []
-        // 1. Suspended apps, silently: largest first, least recently used among equals. Usually one or
-        // two purges suffice, so each victim is found by a linear scan rather than a sort.
+        // 1. Suspended apps, silently, in the policy's order within the band. Usually one or two purges
+        // suffice, so each victim is found by a linear scan rather than a sort.
+        let order = policy.jetsamOrderWithinBand
         while memory.inUse > capacity, let victim = records.indices.filter({ records[$0].state == .suspended }).min(by: { a, b in
-            records[a].memory.purgeRank < records[b].memory.purgeRank
+            records[a].memory.purgeRank(order) < records[b].memory.purgeRank(order)
         }) {
             effects += applyValid(.purge, to: records[victim].manifest.id, at: now, invariant: "a suspended app can be purged")
         }

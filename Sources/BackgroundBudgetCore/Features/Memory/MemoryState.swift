@@ -27,10 +27,15 @@ package struct MemoryState: Sendable {
         return footprint - self.footprint
     }
 
-    /// The order suspended apps are purged in, smallest first: largest footprint first, least recently
-    /// used first among equals [S71].
-    var purgeRank: (Int, Int64) {
-        (-footprint, lastUsed.nanoseconds)
+    /// The order suspended apps are purged in, smallest first, as `order` says: largest footprint
+    /// first and least recently used among equals (the model's assumption), or least recently used
+    /// first and largest footprint among equals (xnu's order within a band [S101]).
+    /// - Parameter order: The policy's ``BudgetPolicy/jetsamOrderWithinBand``.
+    func purgeRank(_ order: JetsamOrder) -> (Int64, Int64) {
+        switch order {
+        case .largestFootprint: (Int64(-footprint), lastUsed.nanoseconds)
+        case .leastRecentlyUsed: (lastUsed.nanoseconds, Int64(-footprint))
+        }
     }
 
     /// Marks a warning sent; `false` (and nothing changes) when one is already being handled.

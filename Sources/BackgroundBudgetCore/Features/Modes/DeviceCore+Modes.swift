@@ -169,8 +169,9 @@ extension DeviceCore {
         return [disarm(.voipKeepAlive, for: app)] + (installed ? [.releaseKeepAliveHandler(app)] : [])
     }
 
-    /// The keep-alive interval elapsed: wake the app if needed, run the handler in a short window, and
-    /// schedule the next one.
+    /// The keep-alive interval elapsed: wake the app if needed, run the handler in a short window
+    /// (``BudgetPolicy/voipKeepAliveWindow``, enforced even while the handler runs: see
+    /// ``eventWindowEnded(_:at:)``), and schedule the next one.
     mutating func keepAliveDue(_ app: AppID, at now: BudgetInstant) -> [Effect] {
         let s = slot(app)
         guard let interval = records[s].modes.keepAliveInterval else { return [] }
@@ -178,11 +179,48 @@ extension DeviceCore {
         if records[s].state == .suspended {
             effects += applyValid(.wake(.voip), to: app, at: now, invariant: "a suspended app can be woken")
         }
-        if records[s].state == .background { effects += openWindow(app, until: now + policy.voipKeepAliveWindow, at: now) }
+        if records[s].state == .background {
+            effects += openWindow(app, until: now + policy.voipKeepAliveWindow, at: now)
+            records[s].modes.keepAliveWindowUntil = now + policy.voipKeepAliveWindow
+        }
+        records[s].modes.keepAliveHandlersRunning += 1
         let incarnation = records[s].handOff()
         record(.keepAliveHandlerCalled, app, now)
         effects.append(.keepAliveHandler(app, incarnation: incarnation))
         effects.append(arm(.voipKeepAlive, for: app, at: now + interval))
         return effects
+    }
+
+    /// The keep-alive handler returned on the app's queue: the run is no longer counted, and the app
+    /// settles.
+    package mutating func keepAliveHandlerReturned(_ app: AppID, incarnation: UInt64, at now: BudgetInstant) -> [Effect] {
+        let s = slot(app)
+        if records[s].incarnation == incarnation, records[s].modes.keepAliveHandlersRunning > 0 {
+            records[s].modes.keepAliveHandlersRunning -= 1
+        }
+        return settle(app, incarnation: incarnation, at: now)
+    }
+
+    /// The event window ran out. The app is suspended if nothing keeps it running; and when the
+    /// window was a keep-alive run's and its handler is still running, the running code does not keep
+    /// it: "if your handler has not exited before time expires, the app is suspended" [S33]. Open
+    /// background tasks, activities, fetches and scheduled tasks still hold it.
+    mutating func eventWindowEnded(_ app: AppID, at now: BudgetInstant) -> [Effect] {
+        let s = slot(app)
+        guard let until = records[s].modes.keepAliveWindowUntil, until <= now else {
+            return suspendIfIdle(app, at: now, reason: .eventWindowEnded)
+        }
+        records[s].modes.keepAliveWindowUntil = nil
+        let record = records[s]
+        guard record.modes.keepAliveHandlersRunning > 0, record.state == .background, record.pendingExit == nil,
+              record.fetch.running == nil, record.taskRequests.running.isEmpty, record.finiteTasks.open.isEmpty,
+              record.modes.activities.isEmpty else {
+            return suspendIfIdle(app, at: now, reason: .eventWindowEnded)
+        }
+        guard records[s].modes.closeElapsedWindow(at: now) else { return [] }
+        records[s].finishedWork = nil
+        records[s].lastSuspension = (now, .keepAliveWindowEnded)
+        return applyValid(.suspend(.keepAliveWindowEnded), to: app, at: now,
+                          invariant: "a background app that is not terminating can be suspended")
     }
 }

@@ -17,6 +17,11 @@ package struct ModeState: Sendable {
     /// The legacy VoIP keep-alive interval, while a handler is installed (the shell keeps the
     /// handler); not kept across launches.
     var keepAliveInterval: Duration?
+    /// Keep-alive handler runs handed to the app's queue that have not returned yet.
+    var keepAliveHandlersRunning = 0
+    /// The end of the window granted to the latest keep-alive run in the background, until that
+    /// window has been enforced.
+    var keepAliveWindowUntil: BudgetInstant?
     /// Events held until the app next runs (delivered without the mode's background permission).
     package var queuedEvents: [BackgroundEvent] = []
     /// VoIP pushes delivered and not yet handled, and the calls reported for them: each push
@@ -102,6 +107,8 @@ package struct ModeState: Sendable {
         activities.removeAll()
         windowUntil = nil
         keepAliveInterval = nil
+        keepAliveHandlersRunning = 0
+        keepAliveWindowUntil = nil
         voipPushesInFlight = 0
         callsReported = 0
     }
