@@ -1,0 +1,117 @@
+@testable import BackgroundBudgetCore
+import BudgetClock
+import Testing
+
+/// The rules of launching and of `BGTaskScheduler` tasks that issue 13 added, driven on the pure core
+/// with the exact effects each input returns: a task that expires with no expiration handler ends at
+/// once [S49]. Every case starts from a fresh core with the app installed and, unless it says
+/// otherwise, launched into the foreground at 0 s with its refresh handler registered, and settled.
+@Suite struct DeviceCoreLaunchRuleTests {
+    /// One input to the core at an instant, and the effects it must return.
+    struct Step: Sendable {
+        /// The instant of virtual time.
+        var at: BudgetInstant
+        /// What the input is, for the report.
+        var input: String
+        /// Gives the input to the core and returns its effects.
+        var run: @Sendable (inout DeviceCore, BudgetInstant) throws -> [Effect]
+        /// Exactly what the core must return, in order; `nil` for a step that only sets the scene.
+        var effects: [Effect]?
+    }
+
+    /// A named sequence of steps.
+    struct Case: Sendable, CustomTestStringConvertible {
+        /// The rule and what the case shows.
+        var name: String
+        /// Whether the app is launched, with its handler registered, before the steps.
+        var launched = true
+        /// The steps after the launch.
+        var steps: [Step]
+        /// The name, for the test report.
+        var testDescription: String { name }
+    }
+
+    static let app: AppID = "com.example.core"
+    static let refreshID = "com.example.core.refresh"
+    static let cleanID = "com.example.core.clean"
+    static let manifest = AppManifest(id: app, backgroundModes: [.fetch, .processing], permittedTaskIdentifiers: [refreshID, cleanID])
+
+    /// The refresh request runs 900 s after it is submitted at 1 s; its expiration is due 25 s in.
+    static let refreshDue = BudgetInstant.seconds(901)
+    static let expiry = refreshDue + .seconds(25)
+
+    /// Submit a refresh at 1 s, press Home at 5 s (suspended), run the request at 901 s and settle the
+    /// wake and the launch handler; the deadline timer is armed with token 2.
+    static let refreshRunning: [Step] = [
+        Step(at: .seconds(1), input: "submit refresh", run: { core, now in
+            core.submitTask(TaskRequest(identifier: refreshID, kind: .appRefresh), app: app, at: now).1
+        }, effects: [.arm(app, .taskRequestDue, at: refreshDue, token: 1)]),
+        Step(at: .seconds(5), input: "press Home", run: { core, now in try core.apply(.pressHome, to: app, at: now) },
+             effects: [.deliver(Delivery(app: app, incarnation: 1, event: .pressHome, steps: DeviceCoreTests.homeSteps, settles: true))]),
+        Step(at: .seconds(5), input: "settle", run: { core, now in core.settle(app, incarnation: 1, at: now) },
+             effects: [.suspendQueue(app)]),
+        Step(at: refreshDue, input: "request timer", run: { core, now in core.timerFired(.taskRequestDue, app: app, token: 1, at: now) },
+             effects: FeatureEffects.refreshRuns.map { effect in
+                 // Same effects as the feature table, for this app's identifier.
+                 if case .runScheduledTask(let app, let incarnation, _) = effect {
+                     return .runScheduledTask(app, incarnation: incarnation, ScheduledTaskRef(number: 1, identifier: refreshID, kind: .appRefresh))
+                 }
+                 return effect
+             }),
+        Step(at: refreshDue, input: "settle wake", run: { core, now in core.settle(app, incarnation: 1, at: now) }, effects: []),
+        Step(at: refreshDue, input: "settle handler", run: { core, now in core.settle(app, incarnation: 1, at: now) }, effects: []),
+    ]
+
+    /// The deadline timer (token 2) fires at the refresh's expiry.
+    static func deadline(_ effects: [Effect]) -> Step {
+        Step(at: expiry, input: "task deadline", run: { core, now in core.timerFired(.taskDeadline, app: app, token: 2, at: now) },
+             effects: effects)
+    }
+
+    /// The app sets (or clears) the task's expiration handler.
+    static func handler(_ set: Bool) -> Step {
+        Step(at: refreshDue, input: set ? "set expiration handler" : "clear expiration handler", run: { core, _ in
+            core.scheduledTaskHandlerSet(app: app, task: 1, set: set)
+        }, effects: [])
+    }
+
+    static let cases: [Case] = [
+        Case(name: "expiry: with an expiration handler, it is called and the task gets the lead to complete",
+             steps: refreshRunning + [handler(true), deadline([
+                 .scheduledTaskExpiration(app, incarnation: 1, task: 1), .arm(app, .taskDeadline, at: expiry + .seconds(5), token: 3),
+             ])]),
+        Case(name: "expiry: with no expiration handler, the task is completed unsuccessfully at the expiry instant",
+             steps: refreshRunning + [deadline([.releaseScheduledTask(app, task: 1), .suspendQueue(app)])]),
+        Case(name: "expiry: a handler set and cleared again counts as none",
+             steps: refreshRunning + [handler(true), handler(false), deadline([.releaseScheduledTask(app, task: 1), .suspendQueue(app)])]),
+    ]
+
+    @Test(arguments: cases) func aRuleReturnsExactlyTheseEffects(_ scenario: Case) throws {
+        var core = DeviceCore(policy: .iOS13)
+        try core.install(Self.manifest)
+        if scenario.launched {
+            _ = try core.apply(.launch, to: Self.app, at: .zero)
+            _ = core.registerTask(Self.refreshID, finishingLaunch: true, app: Self.app, at: .zero)
+            _ = core.settle(Self.app, incarnation: 1, at: .zero)
+        }
+        for (index, step) in scenario.steps.enumerated() {
+            let effects = try step.run(&core, step.at)
+            if let expected = step.effects { #expect(effects == expected, "step \(index): \(step.input) at \(step.at)") }
+        }
+    }
+
+    @Test func anExpiryWithoutHandlerIsTracedAsExpiredThenCompletedAtTheSameInstant() throws {
+        var core = DeviceCore(policy: .iOS13)
+        try core.install(Self.manifest)
+        _ = try core.apply(.launch, to: Self.app, at: .zero)
+        _ = core.registerTask(Self.refreshID, finishingLaunch: true, app: Self.app, at: .zero)
+        _ = core.settle(Self.app, incarnation: 1, at: .zero)
+        for step in Self.refreshRunning { _ = try step.run(&core, step.at) }
+        _ = core.timerFired(.taskDeadline, app: Self.app, token: 2, at: Self.expiry)
+        let tail = core.trace.events.filter { $0.time == Self.expiry }.map(\.kind)
+        #expect(tail == [
+            .taskExpired(Self.refreshID, .runtimeEnding), .taskCompleted(Self.refreshID, .expiredUnfinished),
+            .stateChange(.suspended, cause: .suspend(.scheduledTaskCompleted)),
+        ])
+    }
+}
