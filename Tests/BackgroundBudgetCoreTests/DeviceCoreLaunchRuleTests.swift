@@ -3,7 +3,8 @@ import BudgetClock
 import Testing
 
 /// The rules of launching and of `BGTaskScheduler` tasks that issue 13 added, driven on the pure core
-/// with the exact effects each input returns: a task that expires with no expiration handler ends at
+/// with the exact effects each input returns: handlers registered after launch crash the app
+/// [S51][S98], and a task that expires with no expiration handler ends at
 /// once [S49]. Every case starts from a fresh core with the app installed and, unless it says
 /// otherwise, launched into the foreground at 0 s with its refresh handler registered, and settled.
 @Suite struct DeviceCoreLaunchRuleTests {
@@ -36,6 +37,27 @@ import Testing
     static let cleanID = "com.example.core.clean"
     static let manifest = AppManifest(id: app, backgroundModes: [.fetch, .processing], permittedTaskIdentifiers: [refreshID, cleanID])
 
+    /// The app's first process ends for `reason`: its queue is dropped, the exit delivered, and every
+    /// timer of the process disarmed.
+    static func killed(_ reason: TerminationReason) -> [Effect] {
+        [.dropQueue(app),
+         .deliver(Delivery(app: app, incarnation: 1, event: .kill(reason), steps: [.exit(reason), .enter(.notRunning)], settles: false))]
+            + AppTimer.allCases.filter { $0 != .fetchOpportunity && $0 != .taskRequestDue }.map { .disarm(app, $0) }
+    }
+
+    /// A step that sets the scene; its effects are not checked.
+    static func given(_ at: BudgetInstant, _ input: String, _ run: @escaping @Sendable (inout DeviceCore, BudgetInstant) throws -> [Effect]) -> Step {
+        Step(at: at, input: input, run: run, effects: nil)
+    }
+
+    /// The app registers a launch handler, during its launch or after it.
+    static func register(_ identifier: String, finishingLaunch: Bool, at: BudgetInstant, result: Bool, _ effects: [Effect]) -> Step {
+        Step(at: at, input: "register \(identifier)\(finishingLaunch ? " while launching" : " after launch")", run: { core, now in
+            let (registered, effects) = core.registerTask(identifier, finishingLaunch: finishingLaunch, app: app, at: now)
+            #expect(registered == result)
+            return effects
+        }, effects: effects)
+    }
     /// The refresh request runs 900 s after it is submitted at 1 s; its expiration is due 25 s in.
     static let refreshDue = BudgetInstant.seconds(901)
     static let expiry = refreshDue + .seconds(25)
@@ -76,6 +98,23 @@ import Testing
     }
 
     static let cases: [Case] = [
+        Case(name: "registration: during the launch a permitted identifier is registered",
+             launched: false,
+             steps: [
+                 given(.zero, "launch", { core, now in try core.apply(.launch, to: app, at: now) }),
+                 register(cleanID, finishingLaunch: true, at: .zero, result: true, []),
+             ]),
+        Case(name: "registration: after launch a permitted identifier crashes the app (uncaught exception)",
+             steps: [register(cleanID, finishingLaunch: false, at: .seconds(3), result: false, killed(.uncaughtException))]),
+        Case(name: "registration: an identifier registered twice crashes the app",
+             launched: false,
+             steps: [
+                 given(.zero, "launch", { core, now in try core.apply(.launch, to: app, at: now) }),
+                 register(cleanID, finishingLaunch: true, at: .zero, result: true, []),
+                 register(cleanID, finishingLaunch: true, at: .zero, result: false, killed(.taskRegisteredTwice)),
+             ]),
+        Case(name: "registration: an identifier that is not permitted is refused without a crash, even after launch",
+             steps: [register("com.example.core.other", finishingLaunch: false, at: .seconds(3), result: false, [])]),
         Case(name: "expiry: with an expiration handler, it is called and the task gets the lead to complete",
              steps: refreshRunning + [handler(true), deadline([
                  .scheduledTaskExpiration(app, incarnation: 1, task: 1), .arm(app, .taskDeadline, at: expiry + .seconds(5), token: 3),
@@ -98,6 +137,20 @@ import Testing
             let effects = try step.run(&core, step.at)
             if let expected = step.effects { #expect(effects == expected, "step \(index): \(step.input) at \(step.at)") }
         }
+    }
+
+    @Test func aLateRegistrationIsTracedWithTheIdentifierAndTheMessageThenTheCrash() throws {
+        var core = DeviceCore(policy: .iOS13)
+        try core.install(Self.manifest)
+        _ = try core.apply(.launch, to: Self.app, at: .zero)
+        _ = core.settle(Self.app, incarnation: 1, at: .zero)
+        _ = core.registerTask(Self.cleanID, finishingLaunch: false, app: Self.app, at: .seconds(3))
+        let entries = core.trace.events.filter { $0.time == .seconds(3) }
+        #expect(entries.map(\.kind) == [
+            .taskRegistrationRejected(Self.cleanID, .afterLaunch), .exit(.uncaughtException, code: nil),
+            .stateChange(.notRunning, cause: .kill(.uncaughtException)),
+        ])
+        #expect(entries.first?.jsonLine == #"{"t":3.000,"app":"com.example.core","event":"taskRegistrationRejected","name":"com.example.core.clean","reason":"afterLaunch","message":"All launch handlers must be registered before application finishes launching"}"#)
     }
 
     @Test func anExpiryWithoutHandlerIsTracedAsExpiredThenCompletedAtTheSameInstant() throws {

@@ -1,3 +1,4 @@
+import Dispatch
 import Testing
 import TestSupport
 @testable import BackgroundBudget
@@ -5,7 +6,8 @@ import TestSupport
 @testable import BudgetClock
 import BackgroundBudgetTestKit
 
-/// Issue 13's rules on a whole system, with the exact trace entries: a `BGTaskScheduler` task
+/// Issue 13's rules on a whole system, with the exact trace entries: a launch handler registered
+/// after launch crashes the app [S51][S98], and a `BGTaskScheduler` task
 /// that expires with no expiration handler is completed unsuccessfully at once [S49].
 @Suite struct LaunchRuleTests {
     let clock = VirtualClock()
@@ -20,6 +22,60 @@ import BackgroundBudgetTestKit
 
     private func entries(_ system: BackgroundSystem, at time: BudgetInstant) -> [TraceEvent.Kind] {
         system.trace.events.filter { $0.time == time }.map(\.kind)
+    }
+
+    // MARK: Registration after launch
+
+    @Test func registeringFromDidBecomeActiveCrashesTheAppAndRunsNoMoreOfItsCode() throws {
+        let system = BackgroundSystem(clock: clock)
+        let observed = TestLog<AppCallback>()
+        let delegate = ScriptedDelegate()
+        delegate.on(.didBecomeActive) { app in
+            app.simulateWork(for: .seconds(2))
+            #expect(!app.register(forTaskWithIdentifier: Self.cleanID) { _ in })
+        }
+        let news = try install(system, delegate)
+        news.addObserver { observed.append($0) }
+        try system.open(news)
+        clock.advance(by: .seconds(10))
+        #expect(entries(system, at: .seconds(2)) == [
+            .taskRegistrationRejected(Self.cleanID, .afterLaunch), .exit(.uncaughtException, code: nil),
+            .stateChange(.notRunning, cause: .kill(.uncaughtException)),
+        ])
+        let line = try #require(system.trace.events.first { $0.eventName == "taskRegistrationRejected" }?.jsonLine)
+        #expect(line == #"{"t":2.000,"app":"news","event":"taskRegistrationRejected","name":"com.example.news.clean","reason":"afterLaunch","message":"\#(Self.message)"}"#)
+        // didBecomeActive's observers never run: the process died inside it.
+        #expect(observed.entries == [.willFinishLaunching, .didFinishLaunching])
+        #expect(news.applicationState == .notRunning)
+    }
+
+    @Test func registeringFromWillResignActiveCrashesTheAppBeforeItEntersTheBackground() throws {
+        let system = BackgroundSystem(clock: clock)
+        let delegate = ScriptedDelegate()
+        delegate.on(.willResignActive) { app in _ = app.register(forTaskWithIdentifier: Self.refreshID) { _ in } }
+        let news = try install(system, delegate)
+        try system.open(news)
+        clock.advance(by: .seconds(5))
+        try system.pressHome()
+        #expect(entries(system, at: .seconds(5)) == [
+            .callback(.willResignActive), .stateChange(.inactive, cause: .pressHome), .stateChange(.background, cause: .pressHome),
+            .callback(.didEnterBackground),
+            .taskRegistrationRejected(Self.refreshID, .afterLaunch), .exit(.uncaughtException, code: nil),
+            .stateChange(.notRunning, cause: .kill(.uncaughtException)),
+        ])
+        #expect(delegate.times(of: .lifecycle(.didEnterBackground)).isEmpty)
+    }
+
+    @Test func registeringInDidFinishLaunchingStillSucceeds() throws {
+        let system = BackgroundSystem(clock: clock)
+        let delegate = ScriptedDelegate()
+        let results = TestLog<Bool>()
+        delegate.on(.willFinishLaunching) { app in results.append(app.register(forTaskWithIdentifier: Self.refreshID) { _ in }) }
+        delegate.on(.didFinishLaunching) { app in results.append(app.register(forTaskWithIdentifier: Self.cleanID) { _ in }) }
+        let news = try install(system, delegate)
+        try system.open(news)
+        #expect(results.entries == [true, true])
+        #expect(!system.trace.contains(any: .exit))
     }
 
     // MARK: Expiry without a handler
@@ -81,5 +137,49 @@ import BackgroundBudgetTestKit
         clock.advance(by: .seconds(1_000))
         #expect(system.trace.instants(of: .taskCompleted) == [.seconds(925)])
         #expect(!system.trace.contains(any: .exit))
+    }
+}
+
+/// The registration crash on the real clock: the app's queue is a dispatch queue, and the crash still
+/// stops the app's code in the callback that registered.
+@Suite(.tags(.realTime), .serialized, LongRun.only)
+struct LaunchRuleRealTimeTests {
+    /// Waits, in bounded steps, until `condition` holds or `seconds` pass.
+    private func waitUntil(seconds: Double, _ condition: () -> Bool) -> Bool {
+        let pause = DispatchSemaphore(value: 0)
+        let deadline = DispatchTime.now() + seconds
+        while !condition() {
+            if DispatchTime.now() > deadline { return false }
+            _ = pause.wait(timeout: .now() + .milliseconds(5))
+        }
+        return true
+    }
+
+    @Test func registeringFromDidBecomeActiveCrashesTheAppOnTheRealClock() throws {
+        let clock = DispatchClock()
+        defer { clock.shutdown() }
+        let system = BackgroundSystem(clock: clock)
+        let observed = TestLog<AppCallback>()
+        let registrations = TestLog<Bool>()
+        let delegate = ScriptedDelegate { callback, app in
+            // Only the first process registers late.
+            guard callback == .didBecomeActive, registrations.entries.isEmpty else { return }
+            registrations.append(app.register(forTaskWithIdentifier: LaunchRuleTests.cleanID) { _ in })
+        }
+        let news = try system.install(AppManifest(id: "news", backgroundModes: [.processing],
+                                                  permittedTaskIdentifiers: [LaunchRuleTests.cleanID]), delegate: delegate)
+        news.addObserver { observed.append($0) }
+        try system.open(news)
+        #expect(waitUntil(seconds: 5) { system.state(of: news) == .notRunning })
+        #expect(registrations.entries == [false])
+        #expect(system.trace.events.map(\.kind).suffix(3) == [
+            .taskRegistrationRejected(LaunchRuleTests.cleanID, .afterLaunch), .exit(.uncaughtException, code: nil),
+            .stateChange(.notRunning, cause: .kill(.uncaughtException)),
+        ])
+        // The next launch runs on the same serial queue after the crashed callback's work item, so
+        // once it is active, everything the first process could still have run has had its turn.
+        try system.open(news)
+        #expect(waitUntil(seconds: 5) { news.applicationState == .active })
+        #expect(observed.entries == [.willFinishLaunching, .didFinishLaunching, .willFinishLaunching, .didFinishLaunching, .didBecomeActive])
     }
 }
