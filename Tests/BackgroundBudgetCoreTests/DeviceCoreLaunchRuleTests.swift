@@ -3,8 +3,8 @@ import BudgetClock
 import Testing
 
 /// The rules of launching and of `BGTaskScheduler` tasks that issue 13 added, driven on the pure core
-/// with the exact effects each input returns: handlers registered after launch crash the app
-/// [S51][S98], and a task that expires with no expiration handler ends at
+/// with the exact effects each input returns: the launch watchdog [S23], handlers registered after
+/// launch crash the app [S51][S98], and a task that expires with no expiration handler ends at
 /// once [S49]. Every case starts from a fresh core with the app installed and, unless it says
 /// otherwise, launched into the foreground at 0 s with its refresh handler registered, and settled.
 @Suite struct DeviceCoreLaunchRuleTests {
@@ -48,6 +48,17 @@ import Testing
     /// A step that sets the scene; its effects are not checked.
     static func given(_ at: BudgetInstant, _ input: String, _ run: @escaping @Sendable (inout DeviceCore, BudgetInstant) throws -> [Effect]) -> Step {
         Step(at: at, input: input, run: run, effects: nil)
+    }
+
+    /// The shell reports that a callback started (incarnation 1).
+    static func started(_ callback: AppCallback, at: BudgetInstant, _ effects: [Effect]) -> Step {
+        Step(at: at, input: "\(callback) started", run: { core, now in core.callbackStarted(callback, app: app, incarnation: 1, at: now) },
+             effects: effects)
+    }
+
+    /// The shell reports that a callback returned.
+    static func returned(_ callback: AppCallback, at: BudgetInstant, _ effects: [Effect]) -> Step {
+        Step(at: at, input: "\(callback) returned", run: { core, _ in core.callbackReturned(callback, app: app) }, effects: effects)
     }
 
     /// The app registers a launch handler, during its launch or after it.
@@ -98,6 +109,35 @@ import Testing
     }
 
     static let cases: [Case] = [
+        Case(name: "launch watchdog: willFinish 12 s and didFinish 9 s are killed 20 s after the launch started",
+             launched: false,
+             steps: [
+                 given(.zero, "launch", { core, now in try core.apply(.launch, to: app, at: now) }),
+                 started(.willFinishLaunching, at: .zero, [.arm(app, .watchdog, at: .seconds(20), token: 1)]),
+                 returned(.willFinishLaunching, at: .seconds(12), []),
+                 started(.didFinishLaunching, at: .seconds(12), []),
+                 Step(at: .seconds(20), input: "watchdog", run: { core, now in core.timerFired(.watchdog, app: app, token: 1, at: now) },
+                      effects: killed(.watchdog)),
+             ]),
+        Case(name: "launch watchdog: the first activation within 20 s ends the launch and disarms it",
+             launched: false,
+             steps: [
+                 given(.zero, "launch", { core, now in try core.apply(.launch, to: app, at: now) }),
+                 started(.willFinishLaunching, at: .zero, [.arm(app, .watchdog, at: .seconds(20), token: 1)]),
+                 started(.didBecomeActive, at: .seconds(19), []),
+                 returned(.didBecomeActive, at: .seconds(19), [.disarm(app, .watchdog)]),
+                 returned(.didBecomeActive, at: .seconds(30), []),
+                 Step(at: .seconds(30), input: "press Home", run: { core, now in try core.apply(.pressHome, to: app, at: now) }, effects: nil),
+                 started(.didEnterBackground, at: .seconds(30), [.arm(app, .watchdog, at: .seconds(35), token: 2)]),
+             ]),
+        Case(name: "launch watchdog: launched into the background, didEnterBackground must also end by the launch's deadline",
+             launched: false,
+             steps: [
+                 given(.zero, "launch in background", { core, now in try core.apply(.launchInBackground(.backgroundTask), to: app, at: now) }),
+                 started(.willFinishLaunching, at: .zero, [.arm(app, .watchdog, at: .seconds(20), token: 1)]),
+                 started(.didEnterBackground, at: .seconds(18), [.arm(app, .watchdog, at: .seconds(20), token: 2)]),
+                 returned(.didEnterBackground, at: .seconds(19), [.disarm(app, .watchdog)]),
+             ]),
         Case(name: "registration: during the launch a permitted identifier is registered",
              launched: false,
              steps: [

@@ -6,8 +6,8 @@ import TestSupport
 @testable import BudgetClock
 import BackgroundBudgetTestKit
 
-/// Issue 13's rules on a whole system, with the exact trace entries: a launch handler registered
-/// after launch crashes the app [S51][S98], and a `BGTaskScheduler` task
+/// Issue 13's rules on a whole system, with the exact trace entries: the launch watchdog [S23], a
+/// launch handler registered after launch crashes the app [S51][S98], and a `BGTaskScheduler` task
 /// that expires with no expiration handler is completed unsuccessfully at once [S49].
 @Suite struct LaunchRuleTests {
     let clock = VirtualClock()
@@ -22,6 +22,53 @@ import BackgroundBudgetTestKit
 
     private func entries(_ system: BackgroundSystem, at time: BudgetInstant) -> [TraceEvent.Kind] {
         system.trace.events.filter { $0.time == time }.map(\.kind)
+    }
+
+    // MARK: Launch watchdog
+
+    @Test func aSlowLaunchSplitAcrossWillFinishAndDidFinishIsKilledTwentySecondsAfterItStarted() throws {
+        let system = BackgroundSystem(clock: clock)
+        let delegate = ScriptedDelegate()
+        delegate.on(.willFinishLaunching) { app in app.simulateWork(for: .seconds(12)) }
+        delegate.on(.didFinishLaunching) { app in app.simulateWork(for: .seconds(9)) }
+        let news = try install(system, delegate)
+        clock.advance(by: .seconds(100))
+        try system.open(news)
+        clock.advance(by: .seconds(60))
+        #expect(entries(system, at: .seconds(120)) == [
+            .exit(.watchdog, code: 0x8bad_f00d), .stateChange(.notRunning, cause: .kill(.watchdog)),
+        ])
+        #expect(system.trace.events.first { $0.kind == .exit(.watchdog, code: 0x8bad_f00d) }?.code == "0x8badf00d")
+        #expect(delegate.times(of: .lifecycle(.didBecomeActive)).isEmpty)
+        #expect(news.applicationState == .notRunning)
+    }
+
+    @Test func aLaunchThatBecomesActiveWithinTheLimitIsNotKilled() throws {
+        let system = BackgroundSystem(clock: clock)
+        let delegate = ScriptedDelegate()
+        delegate.on(.willFinishLaunching) { app in app.simulateWork(for: .seconds(10)) }
+        delegate.on(.didFinishLaunching) { app in app.simulateWork(for: .seconds(9)) }
+        let news = try install(system, delegate)
+        try system.open(news)
+        clock.advance(by: .seconds(60))
+        #expect(delegate.times(of: .lifecycle(.didBecomeActive)) == [.seconds(19)])
+        #expect(!system.trace.contains(any: .exit))
+        #expect(news.applicationState == .active)
+    }
+
+    @Test func theLaunchLimitIsAValidatedPolicyNumberInEveryPreset() throws {
+        #expect(BudgetPolicy.presets.map(\.launchWatchdog) == [.seconds(20), .seconds(20), .seconds(20)])
+        var policy = BudgetPolicy.iOS13
+        policy.launchWatchdog = .zero
+        #expect(throws: PolicyError(field: .launchWatchdog, problem: .notPositive(0))) { try policy.validate() }
+        #expect(try BudgetPolicy.iOS13.setting(.launchWatchdog, to: 8).launchWatchdog == .seconds(8))
+        let system = try BackgroundSystem(policy: BudgetPolicy.iOS13.setting(.launchWatchdog, to: 8), clock: clock)
+        let delegate = ScriptedDelegate()
+        delegate.on(.didFinishLaunching) { app in app.simulateWork(for: .seconds(9)) }
+        let news = try install(system, delegate)
+        try system.open(news)
+        clock.advance(by: .seconds(60))
+        #expect(system.trace.instants(of: .exit) == [.seconds(8)])
     }
 
     // MARK: Registration after launch
