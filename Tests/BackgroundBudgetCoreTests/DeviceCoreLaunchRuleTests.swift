@@ -32,9 +32,13 @@ import Testing
         var testDescription: String { name }
     }
 
+    /// The app every case installs.
     static let app: AppID = "com.example.core"
+    /// Its refresh identifier, registered at launch.
     static let refreshID = "com.example.core.refresh"
+    /// Its processing identifier, registered by the cases that need it.
     static let cleanID = "com.example.core.clean"
+    /// The app's manifest: both identifiers permitted, with their modes.
     static let manifest = AppManifest(id: app, backgroundModes: [.fetch, .processing], permittedTaskIdentifiers: [refreshID, cleanID])
 
     /// The app's first process ends for `reason`: its queue is dropped, the exit delivered, and every
@@ -71,6 +75,7 @@ import Testing
     }
     /// The refresh request runs 900 s after it is submitted at 1 s; its expiration is due 25 s in.
     static let refreshDue = BudgetInstant.seconds(901)
+    /// When the running refresh expires: its runtime less the expiration lead.
     static let expiry = refreshDue + .seconds(25)
 
     /// Submit a refresh at 1 s, press Home at 5 s (suspended), run the request at 901 s and settle the
@@ -108,6 +113,7 @@ import Testing
         }, effects: [])
     }
 
+    /// Every case, by rule.
     static let cases: [Case] = [
         Case(name: "launch watchdog: willFinish 12 s and didFinish 9 s are killed 20 s after the launch started",
              launched: false,

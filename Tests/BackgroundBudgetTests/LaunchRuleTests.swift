@@ -10,16 +10,22 @@ import BackgroundBudgetTestKit
 /// launch handler registered after launch crashes the app [S51][S98], and a `BGTaskScheduler` task
 /// that expires with no expiration handler is completed unsuccessfully at once [S49].
 @Suite struct LaunchRuleTests {
+    /// The clock every test advances.
     let clock = VirtualClock()
+    /// A permitted refresh identifier.
     static let refreshID = "com.example.news.refresh"
+    /// A permitted processing identifier.
     static let cleanID = "com.example.news.clean"
+    /// The message of the exception a late registration raises.
     static let message = "All launch handlers must be registered before application finishes launching"
 
+    /// Installs "news" with both identifiers permitted and the fetch and processing modes.
     private func install(_ system: BackgroundSystem, _ delegate: any ApplicationDelegate) throws -> Application {
         try system.install(AppManifest(id: "news", backgroundModes: [.fetch, .processing],
                                        permittedTaskIdentifiers: [Self.refreshID, Self.cleanID]), delegate: delegate)
     }
 
+    /// The kinds of the trace entries at one instant, in order.
     private func entries(_ system: BackgroundSystem, at time: BudgetInstant) -> [TraceEvent.Kind] {
         system.trace.events.filter { $0.time == time }.map(\.kind)
     }
