@@ -149,7 +149,6 @@ extension ContinuedProcessingFixture {
         let photos = try install(system, nil, permitted: [ExportDelegate.pattern, "com.example.photos.refresh"])
         try system.open(photos)
         clock.advance(by: .seconds(1))
-        #expect(!photos.register(forTaskWithIdentifier: "com.example.photos.refresh") { _ in })   // launch is over
         let started = TestLog<String>()
         #expect(photos.register(forTaskWithIdentifier: "com.example.photos.export.7") { started.append($0.identifier) })
         try photos.submit(export("7"))
@@ -161,6 +160,11 @@ extension ContinuedProcessingFixture {
         // Twice in one process terminates the app, as for every identifier.
         _ = photos.register(forTaskWithIdentifier: "com.example.photos.export.7") { _ in }
         #expect(events(system, "exit").map(\.reason) == ["taskRegisteredTwice"])
+        // Any other identifier registered after launch crashes the app.
+        try system.open(photos)
+        clock.advance(by: .seconds(1))
+        #expect(!photos.register(forTaskWithIdentifier: "com.example.photos.refresh") { _ in })
+        #expect(events(system, "exit").map(\.reason) == ["taskRegisteredTwice", "uncaughtException"])
     }
 
     // MARK: The limit and the strategies

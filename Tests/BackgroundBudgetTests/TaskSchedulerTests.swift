@@ -125,11 +125,14 @@ final class ResubmittingDelegate: ApplicationDelegate {
         #expect(system.trace.events.contains(TraceEvent(time: .zero, app: "news",
             kind: .taskRegistrationRejected("com.example.other", .notPermitted))))
         #expect(system.trace.events.contains(TraceEvent(time: .zero, app: "news", kind: .taskRegistered(Self.refreshID))))
-        // After launch: refused, recorded with the reason.
+        // After launch: a crash, recorded with the reason and the exception's message (LaunchRuleTests).
         clock.advance(by: .seconds(1))
         #expect(!news.register(forTaskWithIdentifier: Self.cleanID) { _ in })
         #expect(events(system, "taskRegistrationRejected").last
-            == TraceEvent(time: .seconds(1), app: "news", kind: .taskRegistrationRejected(Self.cleanID, .notLaunching)))
+            == TraceEvent(time: .seconds(1), app: "news", kind: .taskRegistrationRejected(Self.cleanID, .afterLaunch)))
+        #expect(events(system, "exit") == [TraceEvent(time: .seconds(1), app: "news", kind: .exit(.uncaughtException, code: nil))])
+        // Not running: there is no launch to register in, and no process to crash.
+        #expect(!news.register(forTaskWithIdentifier: Self.cleanID) { _ in })
         let line = try #require(events(system, "taskRegistrationRejected").last?.jsonLine)
         #expect(line == #"{"t":1.000,"app":"news","event":"taskRegistrationRejected","name":"com.example.news.clean","reason":"notLaunching"}"#)
     }

@@ -14,9 +14,15 @@ extension Application {
     /// Registers the launch handler for a task identifier
     /// (`register(forTaskWithIdentifier:using:launchHandler:)`); the handler runs on the app's queue.
     ///
-    /// Registration succeeds only for identifiers in `BGTaskSchedulerPermittedIdentifiers` and only
-    /// while the app is finishing launching (during its launch's callbacks); otherwise it returns
-    /// `false` and the trace records `taskRegistrationRejected` with the reason. Continued-processing
+    /// Registration succeeds only for identifiers in `BGTaskSchedulerPermittedIdentifiers` (otherwise
+    /// it returns `false`) and only while the app is finishing launching: from the start of its launch
+    /// until `didFinishLaunching` returns. A permitted identifier registered later — from
+    /// `applicationDidBecomeActive`, `applicationWillResignActive`, a launch handler, anywhere after
+    /// launch — crashes the app as `BGTaskScheduler`'s `NSInternalInconsistencyException` ("All launch
+    /// handlers must be registered before application finishes launching") does [S51][S98]: the trace
+    /// records `taskRegistrationRejected` (reason `afterLaunch`, with the message) and the exit
+    /// (``TerminationReason/uncaughtException``), and no more of the app's code is started: neither the
+    /// observers of the callback that registered nor the steps after it. Continued-processing
     /// identifiers — a wildcard entry such as `com.example.photos.export.*`, or an identifier matching
     /// one — may be registered at any time, and a handler registered for the wildcard entry runs every
     /// matching task. Registering the same

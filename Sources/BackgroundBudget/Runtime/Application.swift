@@ -29,11 +29,13 @@ public final class Application: Sendable {
         var delegate: (any ApplicationDelegate)?
         var observers: [Int: Observer] = [:]
         var nextObserver = 0
-        /// Set while a launch delivery's callbacks run: task launch handlers may be registered.
+        /// Set from the start of a launch delivery until `didFinishLaunching` returns: task launch
+        /// handlers may be registered.
         var finishingLaunch = false
     }
 
-    /// Whether the app is finishing launching (its launch delivery's callbacks are running).
+    /// Whether the app is finishing launching (its launch delivery runs and `didFinishLaunching` has
+    /// not returned).
     var isFinishingLaunching: Bool {
         side.withLock { $0.finishingLaunch }
     }
@@ -144,6 +146,7 @@ public final class Application: Sendable {
                 }
                 system?.callbackStarted(callback, app: id, incarnation: incarnation)
                 delegate?.deliver(callback, to: self, options: options)
+                if callback == .didFinishLaunching { side.withLock { $0.finishingLaunch = false } }
                 guard queue.epoch == epoch else { return }
                 system?.callbackReturned(callback, app: id)
                 for block in blocks { block(callback) }

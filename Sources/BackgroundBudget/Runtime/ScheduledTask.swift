@@ -6,7 +6,8 @@
 /// the device stops being idle, a required condition is lost, or the cap is reached; a
 /// continued-processing task has no time limit and expires when the user cancels it or the system
 /// reclaims resources. An expired processing or continued-processing task is marked completed
-/// unsuccessfully ``BudgetPolicy/expirationWarningLead`` later if the app has not completed it. When
+/// unsuccessfully ``BudgetPolicy/expirationWarningLead`` later if the app has not completed it; a
+/// task of any kind that expires with no ``expirationHandler`` set is marked so at once [S49]. When
 /// a task ends, its expiration handler is dropped, so a handler that captures the task does not keep
 /// it alive.
 public final class ScheduledTask: Sendable {
@@ -28,10 +29,19 @@ public final class ScheduledTask: Sendable {
     }
 
     /// Called once, on the app's queue, when the system expires the task; cleared after it is
-    /// called [S49]. Complete the task in it.
+    /// called [S49]. Complete the task in it. A task that expires while no handler is set is marked
+    /// completed unsuccessfully at that instant (`taskCompleted` with reason `expiredUnfinished`),
+    /// with no grace [S49].
     public var expirationHandler: (@Sendable () -> Void)? {
         get { handler.withLock { $0 } }
-        set { handler.withLock { $0 = newValue } }
+        set {
+            handler.withLock { $0 = newValue }
+            // The core is told by value; it reads the latest setting under the system's lock, so
+            // racing setters leave it agreeing with the handler kept here.
+            system?.decide { [app, number, handler] core, _ in
+                core.scheduledTaskHandlerSet(app: app, task: number, set: handler.withLock { $0 != nil })
+            }
+        }
     }
 
     /// Takes the expiration handler, leaving none.

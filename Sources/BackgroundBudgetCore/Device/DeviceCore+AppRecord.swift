@@ -28,6 +28,10 @@ extension DeviceCore {
         package var backgroundAppRefresh = true
         /// What the app last finished in the background, for the reason of the suspension that follows.
         var finishedWork: SuspensionReason?
+        /// While the app launches: when the launch watchdog kills it (``BudgetPolicy/launchWatchdog``
+        /// after `willFinishLaunching` started); `nil` once its first activation or background entry
+        /// returned.
+        var launchDeadline: BudgetInstant?
 
         /// Finite background tasks and their allowance.
         package var finiteTasks = FiniteTaskState()
@@ -79,6 +83,7 @@ extension DeviceCore {
         mutating func processEnded(at now: BudgetInstant) -> (fetchCutShort: Bool, memoryWarningDropped: Bool) {
             inFlight = 0
             pendingExit = nil
+            launchDeadline = nil
             finiteTasks.processEnded()
             modes.processEnded()
             let fetchCutShort = fetch.processEnded(at: now)

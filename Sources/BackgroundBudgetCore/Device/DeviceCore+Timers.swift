@@ -48,20 +48,32 @@ extension DeviceCore {
     }
 
     /// Arms the watchdog for a callback that has a time limit; called as the callback starts.
+    /// `willFinishLaunching` starts the launch, which has ``BudgetPolicy/launchWatchdog`` in all
+    /// [S23]; a `didEnterBackground` during the launch must also return by the launch's deadline.
     package mutating func callbackStarted(_ callback: AppCallback, app: AppID, incarnation: UInt64, at now: BudgetInstant) -> [Effect] {
         let s = slot(app)
         guard records[s].incarnation == incarnation, records[s].state != .notRunning else { return [] }
         let limit: Duration
         switch callback {
+        case .willFinishLaunching:
+            records[s].launchDeadline = now + policy.launchWatchdog
+            return [arm(.watchdog, for: app, at: now + policy.launchWatchdog)]
         case .didEnterBackground: limit = policy.didEnterBackgroundLimit
         case .willTerminate: limit = policy.willTerminateLimit
         default: return []
         }
-        return [arm(.watchdog, for: app, at: now + limit)]
+        return [arm(.watchdog, for: app, at: min(now + limit, records[s].launchDeadline ?? now + limit))]
     }
 
-    /// Disarms the watchdog when the callback returns.
+    /// Disarms the watchdog when the callback returns; the first `didBecomeActive` or
+    /// `didEnterBackground` to return ends the launch.
     package mutating func callbackReturned(_ callback: AppCallback, app: AppID) -> [Effect] {
-        callback == .didEnterBackground || callback == .willTerminate ? [disarm(.watchdog, for: app)] : []
+        let s = slot(app)
+        if callback == .didBecomeActive, records[s].launchDeadline != nil {
+            records[s].launchDeadline = nil
+            return [disarm(.watchdog, for: app)]
+        }
+        if callback == .didEnterBackground { records[s].launchDeadline = nil }
+        return callback == .didEnterBackground || callback == .willTerminate ? [disarm(.watchdog, for: app)] : []
     }
 }

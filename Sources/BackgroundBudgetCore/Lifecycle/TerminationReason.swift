@@ -24,6 +24,11 @@ public enum TerminationReason: String, Sendable, Hashable, CaseIterable {
     /// The app registered a launch handler for the same task identifier twice in one process, which
     /// `BGTaskScheduler` answers with an exception [S46][S51].
     case taskRegisteredTwice
+    /// The app raised an exception it did not catch and crashed: `BGTaskScheduler` raises
+    /// `NSInternalInconsistencyException` ("All launch handlers must be registered before application
+    /// finishes launching") when a launch handler is registered after the app finished launching
+    /// [S51][S98]. A crash leaves no termination code.
+    case uncaughtException
     /// Any other orderly termination by the system.
     case system
 
@@ -38,7 +43,7 @@ public enum TerminationReason: String, Sendable, Hashable, CaseIterable {
         case .backgroundFetchNotCompleted: 0x2182_bad4
         case .tooManyBackgroundTasks: 0xbada_5e47
         case .voipPushNotReported: 0xbaad_ca11
-        case .memoryPressure, .userKill, .exitsOnSuspend, .taskRegisteredTwice, .system: nil
+        case .memoryPressure, .userKill, .exitsOnSuspend, .taskRegisteredTwice, .uncaughtException, .system: nil
         }
     }
 }

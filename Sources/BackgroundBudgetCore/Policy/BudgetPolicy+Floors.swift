@@ -21,7 +21,7 @@ extension BudgetPolicy.Field {
         case .minimumFetchInterval: .seconds(1)
         case .expirationWarningLead: .zero
         // The model's limit; Apple documents none.
-        case .didEnterBackgroundLimit, .willTerminateLimit, .backgroundTaskAllowance, .eventWindow,
+        case .didEnterBackgroundLimit, .willTerminateLimit, .launchWatchdog, .backgroundTaskAllowance, .eventWindow,
              .remoteNotificationWindow, .voipKeepAliveWindow, .fetchRuntime, .processingTaskRuntimeCap, .silentPushWindow:
             .milliseconds(1)
         case .allowanceResetsOnForeground, .maxOpenBackgroundTasks, .backgroundTaskExpiryCode, .silentPushesPerHour,

@@ -25,6 +25,13 @@ public struct BudgetPolicy: Sendable, Hashable, CustomStringConvertible {
     /// How long `applicationWillTerminate` may run before the process is killed. About 5 s [S8].
     public var willTerminateLimit: Duration
 
+    /// How long launching may take, from the start of `application(_:willFinishLaunchingWithOptions:)`
+    /// until the first `applicationDidBecomeActive` or `applicationDidEnterBackground` returns, before
+    /// the watchdog kills the app (`0x8badf00d`). About 20 s in every release: Apple's example report
+    /// shows a launch killed after "an allowance of 19.97 seconds" [S23], and the historical table
+    /// gives 20 s for launch [S91] (observed).
+    public var launchWatchdog: Duration = .seconds(20)
+
     /// The finite-task allowance per background entry, shared by all of an app's
     /// `beginBackgroundTask` assertions [S17]. About 600 s on iOS 4–6 [S20], 180 s on iOS 7–12
     /// (`permittedBackgroundDuration: 180.000000`) [S19], 30 s from iOS 13 [S17][S18]. Apple calls
@@ -150,7 +157,8 @@ public struct BudgetPolicy: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// iOS 13 and later, the default: a 30 s allowance [S17][S18], handlers 5 s before it ends [S21],
-    /// 5 s for `applicationDidEnterBackground` and `applicationWillTerminate` [S6][S8], 1000 assertions
+    /// 5 s for `applicationDidEnterBackground` and `applicationWillTerminate` [S6][S8], 20 s to
+    /// launch (``launchWatchdog``, every preset) [S23], 1000 assertions
     /// [S17], unfinished tasks killed with `0x2182bad2` [S22].
     public static let iOS13 = BudgetPolicy(
         name: "iOS13",
@@ -194,6 +202,8 @@ public struct BudgetPolicy: Sendable, Hashable, CustomStringConvertible {
         case didEnterBackgroundLimit
         /// ``BudgetPolicy/willTerminateLimit``.
         case willTerminateLimit
+        /// ``BudgetPolicy/launchWatchdog``.
+        case launchWatchdog
         /// ``BudgetPolicy/backgroundTaskAllowance``.
         case backgroundTaskAllowance
         /// ``BudgetPolicy/expirationWarningLead``.
@@ -256,7 +266,7 @@ public struct BudgetPolicy: Sendable, Hashable, CustomStringConvertible {
         /// Whether the field is a duration in seconds.
         public var isDuration: Bool {
             switch self {
-            case .didEnterBackgroundLimit, .willTerminateLimit, .backgroundTaskAllowance, .expirationWarningLead,
+            case .didEnterBackgroundLimit, .willTerminateLimit, .launchWatchdog, .backgroundTaskAllowance, .expirationWarningLead,
                  .eventWindow, .remoteNotificationWindow, .voipKeepAliveMinimumInterval, .voipKeepAliveWindow,
                  .fetchRuntime, .minimumFetchInterval, .processingTaskRuntimeCap, .silentPushWindow: true
             case .allowanceResetsOnForeground, .maxOpenBackgroundTasks, .backgroundTaskExpiryCode, .silentPushesPerHour,
@@ -300,6 +310,7 @@ public struct BudgetPolicy: Sendable, Hashable, CustomStringConvertible {
         switch field {
         case .didEnterBackgroundLimit: copy.didEnterBackgroundLimit = duration
         case .willTerminateLimit: copy.willTerminateLimit = duration
+        case .launchWatchdog: copy.launchWatchdog = duration
         case .backgroundTaskAllowance: copy.backgroundTaskAllowance = duration
         case .expirationWarningLead: copy.expirationWarningLead = duration
         case .allowanceResetsOnForeground: copy.allowanceResetsOnForeground = try whole(0...1) == 1
@@ -339,6 +350,7 @@ public struct BudgetPolicy: Sendable, Hashable, CustomStringConvertible {
         }
         try positive(didEnterBackgroundLimit, .didEnterBackgroundLimit)
         try positive(willTerminateLimit, .willTerminateLimit)
+        try positive(launchWatchdog, .launchWatchdog)
         try positive(backgroundTaskAllowance, .backgroundTaskAllowance)
         guard expirationWarningLead >= .zero else {
             throw PolicyError(field: .expirationWarningLead, problem: .negative(expirationWarningLead.secondsDouble))

@@ -245,13 +245,16 @@ public struct TraceEvent: Sendable, Hashable, CustomStringConvertible {
             fields.append(("completed", String(completed)))
             fields.append(("total", String(total)))
         case .deviceChanged(let change): fields.append(("value", jsonString(change.value)))
+        case .taskRegistrationRejected(_, let why):
+            if let message = why.exceptionMessage { fields.append(("message", jsonString(message))) }
         default: break
         }
         return fields
     }
 
     /// The entry as one line of JSON, keys in a fixed order: `t`, `app`, `event`, then whichever of
-    /// `state`, `task`, `name`, `reason`, `code`, `until`, `count`, `remaining`, `completed`, `total` and `value` apply.
+    /// `state`, `task`, `name`, `reason`, `code`, `until`, `count`, `remaining`, `completed`, `total`, `value`
+    /// and `message` apply.
     public var jsonLine: String {
         var line = "{\"t\":\(formatSeconds(time.nanoseconds)),\"app\":\(jsonString(app.rawValue))"
         line += ",\"event\":\(jsonString(eventName))"

@@ -135,8 +135,11 @@ extension DeviceCore {
         }
         guard let chosen else { return (nil, []) }
         let s = slot(chosen.app)
+        // Taken before expiring: a task without an expiration handler ends at once [S49].
+        var reclaimed = records[s].taskRequests.running[chosen.number]
+        reclaimed?.expiredAt = now
         let effects = expire(chosen.number, slot: s, reason: .resourcesReclaimed, at: now) + rearmTaskDeadline(s)
-        return (records[s].taskRequests.running[chosen.number].map { $0.activity(app: chosen.app) }, effects)
+        return (reclaimed.map { $0.activity(app: chosen.app) }, effects)
     }
 
     /// What the user sees: running tasks in start order, then queued requests in queue order.

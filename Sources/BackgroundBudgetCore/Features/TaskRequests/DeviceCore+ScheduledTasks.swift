@@ -67,13 +67,27 @@ extension DeviceCore {
         return effects + rearmTaskDeadline(s)
     }
 
-    /// Expires a running task: its expiration handler is called on the app's queue.
+    /// Expires a running task: its expiration handler is called on the app's queue. A task whose app
+    /// set no expiration handler is marked completed unsuccessfully at the same instant, with no
+    /// grace [S49].
     package mutating func expire(_ number: UInt64, slot s: Int, reason: TaskExpiryReason, at now: BudgetInstant) -> [Effect] {
+        let hasHandler = records[s].taskRequests.running[number]?.hasExpirationHandler ?? false
         guard let identifier = records[s].taskRequests.expire(number, at: now) else { return [] }
         let app = records[s].manifest.id
+        guard hasHandler else {
+            record(.taskExpired(identifier, reason), app, now)
+            return finish(number, slot: s, .expiredUnfinished, at: now)
+        }
         let incarnation = records[s].handOff()
         record(.taskExpired(identifier, reason), app, now)
         return [.scheduledTaskExpiration(app, incarnation: incarnation, task: number)]
+    }
+
+    /// The app set (`set == true`) or cleared the expiration handler of the running task with this
+    /// number (`ScheduledTask.expirationHandler`); nothing happens once the task has ended.
+    package mutating func scheduledTaskHandlerSet(app: AppID, task number: UInt64, set: Bool) -> [Effect] {
+        records[slot(app)].taskRequests.running[number]?.hasExpirationHandler = set
+        return []
     }
 
     /// Ends a running task and suspends the app if nothing else holds it.

@@ -24,7 +24,9 @@ extension DeviceCore {
 
     /// Registers a launch handler for an identifier. When it returns `true` the shell keeps the handler
     /// by identifier until the process ends (``Effect/dropQueue(_:)``); when it returns `false` the
-    /// shell keeps nothing.
+    /// shell keeps nothing. A permitted identifier registered after the app finished launching
+    /// (`finishingLaunch` false; continued-processing identifiers excepted), or registered twice,
+    /// crashes the app: the effects end its process.
     package mutating func registerTask(
         _ identifier: String, finishingLaunch: Bool, app: AppID, at now: BudgetInstant
     ) -> (Bool, [Effect]) {
@@ -43,10 +45,12 @@ extension DeviceCore {
             reject(.notPermitted)
             return (false, [])
         }
-        // Continued-processing handlers may be registered at any time ([S46]).
+        // Continued-processing handlers may be registered at any time ([S46]); any other after launch
+        // is an uncaught NSInternalInconsistencyException: the app crashes ([S51][S98]).
         guard finishingLaunch || continued else {
-            reject(.notLaunching)
-            return (false, [])
+            reject(.afterLaunch)
+            return (false, applyValid(.kill(.uncaughtException), to: app, at: now,
+                                      invariant: "a running app that is not terminating can be killed"))
         }
         guard records[s].taskRequests.register(identifier) else {
             reject(.alreadyRegistered)

@@ -20,6 +20,10 @@ package struct RunningScheduledTask: Sendable {
     package var title = ""
     /// The subtitle the system shows for a continued-processing task.
     package var subtitle = ""
+    /// Whether the app has set the task's expiration handler, as the shell last reported it
+    /// (``DeviceCore/scheduledTaskHandlerSet(app:task:set:)``). A task expiring without one is marked
+    /// completed unsuccessfully at once, with no grace [S49].
+    package var hasExpirationHandler = false
 
     /// A task of `kind` started at `started`, not expired, with no progress.
     package init(identifier: String, kind: TaskRequest.Kind, started: BudgetInstant, expiredAt: BudgetInstant? = nil) {
@@ -33,7 +37,8 @@ package struct RunningScheduledTask: Sendable {
     /// time limit). A refresh is warned ``BudgetPolicy/expirationWarningLead`` before its
     /// ``BudgetPolicy/fetchRuntime`` ends and killed at the end; a processing task expires at
     /// ``BudgetPolicy/processingTaskRuntimeCap``; an expired processing or continued-processing task is
-    /// marked failed ``BudgetPolicy/expirationWarningLead`` after expiring.
+    /// marked failed ``BudgetPolicy/expirationWarningLead`` after expiring. A task without an
+    /// expiration handler never waits for these later deadlines: it ends when it expires.
     package func deadline(_ policy: BudgetPolicy) -> BudgetInstant? {
         switch kind {
         case .appRefresh:

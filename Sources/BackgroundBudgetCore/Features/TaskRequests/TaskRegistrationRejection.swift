@@ -4,8 +4,21 @@ import BudgetClock
 public enum TaskRegistrationRejection: String, Sendable, Hashable, CaseIterable {
     /// The identifier is not in `BGTaskSchedulerPermittedIdentifiers`.
     case notPermitted
-    /// The app is not finishing launching: handlers must be registered during launch [S46][S51].
+    /// The app is not running (or is terminating): there is no launch to register in [S46][S51].
     case notLaunching
     /// The identifier was registered before in this process; the app is terminated.
     case alreadyRegistered
+    /// The app already finished launching (`didFinishLaunching` returned): `BGTaskScheduler` raises
+    /// `NSInternalInconsistencyException` and the app crashes
+    /// (``TerminationReason/uncaughtException``) [S51][S98].
+    case afterLaunch
+
+    /// The message of the exception `BGTaskScheduler` raises for this rejection, as crash reports show
+    /// it, or `nil` when `register` just returns `false` (or the message is not known).
+    public var exceptionMessage: String? {
+        switch self {
+        case .afterLaunch: "All launch handlers must be registered before application finishes launching"
+        case .notPermitted, .notLaunching, .alreadyRegistered: nil
+        }
+    }
 }
