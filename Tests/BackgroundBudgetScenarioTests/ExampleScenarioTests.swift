@@ -249,8 +249,9 @@ import Testing
     }
 
     @Test func aSlowDidEnterBackgroundMeetsTheWatchdog() throws {
-        #expect(try Self.afterLaunch("slow-did-enter-background.json").suffix(3) == [
-            "10.000 notes applicationDidEnterBackground", "15.000 notes exit (watchdog)", "15.000 notes → notRunning (watchdog)",
+        #expect(try Self.afterLaunch("slow-did-enter-background.json").suffix(4) == [
+            "10.000 notes applicationDidEnterBackground", "15.000 notes exit (watchdog)", "15.000 notes killedMidCallback",
+            "15.000 notes → notRunning (watchdog)",
         ])
     }
 
@@ -286,9 +287,9 @@ import Testing
     }
 
     @Test func oneAssertionTooManyTerminatesTheApp() throws {
-        #expect(try Self.afterLaunch("too-many-assertions.json").suffix(3) == [
+        #expect(try Self.afterLaunch("too-many-assertions.json").suffix(4) == [
             "10.000 leaky beginBackgroundTaskDenied (tooManyTasks)", "10.000 leaky exit (tooManyBackgroundTasks)",
-            "10.000 leaky → notRunning (tooManyBackgroundTasks)",
+            "10.000 leaky killedMidCallback", "10.000 leaky → notRunning (tooManyBackgroundTasks)",
         ])
     }
 

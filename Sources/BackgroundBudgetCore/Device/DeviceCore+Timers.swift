@@ -47,10 +47,12 @@ extension DeviceCore {
         }
     }
 
-    /// Arms the watchdog for a callback that has a time limit; called as the callback starts.
+    /// Notes the callback as running (see ``TraceEvent/Kind/killedMidCallback(_:)``) and arms the
+    /// watchdog for a callback that has a time limit; called as the callback starts.
     package mutating func callbackStarted(_ callback: AppCallback, app: AppID, incarnation: UInt64, at now: BudgetInstant) -> [Effect] {
         let s = slot(app)
         guard records[s].incarnation == incarnation, records[s].state != .notRunning else { return [] }
+        records[s].runningCallback = callback
         let limit: Duration
         switch callback {
         case .didEnterBackground: limit = policy.didEnterBackgroundLimit
@@ -60,8 +62,10 @@ extension DeviceCore {
         return [arm(.watchdog, for: app, at: now + limit)]
     }
 
-    /// Disarms the watchdog when the callback returns.
+    /// Notes that no callback runs any more, and disarms the watchdog, when the callback returns.
     package mutating func callbackReturned(_ callback: AppCallback, app: AppID) -> [Effect] {
-        callback == .didEnterBackground || callback == .willTerminate ? [disarm(.watchdog, for: app)] : []
+        let s = slot(app)
+        if records[s].runningCallback == callback { records[s].runningCallback = nil }
+        return callback == .didEnterBackground || callback == .willTerminate ? [disarm(.watchdog, for: app)] : []
     }
 }

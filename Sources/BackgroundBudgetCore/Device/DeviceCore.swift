@@ -66,6 +66,12 @@ package struct DeviceCore: Sendable {
         slots[app].map { records[$0].state } ?? .notRunning
     }
 
+    /// Whether `incarnation` is the app's live process: it is running and was not relaunched since.
+    /// The shell drops, without effect or trace, every call made by code of an ended process.
+    package func isLive(_ app: AppID, incarnation: UInt64) -> Bool {
+        slots[app].map { records[$0].incarnation == incarnation && records[$0].state != .notRunning } ?? false
+    }
+
     /// Records a trace entry for an app.
     package mutating func record(_ kind: TraceEvent.Kind, _ app: AppID, _ now: BudgetInstant) {
         trace.append(TraceEvent(time: now, app: app, kind: kind), retention: retention)

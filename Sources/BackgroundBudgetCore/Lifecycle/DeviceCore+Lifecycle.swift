@@ -166,6 +166,11 @@ extension DeviceCore {
         let code = reason == .backgroundTaskExpired ? policy.backgroundTaskExpiryCode : reason.defaultCode
         record(.exit(reason, code: code), app, now)
         let s = slot(app)
+        // Said once: the callback that was running never finishes, and nothing it does later counts.
+        if let callback = records[s].runningCallback {
+            records[s].runningCallback = nil
+            record(.killedMidCallback(callback), app, now)
+        }
         // The shell drops the process's closures and task objects when it performs `dropQueue`.
         let ended = records[s].processEnded(at: now)
         continued.forgetAll(of: app)

@@ -37,7 +37,7 @@ enum TimelineMark: Sendable, Hashable {
              .notificationDelivered, .fetchStarted, .fetchCompleted, .taskStarted, .taskCompleted: self = .task
         case .taskExpired: self = .expiration
         case .eventWindowStarted: self = .allowance
-        case .workDropped, .backgroundTaskDenied, .backgroundTaskEndIgnored, .backgroundTaskOpenTooLong,
+        case .workDropped, .killedMidCallback, .backgroundTaskDenied, .backgroundTaskEndIgnored, .backgroundTaskOpenTooLong,
              .activityDenied, .eventQueued, .eventDropped, .notificationQueued, .fetchCompletionIgnored, .fetchSkipped,
              .taskRegistered, .taskRegistrationRejected, .taskSubmitted, .taskSubmitRejected, .taskRequestCancelled, .taskQueued, .taskProgress,
              .taskDropped, .taskCompletionIgnored, .deviceChanged:
