@@ -157,6 +157,6 @@ extension BackgroundSystem {
     }
 
     func callbackReturned(_ callback: AppCallback, app: AppID) {
-        decide { core, _ in core.callbackReturned(callback, app: app) }
+        decide { core, now in core.callbackReturned(callback, app: app, at: now) }
     }
 }

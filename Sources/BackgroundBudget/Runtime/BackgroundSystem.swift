@@ -300,6 +300,7 @@ public final class BackgroundSystem: Sendable {
             if let caller, caller.callerProcessEnded { return (nil, [], []) }
             // Read under the lock, so that decisions on a real clock are stamped in the order taken.
             let now = clock.now
+            state.core.beginDecision()
             if let app {
                 precondition(state.handles[app.id] === app, "\(app.id) was not installed on this BackgroundSystem")
             }

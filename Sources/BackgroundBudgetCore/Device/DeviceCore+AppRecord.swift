@@ -17,6 +17,8 @@ extension DeviceCore {
         /// The delegate callback running on the app's queue (between `callbackStarted` and
         /// `callbackReturned`), if any: an exit meanwhile is recorded as `killedMidCallback`.
         var runningCallback: AppCallback?
+        /// Entries of delivered steps the app's queue has not reached yet, in queue order.
+        package var heldSteps: [HeldSteps] = []
         /// Set while `applicationWillTerminate` runs: the exit follows when it returns.
         var pendingExit: TerminationReason?
         /// The last suspension, for explanations.

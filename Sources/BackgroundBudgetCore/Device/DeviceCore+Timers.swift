@@ -47,12 +47,14 @@ extension DeviceCore {
         }
     }
 
-    /// Notes the callback as running (see ``TraceEvent/Kind/killedMidCallback(_:)``) and arms the
-    /// watchdog for a callback that has a time limit; called as the callback starts.
+    /// Notes the callback as running (see ``TraceEvent/Kind/killedMidCallback(_:)``), records the
+    /// entries its delivery held up to it (the trace shows it when it runs), and arms the watchdog for
+    /// a callback that has a time limit; called as the callback starts.
     package mutating func callbackStarted(_ callback: AppCallback, app: AppID, incarnation: UInt64, at now: BudgetInstant) -> [Effect] {
         let s = slot(app)
         guard records[s].incarnation == incarnation, records[s].state != .notRunning else { return [] }
         records[s].runningCallback = callback
+        recordHeldSteps(app, starting: callback, at: now)
         let limit: Duration
         switch callback {
         case .didEnterBackground: limit = policy.didEnterBackgroundLimit
@@ -62,10 +64,12 @@ extension DeviceCore {
         return [arm(.watchdog, for: app, at: now + limit)]
     }
 
-    /// Notes that no callback runs any more, and disarms the watchdog, when the callback returns.
-    package mutating func callbackReturned(_ callback: AppCallback, app: AppID) -> [Effect] {
+    /// Notes that no callback runs any more, records the entries after a delivery's last callback
+    /// (held by the delivery), and disarms the watchdog, when the callback returns.
+    package mutating func callbackReturned(_ callback: AppCallback, app: AppID, at now: BudgetInstant) -> [Effect] {
         let s = slot(app)
         if records[s].runningCallback == callback { records[s].runningCallback = nil }
+        recordHeldSteps(app, starting: nil, at: now)
         return callback == .didEnterBackground || callback == .willTerminate ? [disarm(.watchdog, for: app)] : []
     }
 }
