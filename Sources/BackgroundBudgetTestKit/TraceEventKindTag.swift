@@ -15,6 +15,8 @@ extension TraceEvent.Kind {
         case stateChange
         /// The `exit` case.
         case exit
+        /// The `killedMidCallback` case.
+        case killedMidCallback
         /// The `workDropped` case.
         case workDropped
         /// The `backgroundTaskBegan` case.
@@ -106,6 +108,7 @@ extension TraceEvent.Kind {
         case .callback: .callback
         case .stateChange: .stateChange
         case .exit: .exit
+        case .killedMidCallback: .killedMidCallback
         case .workDropped: .workDropped
         case .backgroundTaskBegan: .backgroundTaskBegan
         case .backgroundTaskDenied: .backgroundTaskDenied

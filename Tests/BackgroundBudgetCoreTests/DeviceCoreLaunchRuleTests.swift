@@ -62,7 +62,7 @@ import Testing
 
     /// The shell reports that a callback returned.
     static func returned(_ callback: AppCallback, at: BudgetInstant, _ effects: [Effect]) -> Step {
-        Step(at: at, input: "\(callback) returned", run: { core, _ in core.callbackReturned(callback, app: app) }, effects: effects)
+        Step(at: at, input: "\(callback) returned", run: { core, now in core.callbackReturned(callback, app: app, at: now) }, effects: effects)
     }
 
     /// The app registers a launch handler, during its launch or after it.
@@ -185,10 +185,23 @@ import Testing
         }
     }
 
+    /// Records every step the core holds back for the app, at `now`, as if its queue had run them: the
+    /// trace records a delivery's entries only as its steps run. (No watchdog is armed, so the timer
+    /// tokens of the table's steps stay as they are.)
+    static func runHeldSteps(_ core: inout DeviceCore, at now: BudgetInstant) {
+        let s = core.slot(app)
+        while let first = core.records[s].heldSteps.first {
+            let before = core.records[s].heldSteps.count
+            core.recordHeldSteps(app, starting: first.callback, at: now)
+            if core.records[s].heldSteps.count >= before { break }
+        }
+    }
+
     @Test func aLateRegistrationIsTracedWithTheIdentifierAndTheMessageThenTheCrash() throws {
         var core = DeviceCore(policy: .iOS13)
         try core.install(Self.manifest)
         _ = try core.apply(.launch, to: Self.app, at: .zero)
+        Self.runHeldSteps(&core, at: .zero)
         _ = core.settle(Self.app, incarnation: 1, at: .zero)
         _ = core.registerTask(Self.cleanID, finishingLaunch: false, app: Self.app, at: .seconds(3))
         let entries = core.trace.events.filter { $0.time == .seconds(3) }
@@ -204,9 +217,14 @@ import Testing
         try core.install(Self.manifest)
         _ = try core.apply(.launch, to: Self.app, at: .zero)
         _ = core.registerTask(Self.refreshID, finishingLaunch: true, app: Self.app, at: .zero)
+        Self.runHeldSteps(&core, at: .zero)
         _ = core.settle(Self.app, incarnation: 1, at: .zero)
-        for step in Self.refreshRunning { _ = try step.run(&core, step.at) }
+        for step in Self.refreshRunning {
+            _ = try step.run(&core, step.at)
+            Self.runHeldSteps(&core, at: step.at)
+        }
         _ = core.timerFired(.taskDeadline, app: Self.app, token: 2, at: Self.expiry)
+        Self.runHeldSteps(&core, at: Self.expiry)
         let tail = core.trace.events.filter { $0.time == Self.expiry }.map(\.kind)
         #expect(tail == [
             .taskExpired(Self.refreshID, .runtimeEnding), .taskCompleted(Self.refreshID, .expiredUnfinished),

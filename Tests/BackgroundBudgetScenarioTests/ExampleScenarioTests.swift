@@ -112,22 +112,22 @@ import Testing
             "20.000 mail → inactive (switchAway)",
             "20.000 mail → background (switchAway)",
             "20.000 mail applicationDidEnterBackground",
+            "20.000 mail → suspended (noBackgroundWork)",
             "20.000 maps → inactive (launch)",
             "20.000 maps application:willFinishLaunchingWithOptions",
             "20.000 maps application:didFinishLaunchingWithOptions",
             "20.000 maps → active (launch)",
             "20.000 maps applicationDidBecomeActive",
-            "20.000 mail → suspended (noBackgroundWork)",
             "45.000 maps applicationWillResignActive",
             "45.000 maps → inactive (switchAway)",
             "45.000 maps → background (switchAway)",
             "45.000 maps applicationDidEnterBackground",
+            "45.000 maps → suspended (noBackgroundWork)",
             "45.000 music → inactive (launch)",
             "45.000 music application:willFinishLaunchingWithOptions",
             "45.000 music application:didFinishLaunchingWithOptions",
             "45.000 music → active (launch)",
             "45.000 music applicationDidBecomeActive",
-            "45.000 maps → suspended (noBackgroundWork)",
             "60.000 mail exit (memoryPressure)",
             "60.000 mail → notRunning (memoryPressure)",
             "75.000 music applicationWillResignActive",
@@ -146,12 +146,12 @@ import Testing
             "115.000 mail → inactive (switchAway)",
             "115.000 mail → background (switchAway)",
             "115.000 mail applicationDidEnterBackground",
+            "115.000 mail → suspended (noBackgroundWork)",
             "115.000 music → background (enterForeground)",
             "115.000 music applicationWillEnterForeground",
             "115.000 music → inactive (enterForeground)",
             "115.000 music → active (enterForeground)",
             "115.000 music applicationDidBecomeActive",
-            "115.000 mail → suspended (noBackgroundWork)",
         ])
     }
 
@@ -182,7 +182,7 @@ import Testing
             "5.000 tracker → background (location)",
             "5.000 tracker application:willFinishLaunchingWithOptions",
             "5.000 tracker application:didFinishLaunchingWithOptions",
-            "5.000 tracker applicationDidEnterBackground",
+            "5.800 tracker applicationDidEnterBackground",
             "7.300 tracker → suspended (noBackgroundWork)",
             "40.000 tracker → background (enterForeground)",
             "40.000 tracker applicationWillEnterForeground",
@@ -199,7 +199,7 @@ import Testing
             "110.000 tracker → background (remoteNotification)",
             "110.000 tracker application:willFinishLaunchingWithOptions",
             "110.000 tracker application:didFinishLaunchingWithOptions",
-            "110.000 tracker applicationDidEnterBackground",
+            "110.800 tracker applicationDidEnterBackground",
             "112.300 tracker → suspended (noBackgroundWork)",
         ])
     }
@@ -250,8 +250,9 @@ import Testing
     }
 
     @Test func aSlowDidEnterBackgroundMeetsTheWatchdog() throws {
-        #expect(try Self.afterLaunch("slow-did-enter-background.json").suffix(3) == [
-            "10.000 notes applicationDidEnterBackground", "15.000 notes exit (watchdog)", "15.000 notes → notRunning (watchdog)",
+        #expect(try Self.afterLaunch("slow-did-enter-background.json").suffix(4) == [
+            "10.000 notes applicationDidEnterBackground", "15.000 notes exit (watchdog)", "15.000 notes killedMidCallback",
+            "15.000 notes → notRunning (watchdog)",
         ])
     }
 
@@ -287,9 +288,9 @@ import Testing
     }
 
     @Test func oneAssertionTooManyTerminatesTheApp() throws {
-        #expect(try Self.afterLaunch("too-many-assertions.json").suffix(3) == [
+        #expect(try Self.afterLaunch("too-many-assertions.json").suffix(4) == [
             "10.000 leaky beginBackgroundTaskDenied (tooManyTasks)", "10.000 leaky exit (tooManyBackgroundTasks)",
-            "10.000 leaky → notRunning (tooManyBackgroundTasks)",
+            "10.000 leaky killedMidCallback", "10.000 leaky → notRunning (tooManyBackgroundTasks)",
         ])
     }
 

@@ -42,7 +42,8 @@ import BackgroundBudgetTestKit
         try system.open(news)
         clock.advance(by: .seconds(60))
         #expect(entries(system, at: .seconds(120)) == [
-            .exit(.watchdog, code: 0x8bad_f00d), .stateChange(.notRunning, cause: .kill(.watchdog)),
+            .exit(.watchdog, code: 0x8bad_f00d), .killedMidCallback(.didFinishLaunching),
+            .stateChange(.notRunning, cause: .kill(.watchdog)),
         ])
         #expect(system.trace.events.first { $0.kind == .exit(.watchdog, code: 0x8bad_f00d) }?.code == "0x8badf00d")
         #expect(delegate.times(of: .lifecycle(.didBecomeActive)).isEmpty)
@@ -93,7 +94,7 @@ import BackgroundBudgetTestKit
         clock.advance(by: .seconds(10))
         #expect(entries(system, at: .seconds(2)) == [
             .taskRegistrationRejected(Self.cleanID, .afterLaunch), .exit(.uncaughtException, code: nil),
-            .stateChange(.notRunning, cause: .kill(.uncaughtException)),
+            .killedMidCallback(.didBecomeActive), .stateChange(.notRunning, cause: .kill(.uncaughtException)),
         ])
         let line = try #require(system.trace.events.first { $0.eventName == "taskRegistrationRejected" }?.jsonLine)
         #expect(line == #"{"t":2.000,"app":"news","event":"taskRegistrationRejected","name":"com.example.news.clean","reason":"afterLaunch","message":"\#(Self.message)"}"#)
@@ -111,10 +112,10 @@ import BackgroundBudgetTestKit
         clock.advance(by: .seconds(5))
         try system.pressHome()
         #expect(entries(system, at: .seconds(5)) == [
-            .callback(.willResignActive), .stateChange(.inactive, cause: .pressHome), .stateChange(.background, cause: .pressHome),
-            .callback(.didEnterBackground),
+            // The steps after willResignActive never ran, so they are not in the trace.
+            .callback(.willResignActive),
             .taskRegistrationRejected(Self.refreshID, .afterLaunch), .exit(.uncaughtException, code: nil),
-            .stateChange(.notRunning, cause: .kill(.uncaughtException)),
+            .killedMidCallback(.willResignActive), .stateChange(.notRunning, cause: .kill(.uncaughtException)),
         ])
         #expect(delegate.times(of: .lifecycle(.didEnterBackground)).isEmpty)
     }

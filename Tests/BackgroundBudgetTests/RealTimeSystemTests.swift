@@ -89,4 +89,27 @@ struct RealTimeSystemTests {
         #expect(exit.kind == .exit(.watchdog, code: 0x8bad_f00d))
         #expect(!system.trace.states(for: "slow").contains(.suspended))
     }
+
+    @Test func theRestOfACallbackKilledOnTheRealClockDoesNothing() throws {
+        let clock = DispatchClock()
+        defer { clock.shutdown() }
+        let system = try BackgroundSystem(policy: Self.shortPolicy(), clock: clock)
+        let finished = DispatchSemaphore(value: 0)
+        let delegate = ScriptedDelegate { callback, app in
+            guard callback == .didEnterBackground else { return }
+            app.simulateWork(for: .milliseconds(500))   // the watchdog kills the process at 200 ms
+            app.beginBackgroundTask(withName: "late")
+            app.setMemoryFootprint(1_000)
+            finished.signal()
+        }
+        let app = try system.install(AppManifest(id: "slow"), delegate: delegate)
+        try system.open(app)
+        try system.pressHome()
+        #expect(finished.wait(timeout: .now() + 5) == .success)
+        #expect(waitUntil(seconds: 3) { system.state(of: app) == .notRunning })
+        let kinds = system.trace.events.filter { $0.app == "slow" }.map(\.kind)
+        #expect(kinds.filter { $0 == .killedMidCallback(.didEnterBackground) }.count == 1)
+        #expect(!kinds.contains { $0.tag == .backgroundTaskBegan || $0.tag == .backgroundTaskDenied })
+        #expect(system.trace.events.last?.kind == .stateChange(.notRunning, cause: .kill(.watchdog)))
+    }
 }

@@ -67,7 +67,8 @@ final class AppExecutor: Sendable {
                 state.queued -= 1
                 return true
             }
-            if current { work() }
+            // The work runs as code of the process it was queued in (see `ProcessContext`).
+            if current { ProcessContext(executor: self, epoch: epoch).run(work) }
         }
         switch backend {
         case .inline(let executor): executor.enqueue(guarded)

@@ -83,9 +83,10 @@ extension Application {
 
     /// Submits work to the app's own serial queue, like `DispatchQueue.main.async`: it runs after the
     /// callbacks and work submitted before it, waits while the app is suspended, and is dropped (and
-    /// counted in the trace) if the app terminates first.
+    /// counted in the trace) if the app terminates first. Code of an ended process queues nothing.
     /// - Parameter work: The work.
     public func async(_ work: @escaping @Sendable () -> Void) {
+        guard !callerProcessEnded else { return }
         queue.enqueue(work)
         queue.drain()
     }
@@ -95,7 +96,7 @@ extension BackgroundSystem {
     func beginBackgroundTask(
         for app: Application, name: String?, expirationHandler: (@Sendable () -> Void)?
     ) -> Result<BackgroundTaskIdentifier, BackgroundTaskDenial> {
-        let outcome = decide { (state: inout State, now: BudgetInstant) in
+        let outcome = decide(caller: app, ended: .denied(.notRunning)) { (state: inout State, now: BudgetInstant) in
             let (result, effects) = state.core.beginBackgroundTask(app.id, name: name, at: now)
             // The shell keeps the handler under the granted identifier; a denied one is never kept and
             // is dropped when the caller's frame ends, outside the lock.
@@ -111,7 +112,7 @@ extension BackgroundSystem {
     }
 
     func endBackgroundTask(_ identifier: BackgroundTaskIdentifier, for app: Application) {
-        decide { core, now in core.endBackgroundTask(app.id, identifier, at: now) }
+        decide(caller: app) { core, now in core.endBackgroundTask(app.id, identifier, at: now) }
     }
 
     func backgroundTimeRemaining(for app: Application) -> Double {

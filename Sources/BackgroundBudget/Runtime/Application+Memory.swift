@@ -14,7 +14,7 @@ extension Application {
     /// later under pressure; raising it may put the device under pressure.
     /// - Parameter bytes: The new footprint; negative values count as zero.
     public func setMemoryFootprint(_ bytes: Int) {
-        system?.decide { core, now in core.setFootprint(bytes, app: id, at: now) }
+        system?.decide(caller: self) { core, now in core.setFootprint(bytes, app: id, at: now) }
     }
 }
 

@@ -14,7 +14,7 @@ extension Application {
     ///   suspend; the trace records it too, and the app suspends as usual.
     public func startActivity(_ activity: BackgroundActivity) throws(ActivityDenial) {
         guard let system else { throw .notRunning }
-        let result = system.decide { [id] (state: inout BackgroundSystem.State, now: BudgetInstant) in
+        let result = system.decide(caller: self, ended: .failure(.notRunning)) { [id] (state: inout BackgroundSystem.State, now: BudgetInstant) in
             (state.core.startActivity(activity, app: id, at: now), [Effect]())
         }
         try result.get()
@@ -23,7 +23,7 @@ extension Application {
     /// Stops a continuous activity; a background app that nothing else keeps running is suspended.
     /// Stopping one that is not running does nothing.
     public func stopActivity(_ activity: BackgroundActivity) {
-        system?.decide { core, now in core.stopActivity(activity, app: id, at: now) }
+        system?.decide(caller: self) { core, now in core.stopActivity(activity, app: id, at: now) }
     }
 
     /// Starts playing audio with an active audio session (`AVAudioSession.setActive(true)` and play).
@@ -43,30 +43,30 @@ extension Application {
     /// Starts significant-change monitoring (`startMonitoringSignificantLocationChanges()`). It outlives
     /// the app: a significant change relaunches a terminated app into the background [S29].
     public func startMonitoringSignificantLocationChanges() {
-        system?.decide { core, _ in core.setLocationMonitoring(significantChanges: true, monitoring: true, app: id); return [] }
+        system?.decide(caller: self) { core, _ in core.setLocationMonitoring(significantChanges: true, monitoring: true, app: id); return [] }
     }
 
     /// Stops significant-change monitoring.
     public func stopMonitoringSignificantLocationChanges() {
-        system?.decide { core, _ in core.setLocationMonitoring(significantChanges: true, monitoring: false, app: id); return [] }
+        system?.decide(caller: self) { core, _ in core.setLocationMonitoring(significantChanges: true, monitoring: false, app: id); return [] }
     }
 
     /// Starts monitoring a region (`startMonitoring(for:)`); crossing it relaunches a terminated app [S32].
     /// - Parameter region: The region's identifier.
     public func startMonitoring(region: String) {
-        system?.decide { core, _ in core.setLocationMonitoring(region: region, monitoring: true, app: id); return [] }
+        system?.decide(caller: self) { core, _ in core.setLocationMonitoring(region: region, monitoring: true, app: id); return [] }
     }
 
     /// Stops monitoring a region.
     /// - Parameter region: The region's identifier.
     public func stopMonitoring(region: String) {
-        system?.decide { core, _ in core.setLocationMonitoring(region: region, monitoring: false, app: id); return [] }
+        system?.decide(caller: self) { core, _ in core.setLocationMonitoring(region: region, monitoring: false, app: id); return [] }
     }
 
     /// Reports an incoming call to CallKit for the VoIP push being handled. A VoIP push whose handler
     /// returns without a report kills the app (`0xbaadca11`) [S35][S22].
     public func reportNewIncomingCall() {
-        system?.decide { core, now in core.reportCall(app: id, at: now); return [] }
+        system?.decide(caller: self) { core, now in core.reportCall(app: id, at: now); return [] }
     }
 
     /// Installs the legacy VoIP keep-alive handler (`setKeepAliveTimeout(_:handler:)`): every `interval`
@@ -81,7 +81,7 @@ extension Application {
     @discardableResult
     public func setKeepAliveTimeout(_ interval: Duration, handler: @escaping @Sendable () -> Void) -> Bool {
         guard let system else { return false }
-        return system.decide { [id] (state: inout BackgroundSystem.State, now: BudgetInstant) in
+        return system.decide(caller: self, ended: false) { [id] (state: inout BackgroundSystem.State, now: BudgetInstant) in
             let (ok, effects) = state.core.setKeepAlive(interval, app: id, at: now)
             if ok {
                 // The handler replaced is dropped after the lock is released, with the others.
@@ -95,7 +95,7 @@ extension Application {
 
     /// Removes the keep-alive handler (`clearKeepAliveTimeout()`).
     public func clearKeepAliveTimeout() {
-        system?.decide { core, _ in core.clearKeepAlive(app: id) }
+        system?.decide(caller: self) { core, _ in core.clearKeepAlive(app: id) }
     }
 }
 

@@ -12,14 +12,15 @@ extension Application {
     /// ```
     ///
     /// The body runs on the clock's thread (inline during `VirtualClock.advance`), not on the app's
-    /// queue. An app not installed in a system never runs it.
+    /// queue. An app not installed in a system never runs it, and nor does code of a process that has
+    /// already ended when it calls this.
     public func runLater(after delay: Duration, _ body: @escaping @Sendable () -> Void) {
-        guard let clock = system?.clock else { return }
-        // Work started by one incarnation of the app dies with it.
-        let epoch = queue.epoch
-        clock.schedule(at: clock.now + delay) { [self] in
-            guard queue.epoch == epoch else { return }
-            body()
+        guard let clock = system?.clock, !callerProcessEnded else { return }
+        // Work started by one incarnation of the app dies with it, and runs as that process's code.
+        let context = ProcessContext(executor: queue, epoch: queue.epoch)
+        clock.schedule(at: clock.now + delay) {
+            guard !context.isEnded else { return }
+            context.run(body)
         }
     }
 }

@@ -36,7 +36,7 @@ extension Application {
     ) -> Bool {
         guard let system else { return false }
         let finishing = isFinishingLaunching
-        return system.decide { [id] (state: inout BackgroundSystem.State, now: BudgetInstant) in
+        return system.decide(caller: self, ended: false) { [id] (state: inout BackgroundSystem.State, now: BudgetInstant) in
             let (result, effects) = state.core.registerTask(identifier, finishingLaunch: finishing, app: id, at: now)
             // A refused handler is never kept: it is dropped when this method returns, outside the lock.
             if result { state.closures[id, default: AppClosures()].launchHandlers[identifier] = launchHandler }
@@ -58,7 +58,7 @@ extension Application {
     ///   ``TaskSchedulerError/cause`` names the rule. Nothing is submitted when it throws.
     public func submit(_ request: TaskRequest) throws(TaskSchedulerError) {
         guard let system else { throw TaskSchedulerError(.notInstalled, identifier: request.identifier) }
-        let failure = system.decide { [id] (state: inout BackgroundSystem.State, now: BudgetInstant) in
+        let failure = system.decide(caller: self, ended: nil) { [id] (state: inout BackgroundSystem.State, now: BudgetInstant) in
             state.core.submitTask(request, app: id, at: now)
         }
         if let failure { throw failure }
@@ -67,12 +67,12 @@ extension Application {
     /// Cancels the pending request with an identifier, if any (`cancel(taskRequestWithIdentifier:)`).
     /// A running task is not affected.
     public func cancel(taskRequestWithIdentifier identifier: String) {
-        system?.decide { [id] core, now in core.cancelTaskRequests(identifier, app: id, at: now) }
+        system?.decide(caller: self) { [id] core, now in core.cancelTaskRequests(identifier, app: id, at: now) }
     }
 
     /// Cancels every pending request of the app (`cancelAllTaskRequests()`).
     public func cancelAllTaskRequests() {
-        system?.decide { [id] core, now in core.cancelTaskRequests(nil, app: id, at: now) }
+        system?.decide(caller: self) { [id] core, now in core.cancelTaskRequests(nil, app: id, at: now) }
     }
 
     /// The app's pending requests (`getPendingTaskRequests(completionHandler:)`): refresh and

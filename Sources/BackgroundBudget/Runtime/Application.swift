@@ -109,9 +109,35 @@ public final class Application: Sendable {
     /// Spends time in the calling code as real work would, for example inside a delegate callback:
     /// "this callback takes 7 s". On a ``VirtualClock`` the clock advances, so a watchdog due meanwhile
     /// fires; on a real clock the calling thread blocks.
+    ///
+    /// A killed process runs no more code: when the app's process ends during the work (a watchdog
+    /// kill, say), the work stops there on a ``VirtualClock`` (the clock stays at the instant of the
+    /// kill), and work asked for by code of an ended process takes no time at all.
     /// - Parameter duration: How long the work takes.
     public func simulateWork(for duration: Duration) {
-        system?.clock.simulateWork(for: duration)
+        guard let clock = system?.clock, !callerProcessEnded else { return }
+        guard let context = ProcessContext.current, context.executor === queue, let virtual = clock as? VirtualClock else {
+            clock.simulateWork(for: duration)
+            return
+        }
+        // Advance deadline by deadline, as system work (no app's code), until the end or the kill.
+        let end = virtual.now.advanced(by: max(duration, .zero))
+        while !context.isEnded {
+            guard let next = virtual.nextDeadline, next < end else {
+                ProcessContext.detached { _ = virtual.advance(to: end) }
+                return
+            }
+            // A halted clock runs nothing: stop rather than spin.
+            guard ProcessContext.detached({ virtual.advance(to: next) }) > 0 else { return }
+        }
+    }
+
+    /// Whether the calling code belongs to a process of this app that has ended (see
+    /// ``ProcessContext``): every call it makes is then dropped, without effect or trace. Code that is
+    /// not the app's own (a test, a scenario, another app) never is.
+    var callerProcessEnded: Bool {
+        guard let context = ProcessContext.current, context.executor === queue else { return false }
+        return context.isEnded
     }
 
     /// Sets the state the app reports without going through its queue: for suspension, which the app

@@ -41,6 +41,6 @@ extension Application {
     /// when, by its fetch model (the Background fetch article describes it), and never sooner than the interval.
     /// - Parameter interval: ``BackgroundFetchInterval/never`` (the default) turns fetches off.
     public func setMinimumBackgroundFetchInterval(_ interval: BackgroundFetchInterval) {
-        system?.decide { core, now in core.setFetchInterval(interval, app: id, at: now) }
+        system?.decide(caller: self) { core, now in core.setFetchInterval(interval, app: id, at: now) }
     }
 }

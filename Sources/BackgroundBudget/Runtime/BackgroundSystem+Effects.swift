@@ -70,14 +70,18 @@ extension BackgroundSystem {
                 guard let app = state.handles[id] else { continue }
                 app.queue.enqueue { [self] in
                     app.performFetch { [weak self] result in
-                        self?.decide { core, now in core.fetchCompleted(fetch, result: result, app: id, at: now) }
+                        // A completion called after the process ended (kept, or from code still running
+                        // after the kill) has no effect and no trace entry.
+                        self?.decide { core, now in
+                            core.isLive(id, incarnation: incarnation) ? core.fetchCompleted(fetch, result: result, app: id, at: now) : []
+                        }
                     }
                     settle(id, incarnation: incarnation)
                 }
                 note(app)
             case .runScheduledTask(let id, let incarnation, let ref):
                 guard let app = state.handles[id] else { continue }
-                let task = ScheduledTask(identifier: ref.identifier, kind: ref.kind, app: id, number: ref.number, system: self)
+                let task = ScheduledTask(identifier: ref.identifier, kind: ref.kind, app: id, number: ref.number, incarnation: incarnation, system: self)
                 state.closures[id, default: AppClosures()].scheduledTasks[ref.number] = task
                 app.queue.enqueue { [self] in
                     let handler = self.state.withLock { state in
@@ -153,6 +157,6 @@ extension BackgroundSystem {
     }
 
     func callbackReturned(_ callback: AppCallback, app: AppID) {
-        decide { core, _ in core.callbackReturned(callback, app: app) }
+        decide { core, now in core.callbackReturned(callback, app: app, at: now) }
     }
 }

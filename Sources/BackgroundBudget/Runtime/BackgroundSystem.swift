@@ -266,10 +266,41 @@ public final class BackgroundSystem: Sendable {
         for app: Application? = nil,
         _ body: (inout State, BudgetInstant) throws(Failure) -> (Value, [Effect])
     ) throws(Failure) -> Value {
+        // Without a caller to fence, the decision is always taken.
+        guard let value = try decide(for: app, caller: nil, body) else {
+            preconditionFailure("a decision without a caller is never fenced")
+        }
+        return value
+    }
+
+    /// ``decide(for:_:)`` for a call made by `caller`'s code (an ``Application`` method): when that
+    /// code belongs to a process of the app that has ended, the call has no effect and no trace entry,
+    /// and `ended` is returned. The check is made under the lock, so a kill is either before the call
+    /// (which is dropped) or after it.
+    func decide<Value, Failure: Error>(
+        caller: Application, ended: @autoclosure () -> Value,
+        _ body: (inout State, BudgetInstant) throws(Failure) -> (Value, [Effect])
+    ) throws(Failure) -> Value {
+        if let value = try decide(for: nil, caller: caller, body) { return value }
+        return ended()
+    }
+
+    /// ``decide(caller:ended:_:)`` for a call of an app's code that yields only effects.
+    func decide(caller: Application, _ body: (inout DeviceCore, BudgetInstant) -> [Effect]) {
+        decide(caller: caller, ended: ()) { (state: inout State, now: BudgetInstant) in ((), body(&state.core, now)) }
+    }
+
+    /// Takes one decision, or none (returning `nil`) when `caller`'s code runs in an ended process.
+    private func decide<Value, Failure: Error>(
+        for app: Application?, caller: Application?,
+        _ body: (inout State, BudgetInstant) throws(Failure) -> (Value, [Effect])
+    ) throws(Failure) -> Value? {
         let (value, touched, released) = try state.withLock {
-            (state) throws(Failure) -> (Value, [Application], [any Sendable]) in
+            (state) throws(Failure) -> (Value?, [Application], [any Sendable]) in
+            if let caller, caller.callerProcessEnded { return (nil, [], []) }
             // Read under the lock, so that decisions on a real clock are stamped in the order taken.
             let now = clock.now
+            state.core.beginDecision()
             if let app {
                 precondition(state.handles[app.id] === app, "\(app.id) was not installed on this BackgroundSystem")
             }

@@ -17,14 +17,17 @@ public final class ScheduledTask: Sendable {
     public let kind: TaskRequest.Kind
     let app: AppID
     let number: UInt64
+    /// The app's process (its incarnation) the task was given to: calls made after it ended do nothing.
+    let incarnation: UInt64
     private let handler = LockedValue<(@Sendable () -> Void)?>(nil)
     weak let system: BackgroundSystem?
 
-    init(identifier: String, kind: TaskRequest.Kind, app: AppID, number: UInt64, system: BackgroundSystem?) {
+    init(identifier: String, kind: TaskRequest.Kind, app: AppID, number: UInt64, incarnation: UInt64, system: BackgroundSystem?) {
         self.identifier = identifier
         self.kind = kind
         self.app = app
         self.number = number
+        self.incarnation = incarnation
         self.system = system
     }
 
@@ -56,7 +59,7 @@ public final class ScheduledTask: Sendable {
     /// A second call, or a call after the task ended, is recorded as `taskCompletionIgnored`.
     /// - Parameter success: Whether the work succeeded.
     public func setTaskCompleted(success: Bool) {
-        system?.decide { [app, number, identifier] core, now in
+        decide { [app, number, identifier] core, now in
             core.scheduledTaskCompleted(app: app, task: number, identifier: identifier, success: success, at: now)
         }
     }
@@ -73,7 +76,7 @@ public final class ScheduledTask: Sendable {
     ///   - totalUnitCount: Units in all.
     public func updateProgress(completedUnitCount: Int64, totalUnitCount: Int64) {
         let (completed, total) = (max(0, completedUnitCount), max(0, totalUnitCount))
-        system?.decide { [app, number] core, now in
+        decide { [app, number] core, now in
             core.scheduledTaskProgress(app: app, task: number, completed: completed, total: total, at: now)
         }
     }
@@ -84,6 +87,12 @@ public final class ScheduledTask: Sendable {
     ///   - title: The new title.
     ///   - subtitle: The new subtitle.
     public func updateTitle(_ title: String, subtitle: String) {
-        system?.decide { [app, number] core, _ in core.scheduledTaskTitle(app: app, task: number, title: title, subtitle: subtitle) }
+        decide { [app, number] core, _ in core.scheduledTaskTitle(app: app, task: number, title: title, subtitle: subtitle) }
+    }
+
+    /// Takes a decision for the task's process: when it has ended (the task object outlived it, or
+    /// its code still runs after a kill), the call has no effect and no trace entry.
+    private func decide(_ body: (inout DeviceCore, BudgetInstant) -> [Effect]) {
+        system?.decide { [app, incarnation] core, now in core.isLive(app, incarnation: incarnation) ? body(&core, now) : [] }
     }
 }

@@ -14,6 +14,11 @@ extension DeviceCore {
         package var incarnation: UInt64 = 0
         /// Deliveries and handler batches handed to the app's queue and not yet settled.
         package var inFlight = 0
+        /// The delegate callback running on the app's queue (between `callbackStarted` and
+        /// `callbackReturned`), if any: an exit meanwhile is recorded as `killedMidCallback`.
+        var runningCallback: AppCallback?
+        /// Entries of delivered steps the app's queue has not reached yet, in queue order.
+        package var heldSteps: [HeldSteps] = []
         /// Set while `applicationWillTerminate` runs: the exit follows when it returns.
         var pendingExit: TerminationReason?
         /// The last suspension, for explanations.

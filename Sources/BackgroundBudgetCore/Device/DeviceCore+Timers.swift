@@ -47,12 +47,16 @@ extension DeviceCore {
         }
     }
 
-    /// Arms the watchdog for a callback that has a time limit; called as the callback starts.
-    /// `willFinishLaunching` starts the launch, which has ``BudgetPolicy/launchWatchdog`` in all
-    /// [S23]; a `didEnterBackground` during the launch must also return by the launch's deadline.
+    /// Notes the callback as running (see ``TraceEvent/Kind/killedMidCallback(_:)``), records the
+    /// entries its delivery held up to it (the trace shows it when it runs), and arms the watchdog for
+    /// a callback that has a time limit; called as the callback starts. `willFinishLaunching` starts
+    /// the launch, which has ``BudgetPolicy/launchWatchdog`` in all [S23]; a `didEnterBackground`
+    /// during the launch must also return by the launch's deadline.
     package mutating func callbackStarted(_ callback: AppCallback, app: AppID, incarnation: UInt64, at now: BudgetInstant) -> [Effect] {
         let s = slot(app)
         guard records[s].incarnation == incarnation, records[s].state != .notRunning else { return [] }
+        records[s].runningCallback = callback
+        recordHeldSteps(app, starting: callback, at: now)
         let limit: Duration
         switch callback {
         case .willFinishLaunching:
@@ -65,10 +69,13 @@ extension DeviceCore {
         return [arm(.watchdog, for: app, at: min(now + limit, records[s].launchDeadline ?? now + limit))]
     }
 
-    /// Disarms the watchdog when the callback returns; the first `didBecomeActive` or
-    /// `didEnterBackground` to return ends the launch.
-    package mutating func callbackReturned(_ callback: AppCallback, app: AppID) -> [Effect] {
+    /// Notes that no callback runs any more, records the entries after a delivery's last callback
+    /// (held by the delivery), and disarms the watchdog, when the callback returns; the first
+    /// `didBecomeActive` or `didEnterBackground` to return ends the launch.
+    package mutating func callbackReturned(_ callback: AppCallback, app: AppID, at now: BudgetInstant) -> [Effect] {
         let s = slot(app)
+        if records[s].runningCallback == callback { records[s].runningCallback = nil }
+        recordHeldSteps(app, starting: nil, at: now)
         if callback == .didBecomeActive, records[s].launchDeadline != nil {
             records[s].launchDeadline = nil
             return [disarm(.watchdog, for: app)]

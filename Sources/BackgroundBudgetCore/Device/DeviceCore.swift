@@ -33,6 +33,11 @@ package struct DeviceCore: Sendable {
     var lastFetchNumber: UInt64 = 0
     /// The last timer token handed out.
     var lastTimerToken: UInt64 = 0
+    /// While set, entries recorded are held here instead of the trace (see `holdingEntries(_:)`).
+    var held: [TraceEvent]?
+    /// The apps given a delivery with callbacks in the current decision: what else the decision
+    /// records for them is traced after the delivery's steps (see ``beginDecision()``).
+    var holdsBehind: Set<AppID> = []
 
     /// A device with no app installed, applying `policy` and keeping the trace as `retention` says.
     package init(policy: BudgetPolicy, retention: TraceRetention = .all) {
@@ -66,9 +71,23 @@ package struct DeviceCore: Sendable {
         slots[app].map { records[$0].state } ?? .notRunning
     }
 
+    /// Whether `incarnation` is the app's live process: it is running and was not relaunched since.
+    /// The shell drops, without effect or trace, every call made by code of an ended process.
+    package func isLive(_ app: AppID, incarnation: UInt64) -> Bool {
+        slots[app].map { records[$0].incarnation == incarnation && records[$0].state != .notRunning } ?? false
+    }
+
     /// Records a trace entry for an app.
     package mutating func record(_ kind: TraceEvent.Kind, _ app: AppID, _ now: BudgetInstant) {
-        trace.append(TraceEvent(time: now, app: app, kind: kind), retention: retention)
+        let event = TraceEvent(time: now, app: app, kind: kind)
+        if held != nil {
+            held?.append(event)
+        } else if holdsBehind.contains(app), let slot = slots[app], !records[slot].heldSteps.isEmpty {
+            // Decided with the app's delivery: its work is queued behind the delivery's steps.
+            records[slot].holdAfterSteps(event)
+        } else {
+            trace.append(event, retention: retention)
+        }
     }
 
     /// Records a device-wide change on ``AppID/device``.

@@ -80,21 +80,41 @@ extension DeviceCore {
             }
         }
         var state = self.state(of: app)
+        // A delivery with callbacks is traced as the app's queue runs it (see `HeldSteps`).
+        let holds = steps.contains { if case .callback = $0 { true } else { false } }
+            && !steps.contains { if case .exit = $0 { true } else { false } }
+        var held: [HeldSteps] = []
+        var entries: [TraceEvent] = []
         for step in steps {
-            switch step {
-            case .enter(let next):
-                record(.stateChange(next, cause: cause), app, now)
-                effects += enter(next, from: state, app: app, at: now)
-                state = next
-            case .callback(let callback):
-                record(.callback(callback), app, now)
-            case .exit(let reason):
-                effects += exit(app, reason: reason, at: now)
-            case .notification(let notification):
-                record(.notificationDelivered(notification), app, now)
+            let (stepEffects, stepEntries) = holdingEntries { core -> [Effect] in
+                switch step {
+                case .enter(let next):
+                    core.record(.stateChange(next, cause: cause), app, now)
+                    defer { state = next }
+                    return core.enter(next, from: state, app: app, at: now)
+                case .callback(let callback):
+                    core.record(.callback(callback), app, now)
+                case .exit(let reason):
+                    return core.exit(app, reason: reason, at: now)
+                case .notification(let notification):
+                    core.record(.notificationDelivered(notification), app, now)
+                }
+                return []
+            }
+            effects += stepEffects
+            guard holds else {
+                for entry in stepEntries { trace.append(entry, retention: retention) }
+                continue
+            }
+            entries += stepEntries
+            if case .callback(let callback) = step {
+                held.append(HeldSteps(entries: entries, callback: callback))
+                entries = []
             }
         }
         let s = slot(app)
+        records[s].heldSteps += held
+        if holds { holdsBehind.insert(app) }
         records[s].pendingExit = deferredExit
         let hasCallbacks = steps.contains {
             switch $0 {
@@ -122,7 +142,11 @@ extension DeviceCore {
         let launched = transition.from == .notRunning && records[s].state != .notRunning
         let recheck = launched || memory.recheckDue
         memory.recheckDue = false
-        return queueEffects + [delivery] + effects.filter { !$0.isQueueControl } + deliverQueuedEvents(app, at: now)
+        // Events queued for the app are delivered after the steps: traced once the last callback returns.
+        let (eventEffects, eventEntries) = holdingEntries { $0.deliverQueuedEvents(app, at: now) }
+        if holds { entries += eventEntries } else { for entry in eventEntries { trace.append(entry, retention: retention) } }
+        if !entries.isEmpty { records[s].heldSteps.append(HeldSteps(entries: entries, callback: nil)) }
+        return queueEffects + [delivery] + effects.filter { !$0.isQueueControl } + eventEffects
             + (recheck ? relieveMemoryPressure(at: now) : [])
     }
 
@@ -164,8 +188,16 @@ extension DeviceCore {
     /// The app's process ends: its tasks end with it, its timers stop, its queue is dropped.
     private mutating func exit(_ app: AppID, reason: TerminationReason, at now: BudgetInstant) -> [Effect] {
         let code = reason == .backgroundTaskExpired ? policy.backgroundTaskExpiryCode : reason.defaultCode
-        record(.exit(reason, code: code), app, now)
         let s = slot(app)
+        // Steps its queue never reached never appear; the exit is traced at once.
+        records[s].heldSteps = []
+        holdsBehind.remove(app)
+        record(.exit(reason, code: code), app, now)
+        // Said once: the callback that was running never finishes, and nothing it does later counts.
+        if let callback = records[s].runningCallback {
+            records[s].runningCallback = nil
+            record(.killedMidCallback(callback), app, now)
+        }
         // The shell drops the process's closures and task objects when it performs `dropQueue`.
         let ended = records[s].processEnded(at: now)
         continued.forgetAll(of: app)

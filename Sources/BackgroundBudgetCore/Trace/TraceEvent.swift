@@ -17,6 +17,10 @@ public struct TraceEvent: Sendable, Hashable, CustomStringConvertible {
         case stateChange(ApplicationState, cause: LifecycleEvent)
         /// The app's process exited (a decision with a reason and, for kills, a termination code).
         case exit(TerminationReason, code: UInt32?)
+        /// The process ended while a delegate callback was running (recorded once, right after the
+        /// `exit`): the rest of the callback, and everything the process's code does afterwards, has no
+        /// effect and no trace entry.
+        case killedMidCallback(AppCallback)
         /// Pending work on the app's queue was dropped because the app stopped running.
         case workDropped(count: Int)
         /// `beginBackgroundTask` granted a task.
@@ -121,6 +125,7 @@ public struct TraceEvent: Sendable, Hashable, CustomStringConvertible {
         case .callback(let callback): callback.eventName
         case .stateChange: "stateChange"
         case .exit: "exit"
+        case .killedMidCallback: "killedMidCallback"
         case .workDropped: "workDropped"
         case .backgroundTaskBegan: "beginBackgroundTask"
         case .backgroundTaskDenied: "beginBackgroundTaskDenied"
@@ -189,7 +194,7 @@ public struct TraceEvent: Sendable, Hashable, CustomStringConvertible {
              .expirationHandlerCalled, .backgroundTaskOpenTooLong, .activityStarted, .activityStopped,
              .eventDelivered, .eventQueued, .eventWindowStarted, .remoteNotificationCompleted, .voipCallReported, .keepAliveHandlerCalled,
              .notificationDelivered, .notificationQueued, .fetchStarted, .fetchCompleted, .fetchCompletionIgnored,
-             .deviceChanged: nil
+             .deviceChanged, .killedMidCallback: nil
         }
     }
 
@@ -223,6 +228,7 @@ public struct TraceEvent: Sendable, Hashable, CustomStringConvertible {
              .taskStarted(let id), .taskDropped(let id),
              .taskExpired(let id, _), .taskCompleted(let id, _), .taskCompletionIgnored(let id): id
         case .deviceChanged(let change): change.name
+        case .killedMidCallback(let callback): callback.eventName
         default: nil
         }
     }

@@ -38,7 +38,7 @@ enum TimelineMark: Sendable, Hashable {
              .taskCompleted: self = .task
         case .taskExpired: self = .expiration
         case .eventWindowStarted: self = .allowance
-        case .workDropped, .backgroundTimeRemainingRead, .backgroundTaskDenied, .backgroundTaskEndIgnored, .backgroundTaskOpenTooLong,
+        case .workDropped, .killedMidCallback, .backgroundTimeRemainingRead, .backgroundTaskDenied, .backgroundTaskEndIgnored, .backgroundTaskOpenTooLong,
              .activityDenied, .eventQueued, .eventDropped, .notificationQueued, .fetchCompletionIgnored, .fetchSkipped,
              .taskRegistered, .taskRegistrationRejected, .taskSubmitted, .taskSubmitRejected, .taskRequestCancelled, .taskQueued, .taskProgress,
              .taskDropped, .taskCompletionIgnored, .deviceChanged:

@@ -1,0 +1,32 @@
+/// The process a piece of app code runs in: the app's queue and the epoch the code was queued in.
+///
+/// ``AppExecutor`` binds it (as a task-local value, which synchronous code on the same thread and any
+/// `Task` created there inherit) around every work item it runs, and ``Application/runLater(after:_:)``
+/// around its body. When the app's process ends, its queue's epoch moves on: code still running from
+/// the ended process then finds its context ``isEnded``, and the shell drops every call it makes
+/// (``Application/callerProcessEnded``), as a killed process on iOS runs no more code.
+struct ProcessContext: Sendable {
+    /// The queue of the app whose code runs; weak, so that the context does not keep it alive.
+    weak let executor: AppExecutor?
+    /// The queue's epoch when the code was queued: the process it belongs to.
+    let epoch: UInt64
+
+    /// The context of the code running on this thread or task, if it is app code.
+    @TaskLocal static var current: ProcessContext?
+
+    /// Whether the process this context belongs to has ended.
+    var isEnded: Bool {
+        guard let executor else { return true }
+        return executor.epoch != epoch
+    }
+
+    /// Runs `body` as code of this process.
+    func run<Value>(_ body: () throws -> Value) rethrows -> Value {
+        try Self.$current.withValue(self, operation: body)
+    }
+
+    /// Runs `body` as no app's code: system work that the clock runs inline, inside app code.
+    static func detached<Value>(_ body: () throws -> Value) rethrows -> Value {
+        try $current.withValue(nil, operation: body)
+    }
+}
