@@ -191,6 +191,32 @@ import Testing
                  Step(at: .seconds(130), input: "deadline: the allotment ends", run: { core, now in core.taskDeadlineFired(app, at: now) },
                       effects: DeviceCoreLaunchRuleTests.killed(.backgroundFetchNotCompleted)),
              ]),
+        Case(name: "modes: a silent push not completed within its 30 s window terminates the app at 90 s",
+             manifest: AppManifest(id: app, backgroundModes: [.remoteNotification]),
+             steps: home(at: .seconds(5), settled: [.suspendQueue(app)]) + [
+                 Step(at: .seconds(60), input: "silent push", run: { core, now in core.deliver(.silentPush, to: app, at: now).1 },
+                      effects: [.resumeQueue(app), .deliver(FeatureEffects.wake(.remoteNotification)),
+                                .arm(app, .eventWindow, at: .seconds(90), token: 1), .deliverEvent(app, incarnation: 1, .silentPush)]),
+                 Step(at: .seconds(60), input: "settle the wake", run: { core, now in core.settle(app, incarnation: 1, at: now) },
+                      effects: []),
+                 Step(at: .seconds(61), input: "handled", run: { core, now in core.eventHandled(.silentPush, app: app, incarnation: 1, at: now) },
+                      effects: []),
+                 Step(at: .seconds(90), input: "window ends", run: { core, now in core.timerFired(.eventWindow, app: app, token: 1, at: now) },
+                      effects: DeviceCoreLaunchRuleTests.killed(.backgroundFetchNotCompleted)),
+             ]),
+        Case(name: "modes: a silent push completed within its window suspends the app then",
+             manifest: AppManifest(id: app, backgroundModes: [.remoteNotification]),
+             steps: home(at: .seconds(5), settled: [.suspendQueue(app)]) + [
+                 Step(at: .seconds(60), input: "silent push", run: { core, now in core.deliver(.silentPush, to: app, at: now).1 },
+                      effects: [.resumeQueue(app), .deliver(FeatureEffects.wake(.remoteNotification)),
+                                .arm(app, .eventWindow, at: .seconds(90), token: 1), .deliverEvent(app, incarnation: 1, .silentPush)]),
+                 Step(at: .seconds(60), input: "settle the wake", run: { core, now in core.settle(app, incarnation: 1, at: now) },
+                      effects: []),
+                 Step(at: .seconds(61), input: "handled", run: { core, now in core.eventHandled(.silentPush, app: app, incarnation: 1, at: now) },
+                      effects: []),
+                 Step(at: .seconds(70), input: "completion", run: { core, now in core.remoteNotificationCompleted(.newData, app: app, at: now) },
+                      effects: [.disarm(app, .eventWindow), .suspendQueue(app)]),
+             ]),
     ]
 
     /// Two refresh identifiers of one app, for the shared allotment.
