@@ -52,7 +52,8 @@ public enum ScenarioStep: Sendable, Hashable {
     /// (``/BackgroundBudget/Application/recordBackgroundTimeRemaining()``).
     case readBackgroundTimeRemaining
     /// `completeRemoteNotification`: the app calls the completion handler of the silent push it is
-    /// handling (``/BackgroundBudget/Application/completeRemoteNotification(_:)``), which ends its window.
+    /// handling (``/BackgroundBudget/Application/completeRemoteNotification(_:)``), which ends its window;
+    /// without it, a push delivered in the background terminates the app when its window ends.
     case completeRemoteNotification(BackgroundFetchResult)
 
     /// One word of the behaviour vocabulary.

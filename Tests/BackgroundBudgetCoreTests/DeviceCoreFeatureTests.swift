@@ -167,7 +167,62 @@ import Testing
                  Step(at: FeatureEffects.refreshDue, input: "request timer", run: { core, now in core.taskRequestTimerFired(app, at: now) },
                       effects: FeatureEffects.refreshRuns),
              ]),
+        Case(name: "task requests: two refresh tasks started 20 s apart share one allotment, warned at 125 s and killed at 130 s",
+             manifest: AppManifest(id: app, backgroundModes: [.fetch], permittedTaskIdentifiers: [refreshA, refreshB]),
+             steps: home(at: .seconds(5), settled: [.suspendQueue(app)]) + [
+                 Step(at: .seconds(100), input: "refresh A starts", run: { core, now in
+                     core.startTask(TaskRequest(identifier: refreshA, kind: .appRefresh), slot: 0, at: now)
+                 }, effects: [.resumeQueue(app), .deliver(FeatureEffects.wake(.backgroundTask)),
+                              .runScheduledTask(app, incarnation: 1, ScheduledTaskRef(number: 1, identifier: refreshA, kind: .appRefresh)),
+                              .arm(app, .taskDeadline, at: .seconds(125), token: 1)]),
+                 Step(at: .seconds(100), input: "A sets its expiration handler", run: { core, _ in
+                     core.scheduledTaskHandlerSet(app: app, task: 1, set: true)
+                 }, effects: []),
+                 Step(at: .seconds(120), input: "refresh B starts", run: { core, now in
+                     core.startTask(TaskRequest(identifier: refreshB, kind: .appRefresh), slot: 0, at: now)
+                 }, effects: [.runScheduledTask(app, incarnation: 1, ScheduledTaskRef(number: 2, identifier: refreshB, kind: .appRefresh)),
+                              .arm(app, .taskDeadline, at: .seconds(125), token: 2)]),
+                 Step(at: .seconds(120), input: "B sets its expiration handler", run: { core, _ in
+                     core.scheduledTaskHandlerSet(app: app, task: 2, set: true)
+                 }, effects: []),
+                 Step(at: .seconds(125), input: "deadline: both warned", run: { core, now in core.taskDeadlineFired(app, at: now) },
+                      effects: [.scheduledTaskExpiration(app, incarnation: 1, task: 1), .scheduledTaskExpiration(app, incarnation: 1, task: 2),
+                                .arm(app, .taskDeadline, at: .seconds(130), token: 3)]),
+                 Step(at: .seconds(130), input: "deadline: the allotment ends", run: { core, now in core.taskDeadlineFired(app, at: now) },
+                      effects: DeviceCoreLaunchRuleTests.killed(.backgroundFetchNotCompleted)),
+             ]),
+        Case(name: "modes: a silent push not completed within its 30 s window terminates the app at 90 s",
+             manifest: AppManifest(id: app, backgroundModes: [.remoteNotification]),
+             steps: home(at: .seconds(5), settled: [.suspendQueue(app)]) + [
+                 Step(at: .seconds(60), input: "silent push", run: { core, now in core.deliver(.silentPush, to: app, at: now).1 },
+                      effects: [.resumeQueue(app), .deliver(FeatureEffects.wake(.remoteNotification)),
+                                .arm(app, .eventWindow, at: .seconds(90), token: 1), .deliverEvent(app, incarnation: 1, .silentPush)]),
+                 Step(at: .seconds(60), input: "settle the wake", run: { core, now in core.settle(app, incarnation: 1, at: now) },
+                      effects: []),
+                 Step(at: .seconds(61), input: "handled", run: { core, now in core.eventHandled(.silentPush, app: app, incarnation: 1, at: now) },
+                      effects: []),
+                 Step(at: .seconds(90), input: "window ends", run: { core, now in core.timerFired(.eventWindow, app: app, token: 1, at: now) },
+                      effects: DeviceCoreLaunchRuleTests.killed(.backgroundFetchNotCompleted)),
+             ]),
+        Case(name: "modes: a silent push completed within its window suspends the app then",
+             manifest: AppManifest(id: app, backgroundModes: [.remoteNotification]),
+             steps: home(at: .seconds(5), settled: [.suspendQueue(app)]) + [
+                 Step(at: .seconds(60), input: "silent push", run: { core, now in core.deliver(.silentPush, to: app, at: now).1 },
+                      effects: [.resumeQueue(app), .deliver(FeatureEffects.wake(.remoteNotification)),
+                                .arm(app, .eventWindow, at: .seconds(90), token: 1), .deliverEvent(app, incarnation: 1, .silentPush)]),
+                 Step(at: .seconds(60), input: "settle the wake", run: { core, now in core.settle(app, incarnation: 1, at: now) },
+                      effects: []),
+                 Step(at: .seconds(61), input: "handled", run: { core, now in core.eventHandled(.silentPush, app: app, incarnation: 1, at: now) },
+                      effects: []),
+                 Step(at: .seconds(70), input: "completion", run: { core, now in core.remoteNotificationCompleted(.newData, app: app, at: now) },
+                      effects: [.disarm(app, .eventWindow), .suspendQueue(app)]),
+             ]),
     ]
+
+    /// Two refresh identifiers of one app, for the shared allotment.
+    static let refreshA = "com.example.core.refresh.a"
+    /// The second refresh identifier.
+    static let refreshB = "com.example.core.refresh.b"
 
     @Test(arguments: cases) func aFeatureReturnsExactlyTheseEffects(_ scenario: Case) throws {
         var core = DeviceCore(policy: scenario.policy)

@@ -207,8 +207,11 @@ import Testing
             #"{"t":22.000,"app":"com.example.news","event":"remoteNotificationCompleted","name":"noData"}"#,
             #"{"t":22.000,"app":"com.example.news","event":"stateChange","state":"suspended","reason":"eventWindowEnded"}"#,
         ])
-        // Without the completion the app runs until the window runs out.
-        #expect(try push("").last == #"{"t":50.000,"app":"com.example.news","event":"stateChange","state":"suspended","reason":"eventWindowEnded"}"#)
+        // Without the completion the app runs until the window runs out, and is terminated then [S63][S64].
+        #expect(try push("").suffix(2) == [
+            #"{"t":50.000,"app":"com.example.news","event":"exit","reason":"backgroundFetchNotCompleted","code":"0x2182bad4"}"#,
+            #"{"t":50.000,"app":"com.example.news","event":"stateChange","state":"notRunning","reason":"backgroundFetchNotCompleted"}"#,
+        ])
     }
 
     @Test func aCompletionOutsideAWindowIsRecordedAndChangesNothing() throws {
@@ -226,7 +229,7 @@ import Testing
 
     @Test func theSilentPushExampleCancelsRequestsAndEndsOneWindowEarly() throws {
         let run = try ExampleScenarioTests.load("silent-push-completion.json").run()
-        // News completes its push after 3 s and is suspended at 63 s; Mail never does and runs to 150 s.
+        // News completes its push after 3 s and is suspended at 63 s; Mail never does and is terminated at 150 s (`0x2182bad4`).
         // Neither refresh, nor Mail's cleanup, runs once the device is idle.
         #expect(run.trace.events.filter { $0.time >= .seconds(60) }.map(\.jsonLine) == [
             #"{"t":60.000,"app":"com.example.news","event":"stateChange","state":"background","reason":"remoteNotification"}"#,
@@ -242,7 +245,8 @@ import Testing
             #"{"t":120.000,"app":"com.example.mail","event":"eventDelivered","name":"silentPush"}"#,
             #"{"t":123.000,"app":"com.example.mail","event":"taskRequestCancelled","name":"com.example.mail.refresh"}"#,
             #"{"t":123.000,"app":"com.example.mail","event":"taskRequestCancelled","name":"com.example.mail.cleanup"}"#,
-            #"{"t":150.000,"app":"com.example.mail","event":"stateChange","state":"suspended","reason":"eventWindowEnded"}"#,
+            #"{"t":150.000,"app":"com.example.mail","event":"exit","reason":"backgroundFetchNotCompleted","code":"0x2182bad4"}"#,
+            #"{"t":150.000,"app":"com.example.mail","event":"stateChange","state":"notRunning","reason":"backgroundFetchNotCompleted"}"#,
             #"{"t":3000.000,"app":"(device)","event":"deviceChanged","name":"idle","value":"on"}"#,
         ])
     }

@@ -137,11 +137,57 @@ extension ScriptedDelegate {
             #expect(system.deliver(.silentPush, to: news) == .delivered)
             #expect(news.applicationState == .background)
             clock.advance(by: .seconds(30))
-            #expect(news.applicationState == .suspended)
+            // Not completed within the window: terminated, as a fetch not completed is [S63][S64].
+            #expect(news.applicationState == .notRunning)
         }
         #expect(system.deliver(.silentPush, to: news) == .dropped(.throttled))
         clock.advance(by: .seconds(3_600))
         #expect(system.deliver(.silentPush, to: news) == .delivered)
+    }
+
+    /// A silent push delivered to a suspended app at `t` and never completed: the app runs in the
+    /// background until `t + 30 s` exactly, and is terminated then with `0x2182bad4`.
+    @Test func aSilentPushNotCompletedWithinItsWindowTerminatesTheAppAtItsEnd() throws {
+        let news = try system.install(AppManifest(id: "news", backgroundModes: [.remoteNotification]))
+        try system.open(news)
+        try system.pressHome()
+        clock.advance(by: .seconds(10))
+        let pushed = clock.now
+        #expect(system.deliver(.silentPush, to: news) == .delivered)
+        clock.advance(by: .seconds(30) - .nanoseconds(1))
+        #expect(news.applicationState == .background)
+        clock.advance(by: .nanoseconds(1))
+        #expect(news.applicationState == .notRunning)
+        let exit = system.trace.events.last { $0.app == "news" && $0.eventName == "exit" }
+        #expect(exit == TraceEvent(time: pushed + .seconds(30), app: "news", kind: .exit(.backgroundFetchNotCompleted, code: 0x2182_bad4)))
+    }
+
+    /// A silent push completed 10 s in: the app is suspended at that instant and never terminated.
+    @Test func aSilentPushCompletedWithinItsWindowSuspendsTheAppThen() throws {
+        let news = try system.install(AppManifest(id: "news", backgroundModes: [.remoteNotification]))
+        try system.open(news)
+        try system.pressHome()
+        clock.advance(by: .seconds(10))
+        let pushed = clock.now
+        #expect(system.deliver(.silentPush, to: news) == .delivered)
+        clock.advance(by: .seconds(10))
+        news.completeRemoteNotification(.newData)
+        #expect(news.applicationState == .suspended)
+        clock.advance(by: .seconds(60))
+        #expect(news.applicationState == .suspended)
+        #expect(!system.trace.events.contains { $0.app == "news" && $0.eventName == "exit" })
+        let suspended = system.trace.events.last { $0.app == "news" && $0.eventName == "stateChange" }
+        #expect(suspended?.time == pushed + .seconds(10))
+    }
+
+    /// Other events keep the window-then-suspend rule: a Bluetooth event's window ends in suspension.
+    @Test func aBluetoothEventWindowStillEndsInSuspension() throws {
+        let band = try system.install(AppManifest(id: "band", backgroundModes: [.bluetoothCentral]))
+        try system.open(band)
+        try system.pressHome()
+        #expect(system.deliver(.bluetooth(.central), to: band) == .delivered)
+        clock.advance(by: .seconds(30))
+        #expect(band.applicationState == .suspended)
     }
 
     @Test func silentPushesNeedTheModeAndStopAfterAUserKillUntilTheUserOpensTheApp() throws {

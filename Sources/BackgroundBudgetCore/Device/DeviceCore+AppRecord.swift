@@ -94,6 +94,7 @@ extension DeviceCore {
             let fetchCutShort = fetch.processEnded(at: now)
             taskRequests.processEnded()
             notifications.queued.removeAll()
+            notifications.pushAwaitingCompletion = false
             return (fetchCutShort, memory.warningSettled())
         }
     }

@@ -33,7 +33,7 @@ extension DeviceCore {
         case .foregroundOverrun:
             return reportForegroundOverruns(app, at: now)
         case .eventWindow:
-            return eventWindowEnded(app, at: now)
+            return uncompletedPushWindowEnded(app, at: now) ?? eventWindowEnded(app, at: now)
         case .voipKeepAlive:
             return keepAliveDue(app, at: now)
         case .fetchOpportunity:

@@ -165,6 +165,8 @@ extension DeviceCore {
         if next.isForeground != previous.isForeground { record.memory.lastUsed = now }
         if next.isForeground || next == .notRunning { record.finishedWork = nil }
         record.state = next
+        // Leaving the background (to the foreground, suspension or exit) ends the tasks' shared allotment [S58].
+        if next != .background { record.taskRequests.allotmentStart = nil }
         if next.isForeground {
             foreground = app
         } else if foreground == app {

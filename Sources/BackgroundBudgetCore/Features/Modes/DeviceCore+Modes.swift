@@ -5,7 +5,7 @@ import BudgetClock
 /// Rules: an app keeps running in the background only while it really does the work
 /// of a declared mode [S25]: audio while it plays [S27], standard location updates while they run [S30].
 /// Short events wake or launch it for a window: Bluetooth and accessories about 10 s [S36][S37], silent
-/// pushes up to 30 s and throttled [S63][S64]; without the mode, Bluetooth and accessory events wait
+/// pushes up to 30 s and throttled, terminating the app (`0x2182bad4`) unless completed in time [S63][S64]; without the mode, Bluetooth and accessory events wait
 /// until the app runs. Significant-change and region events relaunch a terminated app, even after a
 /// user kill since iOS 8 [S29][S31][S32]; other relaunches stop after a user kill [S86][S63]. A VoIP
 /// push must be reported as a call or the app is killed (`0xbaadca11`) [S35][S22].
@@ -98,6 +98,8 @@ extension DeviceCore {
         case .background, .inactive, .active:
             break
         }
+        // A push must call its completion handler before the window ends (see remoteNotificationCompleted).
+        if event == .silentPush { records[s].notifications.pushAwaitingCompletion = true }
         effects += openWindow(app, until: now + window, at: now)
         return (.delivered, effects + deliverNow(event, to: app, at: now))
     }

@@ -21,6 +21,7 @@ extension DeviceCore {
         let task = ScheduledTaskRef(number: lastScheduledTaskNumber, identifier: request.identifier, kind: request.kind)
         if request.kind.isContinuedProcessing { continued.started(app, lastScheduledTaskNumber) }
         records[s].taskRequests.running[lastScheduledTaskNumber] = RunningScheduledTask(request, started: now)
+        records[s].taskRequests.taskStarted(request.kind, at: now)
         let incarnation = records[s].handOff()
         record(.taskStarted(request.identifier), app, now)
         effects.append(.runScheduledTask(app, incarnation: incarnation, task))
@@ -52,7 +53,8 @@ extension DeviceCore {
         let s = slot(app)
         var effects: [Effect] = []
         for number in records[s].taskRequests.running.keys.sorted() {
-            guard let running = records[s].taskRequests.running[number], let due = running.deadline(policy), due <= now,
+            guard let running = records[s].taskRequests.running[number],
+                  let due = running.deadline(policy, allotmentStart: records[s].taskRequests.allotmentStart), due <= now,
                   let action = running.actionAtDeadline else { continue }
             switch action {
             case .expire(let reason):

@@ -39,13 +39,18 @@ package struct RunningScheduledTask: Sendable {
     /// ``BudgetPolicy/processingTaskRuntimeCap``; an expired processing or continued-processing task is
     /// marked failed ``BudgetPolicy/expirationWarningLead`` after expiring. A task without an
     /// expiration handler never waits for these later deadlines: it ends when it expires.
-    package func deadline(_ policy: BudgetPolicy) -> BudgetInstant? {
+    ///
+    /// Several tasks in one launch share one time allotment [S58]: the runtime counts from
+    /// `allotmentStart`, the start of the first task of the app's background run
+    /// (``TaskRequestState/allotmentStart``), and from the task's own start when there is none.
+    package func deadline(_ policy: BudgetPolicy, allotmentStart: BudgetInstant? = nil) -> BudgetInstant? {
+        let start = allotmentStart ?? started
         switch kind {
         case .appRefresh:
-            return started + policy.fetchRuntime - (expiredAt == nil ? policy.expirationWarningLead : .zero)
+            return start + policy.fetchRuntime - (expiredAt == nil ? policy.expirationWarningLead : .zero)
         case .processing:
             if let expired = expiredAt { return expired + policy.expirationWarningLead }
-            return started + policy.processingTaskRuntimeCap
+            return start + policy.processingTaskRuntimeCap
         case .continuedProcessing:
             return expiredAt.map { $0 + policy.expirationWarningLead }
         }

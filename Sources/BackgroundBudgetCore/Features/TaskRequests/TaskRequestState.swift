@@ -15,6 +15,10 @@ package struct TaskRequestState: Sendable {
     var timerAt: BudgetInstant?
     /// Running `BGTaskScheduler` tasks by number; each holds the app in the background.
     package var running: [UInt64: RunningScheduledTask] = [:]
+    /// When the app's one time allotment for refresh and processing tasks began: the start of the
+    /// first such task in its current background run. Several tasks in one launch share it [S58];
+    /// `nil` until one starts, and again once the app leaves the background or its process ends.
+    package var allotmentStart: BudgetInstant?
 
     /// Nothing registered, pending or running.
     package init() {}
@@ -84,9 +88,17 @@ package struct TaskRequestState: Sendable {
     func nextDeadline(_ policy: BudgetPolicy) -> BudgetInstant? {
         var next: BudgetInstant?
         for task in running.values {
-            if let due = task.deadline(policy), next.map({ due < $0 }) ?? true { next = due }
+            if let due = task.deadline(policy, allotmentStart: allotmentStart), next.map({ due < $0 }) ?? true { next = due }
         }
         return next
+    }
+
+    /// A refresh or processing task starts at `now`: the app's allotment begins now unless one
+    /// already runs in this background run [S58]. A continued-processing task has no time limit and
+    /// takes no part in it.
+    mutating func taskStarted(_ kind: TaskRequest.Kind, at now: BudgetInstant) {
+        guard !kind.isContinuedProcessing, allotmentStart == nil else { return }
+        allotmentStart = now
     }
 
     /// Marks a running task expired at `now` and returns its identifier; `nil` when it does not run.
@@ -119,5 +131,6 @@ package struct TaskRequestState: Sendable {
     mutating func processEnded() {
         registered.removeAll()
         running.removeAll()
+        allotmentStart = nil
     }
 }
