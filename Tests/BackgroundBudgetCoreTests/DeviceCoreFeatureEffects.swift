@@ -22,6 +22,14 @@ enum FeatureEffects {
             .enter(.inactive), .enter(.active), .callback(.didBecomeActive),
         ], settles: true)),
     ]
+    /// The return to the foreground, then the one coalesced accessory event on the app's queue.
+    static let foregroundWithAccessory: [Effect] = [
+        .resumeQueue(app),
+        .deliver(Delivery(app: app, incarnation: 1, event: .enterForeground, steps: [
+            .enter(.background), .callback(.willEnterForeground), .enter(.inactive), .enter(.active), .callback(.didBecomeActive),
+        ], settles: true)),
+        .deliverEvent(app, incarnation: 1, .accessory),
+    ]
     /// The fetch model's first two gaps for the first app installed: the minimum interval stretched
     /// by its seeded jitter (about 1,099 s and 897 s).
     static let fetchGaps: (Duration, Duration) = {

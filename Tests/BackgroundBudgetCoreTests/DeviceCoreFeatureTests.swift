@@ -85,6 +85,19 @@ import Testing
                  Step(at: .seconds(20), input: "enter foreground", run: { core, now in try core.apply(.enterForeground, to: app, at: now) },
                       effects: FeatureEffects.foregroundWithNotification),
              ]),
+        Case(name: "events: accessory events queued while suspended are coalesced, one delivered on resume",
+             manifest: AppManifest(id: app),
+             steps: home(at: .seconds(5), settled: [.suspendQueue(app)]) + [.seconds(10), .seconds(11), .seconds(12)].map { time in
+                 Step(at: time, input: "accessory event", run: { core, now in
+                     let (outcome, effects) = core.deliver(.accessory, to: app, at: now)
+                     #expect(outcome == .queued)
+                     #expect(core.records[core.slot(app)].modes.queuedEvents == [.accessory])
+                     return effects
+                 }, effects: [])
+             } + [
+                 Step(at: .seconds(20), input: "enter foreground", run: { core, now in try core.apply(.enterForeground, to: app, at: now) },
+                      effects: FeatureEffects.foregroundWithAccessory),
+             ]),
         Case(name: "fetch: asking for fetches plans an opportunity; at it, a suspended app is woken to fetch",
              manifest: AppManifest(id: app, backgroundModes: [.fetch]),
              steps: [

@@ -6,7 +6,7 @@ import BudgetClock
 /// of a declared mode [S25]: audio while it plays [S27], standard location updates while they run [S30].
 /// Short events wake or launch it for a window: Bluetooth and accessories about 10 s [S36][S37], silent
 /// pushes up to 30 s and throttled [S63][S64]; without the mode, Bluetooth and accessory events wait
-/// until the app runs. Significant-change and region events relaunch a terminated app, even after a
+/// until the app runs, one per kind [S37]. Significant-change and region events relaunch a terminated app, even after a
 /// user kill since iOS 8 [S29][S31][S32]; other relaunches stop after a user kill [S86][S63]. A VoIP
 /// push must be reported as a call or the app is killed (`0xbaadca11`) [S35][S22].
 extension DeviceCore {
@@ -70,7 +70,8 @@ extension DeviceCore {
         case .bluetooth, .accessory:
             if !declared {
                 guard record.state != .notRunning else { return drop(.modeNotDeclared) }
-                records[s].modes.queuedEvents.append(event)
+                // Held events are coalesced, one per kind, so the queue is bounded by construction [S37].
+                records[s].modes.queue(event)
                 self.record(.eventQueued(event), app, now)
                 return (.queued, [])
             }

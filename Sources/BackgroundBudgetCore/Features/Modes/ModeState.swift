@@ -22,7 +22,8 @@ package struct ModeState: Sendable {
     /// The end of the window granted to the latest keep-alive run in the background, until that
     /// window has been enforced.
     var keepAliveWindowUntil: BudgetInstant?
-    /// Events held until the app next runs (delivered without the mode's background permission).
+    /// Events held until the app next runs (delivered without the mode's background permission),
+    /// coalesced: at most one per kind (see ``queue(_:)``).
     package var queuedEvents: [BackgroundEvent] = []
     /// VoIP pushes delivered and not yet handled, and the calls reported for them: each push
     /// handled takes one report, or the app is killed.
@@ -74,6 +75,16 @@ package struct ModeState: Sendable {
         guard until <= now else { return false }
         windowUntil = nil
         return true
+    }
+
+    /// Holds an event until the app runs, coalesced with one of the same kind already held: the app
+    /// gets one event per kind on resume, as External Accessory events are queued and coalesced while
+    /// the app is suspended [S37]. Bluetooth events are coalesced the same way, a model assumption.
+    /// The queue is so bounded by the number of kinds that are queued (Bluetooth central and
+    /// peripheral, accessory).
+    mutating func queue(_ event: BackgroundEvent) {
+        guard !queuedEvents.contains(event) else { return }
+        queuedEvents.append(event)
     }
 
     /// Takes the events held until the app runs, in arrival order.
