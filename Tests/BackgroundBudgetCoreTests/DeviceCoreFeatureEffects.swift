@@ -30,6 +30,18 @@ enum FeatureEffects {
         ], settles: true)),
         .deliverEvent(app, incarnation: 1, .accessory),
     ]
+    /// Woken at 10 s for a VoIP push: the event window, then the push on the app's queue.
+    static let voipWake: [Effect] = [
+        .resumeQueue(app), .deliver(wake(.voip)), .arm(app, .eventWindow, at: .seconds(20), token: 1),
+        .deliverEvent(app, incarnation: 1, .voipPush),
+    ]
+    /// Killed for the unreported push (`0xbaadca11`); every timer of the process stops.
+    static let voipKill: [Effect] = [
+        .dropQueue(app),
+        .deliver(Delivery(app: app, incarnation: 1, event: .kill(.voipPushNotReported),
+                          steps: [.exit(.voipPushNotReported), .enter(.notRunning)], settles: false)),
+    ] + [AppTimer.expirationWarning, .allowanceExpiry, .watchdog, .foregroundOverrun, .eventWindow, .voipKeepAlive, .fetchDeadline, .taskDeadline]
+        .map { .disarm(app, $0) }
     /// The fetch model's first two gaps for the first app installed: the minimum interval stretched
     /// by its seeded jitter (about 1,099 s and 897 s).
     static let fetchGaps: (Duration, Duration) = {

@@ -142,6 +142,21 @@ import Testing
                  Step(at: .seconds(613), input: "handler returns", run: { core, now in core.keepAliveHandlerReturned(app, incarnation: 1, at: now) },
                       effects: []),
              ]),
+        Case(name: "voip: with a limit of 1, a push left unreported kills the app and the next push is dropped",
+             manifest: AppManifest(id: app, backgroundModes: [.voip]),
+             steps: home(at: .seconds(5), settled: [.suspendQueue(app)]) + [
+                 Step(at: .seconds(10), input: "VoIP push", run: { core, now in core.deliver(.voipPush, to: app, at: now).1 },
+                      effects: FeatureEffects.voipWake),
+                 Step(at: .seconds(10), input: "push handled without a report", run: { core, now in
+                     core.eventHandled(.voipPush, app: app, incarnation: 1, at: now)
+                 }, effects: FeatureEffects.voipKill),
+                 Step(at: .seconds(20), input: "VoIP push", run: { core, now in
+                     let (outcome, effects) = core.deliver(.voipPush, to: app, at: now)
+                     #expect(outcome == .dropped(.voipLaunchesStopped))
+                     return effects
+                 }, effects: []),
+             ],
+             policy: { var policy = BudgetPolicy.iOS13; policy.voipUnreportedPushLimit = 1; return policy }()),
         Case(name: "exits on suspend: honoured by policy, Home ends in willTerminate and background tasks are refused",
              manifest: AppManifest(id: app, exitsOnSuspend: true),
              steps: [

@@ -78,6 +78,11 @@ public struct BudgetPolicy: Sendable, Hashable, CustomStringConvertible {
     /// Enforced while the handler runs: a handler still running when it ends does not keep the app.
     public var voipKeepAliveWindow: Duration = .seconds(10)
 
+    /// How many VoIP pushes an app may fail to report as a call (each kills it, `0xbaadca11`) before
+    /// the system stops launching it for VoIP pushes, until the user opens it [S35][S22]. Apple gives
+    /// no number: 3 is the model's assumption.
+    public var voipUnreportedPushLimit: Int = 3
+
     /// Whether significant-change and region events relaunch an app the user killed from the app
     /// switcher. They do since iOS 8 [S31]; every other background relaunch stops after a user kill
     /// until the user opens the app [S86][S87][S63].
@@ -226,6 +231,8 @@ public struct BudgetPolicy: Sendable, Hashable, CustomStringConvertible {
         case voipKeepAliveMinimumInterval
         /// ``BudgetPolicy/voipKeepAliveWindow``.
         case voipKeepAliveWindow
+        /// ``BudgetPolicy/voipUnreportedPushLimit``.
+        case voipUnreportedPushLimit
         /// ``BudgetPolicy/relaunchesLocationAppsAfterUserKill``.
         case relaunchesLocationAppsAfterUserKill
         /// ``BudgetPolicy/honoursExitsOnSuspend``.
@@ -270,7 +277,7 @@ public struct BudgetPolicy: Sendable, Hashable, CustomStringConvertible {
                  .eventWindow, .remoteNotificationWindow, .voipKeepAliveMinimumInterval, .voipKeepAliveWindow,
                  .fetchRuntime, .minimumFetchInterval, .processingTaskRuntimeCap, .silentPushWindow: true
             case .allowanceResetsOnForeground, .maxOpenBackgroundTasks, .backgroundTaskExpiryCode, .silentPushesPerHour,
-                 .relaunchesLocationAppsAfterUserKill, .fetchSeed, .continuedProcessingTaskLimit,
+                 .voipUnreportedPushLimit, .relaunchesLocationAppsAfterUserKill, .fetchSeed, .continuedProcessingTaskLimit,
                  .honoursExitsOnSuspend, .jetsamOrderWithinBand,
                  .pendingRefreshTaskRequestLimit, .pendingProcessingTaskRequestLimit, .fetchNewDataFactor, .fetchNoDataFactor,
                  .fetchFailedFactor, .fetchSlowFactor, .fetchSlowFraction, .fetchMinimumFactor, .fetchMaximumFactor,
@@ -321,6 +328,7 @@ public struct BudgetPolicy: Sendable, Hashable, CustomStringConvertible {
         case .silentPushesPerHour: copy.silentPushesPerHour = Int(try whole(-1e15...1e15))
         case .voipKeepAliveMinimumInterval: copy.voipKeepAliveMinimumInterval = duration
         case .voipKeepAliveWindow: copy.voipKeepAliveWindow = duration
+        case .voipUnreportedPushLimit: copy.voipUnreportedPushLimit = Int(try whole(-1e15...1e15))
         case .relaunchesLocationAppsAfterUserKill: copy.relaunchesLocationAppsAfterUserKill = try whole(0...1) == 1
         case .honoursExitsOnSuspend: copy.honoursExitsOnSuspend = try whole(0...1) == 1
         case .jetsamOrderWithinBand: copy.jetsamOrderWithinBand = try whole(0...1) == 1 ? .leastRecentlyUsed : .largestFootprint

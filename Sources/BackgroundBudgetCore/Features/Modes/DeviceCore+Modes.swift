@@ -8,7 +8,9 @@ import BudgetClock
 /// pushes up to 30 s and throttled [S63][S64]; without the mode, Bluetooth and accessory events wait
 /// until the app runs, one per kind [S37]. Significant-change and region events relaunch a terminated app, even after a
 /// user kill since iOS 8 [S29][S31][S32]; other relaunches stop after a user kill [S86][S63]. A VoIP
-/// push must be reported as a call or the app is killed (`0xbaadca11`) [S35][S22].
+/// push must be reported as a call or the app is killed (`0xbaadca11`) [S35][S22]; after
+/// ``BudgetPolicy/voipUnreportedPushLimit`` such kills, VoIP pushes no longer launch or wake it until
+/// the user opens it [S35].
 extension DeviceCore {
     // MARK: Activities
 
@@ -87,6 +89,10 @@ extension DeviceCore {
             }
         case .voipPush, .newsstandDownload:
             guard declared else { return drop(.modeNotDeclared) }
+            // Pushes it failed to report too often stop VoIP launches until the user opens it [S35].
+            if event == .voipPush, records[s].modes.voipUnreportedPushes >= policy.voipUnreportedPushLimit {
+                return drop(.voipLaunchesStopped)
+            }
         }
         var effects: [Effect] = []
         let window = event == .silentPush ? policy.remoteNotificationWindow : policy.eventWindow

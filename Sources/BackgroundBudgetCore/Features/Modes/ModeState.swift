@@ -30,6 +30,9 @@ package struct ModeState: Sendable {
     var voipPushesInFlight = 0
     /// Calls reported for the VoIP pushes in flight and not yet matched with a handled push.
     var callsReported = 0
+    /// VoIP pushes the app failed to report as calls (each killed it) since the user last opened it;
+    /// kept across launches, reset by ``userOpened()``.
+    var voipUnreportedPushes = 0
 
     /// No activity, window, monitoring or queued event.
     package init() {}
@@ -104,12 +107,20 @@ package struct ModeState: Sendable {
     }
 
     /// A VoIP push was handled: `true` when a call was reported for it (the report is used up);
-    /// `false` means the app must be killed [S35][S22].
+    /// `false` means the app must be killed [S35][S22], and the failure is counted.
     mutating func voipPushHandled() -> Bool {
         voipPushesInFlight -= 1
-        guard callsReported > 0 else { return false }
+        guard callsReported > 0 else {
+            voipUnreportedPushes += 1
+            return false
+        }
         callsReported -= 1
         return true
+    }
+
+    /// The user opened the app: VoIP pushes launch it again [S35].
+    mutating func userOpened() {
+        voipUnreportedPushes = 0
     }
 
     /// The process ended: activities, the window, the keep-alive handler and pushes in flight go with
