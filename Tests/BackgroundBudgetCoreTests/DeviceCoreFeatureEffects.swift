@@ -42,6 +42,22 @@ enum FeatureEffects {
                           steps: [.exit(.voipPushNotReported), .enter(.notRunning)], settles: false)),
     ] + [AppTimer.expirationWarning, .allowanceExpiry, .watchdog, .foregroundOverrun, .eventWindow, .voipKeepAlive, .fetchDeadline, .taskDeadline]
         .map { .disarm(app, $0) }
+    /// Home at 5 s with a task open: the warning at 30 s (allowance 30 s − lead 5 s from 5 s), expiry at 35 s.
+    static let allowanceArmed: [Effect] = [
+        .arm(app, .expirationWarning, at: .seconds(30), token: 2), .arm(app, .allowanceExpiry, at: .seconds(35), token: 3),
+        .disarm(app, .foregroundOverrun),
+    ]
+    /// The handler of task 1 handed to the app's queue at the warning.
+    static let handlersCalled: [Effect] = [.expirationHandlers(app, incarnation: 1, [BackgroundTaskIdentifier(rawValue: 1)])]
+    /// The watchdog armed as the handlers start.
+    static let handlerWatchdogToken: UInt64 = 4
+    /// Killed with the expiry code (`0x2182bad2`); every timer of the process stops.
+    static let handlersKilled: [Effect] = [
+        .dropQueue(app),
+        .deliver(Delivery(app: app, incarnation: 1, event: .kill(.backgroundTaskExpired),
+                          steps: [.exit(.backgroundTaskExpired), .enter(.notRunning)], settles: false)),
+    ] + [AppTimer.expirationWarning, .allowanceExpiry, .watchdog, .foregroundOverrun, .eventWindow, .voipKeepAlive, .fetchDeadline, .taskDeadline]
+        .map { .disarm(app, $0) }
     /// The fetch model's first two gaps for the first app installed: the minimum interval stretched
     /// by its seeded jitter (about 1,099 s and 897 s).
     static let fetchGaps: (Duration, Duration) = {

@@ -157,6 +157,23 @@ import Testing
                  }, effects: []),
              ],
              policy: { var policy = BudgetPolicy.iOS13; policy.voipUnreportedPushLimit = 1; return policy }()),
+        Case(name: "finite tasks: expiration handlers still running 1 s after they start are killed with the expiry code",
+             manifest: AppManifest(id: app),
+             steps: [
+                 Step(at: .seconds(1), input: "begin task", run: { core, now in core.beginBackgroundTask(app, name: "upload", at: now).1 },
+                      effects: [.arm(app, .foregroundOverrun, at: .seconds(31), token: 1)]),
+                 Step(at: .seconds(5), input: "press Home", run: { core, now in try core.apply(.pressHome, to: app, at: now) },
+                      effects: [delivery(.pressHome, DeviceCoreTests.homeSteps)] + FeatureEffects.allowanceArmed),
+                 Step(at: .seconds(5), input: "settle", run: { core, now in core.settle(app, incarnation: 1, at: now) }, effects: []),
+                 Step(at: .seconds(30), input: "expiration warning", run: { core, now in core.callExpirationHandlers(app, at: now) },
+                      effects: FeatureEffects.handlersCalled),
+                 Step(at: .seconds(30), input: "handlers start", run: { core, now in
+                     core.expirationHandlersStarted(app, incarnation: 1, at: now)
+                 }, effects: [.arm(app, .watchdog, at: .seconds(31), token: FeatureEffects.handlerWatchdogToken)]),
+                 Step(at: .seconds(31), input: "watchdog", run: { core, now in
+                     core.timerFired(.watchdog, app: app, token: FeatureEffects.handlerWatchdogToken, at: now)
+                 }, effects: FeatureEffects.handlersKilled),
+             ]),
         Case(name: "exits on suspend: honoured by policy, Home ends in willTerminate and background tasks are refused",
              manifest: AppManifest(id: app, exitsOnSuspend: true),
              steps: [

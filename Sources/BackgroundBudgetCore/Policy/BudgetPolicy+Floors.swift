@@ -21,7 +21,7 @@ extension BudgetPolicy.Field {
         case .minimumFetchInterval: .seconds(1)
         case .expirationWarningLead: .zero
         // The model's limit; Apple documents none.
-        case .didEnterBackgroundLimit, .willTerminateLimit, .launchWatchdog, .backgroundTaskAllowance, .eventWindow,
+        case .didEnterBackgroundLimit, .willTerminateLimit, .launchWatchdog, .backgroundTaskAllowance, .expirationHandlerLimit, .eventWindow,
              .remoteNotificationWindow, .voipKeepAliveWindow, .fetchRuntime, .processingTaskRuntimeCap, .silentPushWindow:
             .milliseconds(1)
         case .allowanceResetsOnForeground, .maxOpenBackgroundTasks, .backgroundTaskExpiryCode, .silentPushesPerHour,
@@ -52,10 +52,13 @@ extension BudgetPolicy {
     /// Checks the numbers added for the task scheduler, silent pushes and the fetch model, as
     /// ``validate()`` checks the others.
     /// - Throws: ``PolicyError`` for a pending-request limit or ``voipUnreportedPushLimit`` below 1, a
-    ///   silent-push window below its floor, or a fetch model factor out of range (``FetchModelFactors/validate()``).
+    ///   silent-push window or ``expirationHandlerLimit`` below its floor, or a fetch model factor out of range (``FetchModelFactors/validate()``).
     func validateModelNumbers() throws(PolicyError) {
         if let problem = Field.silentPushWindow.problem(with: silentPushWindow, written: silentPushWindow.secondsDouble) {
             throw PolicyError(field: .silentPushWindow, problem: problem)
+        }
+        if let problem = Field.expirationHandlerLimit.problem(with: expirationHandlerLimit, written: expirationHandlerLimit.secondsDouble) {
+            throw PolicyError(field: .expirationHandlerLimit, problem: problem)
         }
         guard pendingRefreshTaskRequestLimit >= 1 else {
             throw PolicyError(field: .pendingRefreshTaskRequestLimit, problem: .notPositive(Double(pendingRefreshTaskRequestLimit)))

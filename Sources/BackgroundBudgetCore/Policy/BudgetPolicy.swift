@@ -42,6 +42,9 @@ public struct BudgetPolicy: Sendable, Hashable, CustomStringConvertible {
     /// before"; observed about 5 s [S14][S21].
     public var expirationWarningLead: Duration
 
+    /// How long expiration handlers called together may run, else ``backgroundTaskExpiryCode`` kills the app: 1 s, assumed [S17].
+    public var expirationHandlerLimit: Duration = .seconds(1)
+
     /// Whether the allowance starts afresh each time the app returns to the foreground. Undocumented;
     /// observed to reset per background entry (open question 3 of the fact sheet).
     public var allowanceResetsOnForeground: Bool
@@ -78,9 +81,8 @@ public struct BudgetPolicy: Sendable, Hashable, CustomStringConvertible {
     /// Enforced while the handler runs: a handler still running when it ends does not keep the app.
     public var voipKeepAliveWindow: Duration = .seconds(10)
 
-    /// How many VoIP pushes an app may fail to report as a call (each kills it, `0xbaadca11`) before
-    /// the system stops launching it for VoIP pushes, until the user opens it [S35][S22]. Apple gives
-    /// no number: 3 is the model's assumption.
+    /// How many VoIP pushes an app may leave unreported (each kills it, `0xbaadca11`) before VoIP pushes
+    /// stop launching it, until the user opens it [S35][S22]. Apple gives no number: 3, a model assumption.
     public var voipUnreportedPushLimit: Int = 3
 
     /// Whether significant-change and region events relaunch an app the user killed from the app
@@ -213,6 +215,8 @@ public struct BudgetPolicy: Sendable, Hashable, CustomStringConvertible {
         case backgroundTaskAllowance
         /// ``BudgetPolicy/expirationWarningLead``.
         case expirationWarningLead
+        /// ``BudgetPolicy/expirationHandlerLimit``.
+        case expirationHandlerLimit
         /// ``BudgetPolicy/allowanceResetsOnForeground``.
         case allowanceResetsOnForeground
         /// ``BudgetPolicy/maxOpenBackgroundTasks``.
@@ -274,7 +278,7 @@ public struct BudgetPolicy: Sendable, Hashable, CustomStringConvertible {
         public var isDuration: Bool {
             switch self {
             case .didEnterBackgroundLimit, .willTerminateLimit, .launchWatchdog, .backgroundTaskAllowance, .expirationWarningLead,
-                 .eventWindow, .remoteNotificationWindow, .voipKeepAliveMinimumInterval, .voipKeepAliveWindow,
+                 .expirationHandlerLimit, .eventWindow, .remoteNotificationWindow, .voipKeepAliveMinimumInterval, .voipKeepAliveWindow,
                  .fetchRuntime, .minimumFetchInterval, .processingTaskRuntimeCap, .silentPushWindow: true
             case .allowanceResetsOnForeground, .maxOpenBackgroundTasks, .backgroundTaskExpiryCode, .silentPushesPerHour,
                  .voipUnreportedPushLimit, .relaunchesLocationAppsAfterUserKill, .fetchSeed, .continuedProcessingTaskLimit,
@@ -320,6 +324,7 @@ public struct BudgetPolicy: Sendable, Hashable, CustomStringConvertible {
         case .launchWatchdog: copy.launchWatchdog = duration
         case .backgroundTaskAllowance: copy.backgroundTaskAllowance = duration
         case .expirationWarningLead: copy.expirationWarningLead = duration
+        case .expirationHandlerLimit: copy.expirationHandlerLimit = duration
         case .allowanceResetsOnForeground: copy.allowanceResetsOnForeground = try whole(0...1) == 1
         case .maxOpenBackgroundTasks: copy.maxOpenBackgroundTasks = Int(try whole(-1e15...1e15))
         case .backgroundTaskExpiryCode: copy.backgroundTaskExpiryCode = UInt32(try whole(0...Double(UInt32.max)))
