@@ -22,6 +22,42 @@ enum FeatureEffects {
             .enter(.inactive), .enter(.active), .callback(.didBecomeActive),
         ], settles: true)),
     ]
+    /// The return to the foreground, then the one coalesced accessory event on the app's queue.
+    static let foregroundWithAccessory: [Effect] = [
+        .resumeQueue(app),
+        .deliver(Delivery(app: app, incarnation: 1, event: .enterForeground, steps: [
+            .enter(.background), .callback(.willEnterForeground), .enter(.inactive), .enter(.active), .callback(.didBecomeActive),
+        ], settles: true)),
+        .deliverEvent(app, incarnation: 1, .accessory),
+    ]
+    /// Woken at 10 s for a VoIP push: the event window, then the push on the app's queue.
+    static let voipWake: [Effect] = [
+        .resumeQueue(app), .deliver(wake(.voip)), .arm(app, .eventWindow, at: .seconds(20), token: 1),
+        .deliverEvent(app, incarnation: 1, .voipPush),
+    ]
+    /// Killed for the unreported push (`0xbaadca11`); every timer of the process stops.
+    static let voipKill: [Effect] = [
+        .dropQueue(app),
+        .deliver(Delivery(app: app, incarnation: 1, event: .kill(.voipPushNotReported),
+                          steps: [.exit(.voipPushNotReported), .enter(.notRunning)], settles: false)),
+    ] + [AppTimer.expirationWarning, .allowanceExpiry, .watchdog, .foregroundOverrun, .eventWindow, .voipKeepAlive, .fetchDeadline, .taskDeadline]
+        .map { .disarm(app, $0) }
+    /// Home at 5 s with a task open: the warning at 30 s (allowance 30 s − lead 5 s from 5 s), expiry at 35 s.
+    static let allowanceArmed: [Effect] = [
+        .arm(app, .expirationWarning, at: .seconds(30), token: 2), .arm(app, .allowanceExpiry, at: .seconds(35), token: 3),
+        .disarm(app, .foregroundOverrun),
+    ]
+    /// The handler of task 1 handed to the app's queue at the warning.
+    static let handlersCalled: [Effect] = [.expirationHandlers(app, incarnation: 1, [BackgroundTaskIdentifier(rawValue: 1)])]
+    /// The watchdog armed as the handlers start.
+    static let handlerWatchdogToken: UInt64 = 4
+    /// Killed with the expiry code (`0x2182bad2`); every timer of the process stops.
+    static let handlersKilled: [Effect] = [
+        .dropQueue(app),
+        .deliver(Delivery(app: app, incarnation: 1, event: .kill(.backgroundTaskExpired),
+                          steps: [.exit(.backgroundTaskExpired), .enter(.notRunning)], settles: false)),
+    ] + [AppTimer.expirationWarning, .allowanceExpiry, .watchdog, .foregroundOverrun, .eventWindow, .voipKeepAlive, .fetchDeadline, .taskDeadline]
+        .map { .disarm(app, $0) }
     /// The fetch model's first two gaps for the first app installed: the minimum interval stretched
     /// by its seeded jitter (about 1,099 s and 897 s).
     static let fetchGaps: (Duration, Duration) = {

@@ -85,6 +85,19 @@ import Testing
                  Step(at: .seconds(20), input: "enter foreground", run: { core, now in try core.apply(.enterForeground, to: app, at: now) },
                       effects: FeatureEffects.foregroundWithNotification),
              ]),
+        Case(name: "events: accessory events queued while suspended are coalesced, one delivered on resume",
+             manifest: AppManifest(id: app),
+             steps: home(at: .seconds(5), settled: [.suspendQueue(app)]) + [.seconds(10), .seconds(11), .seconds(12)].map { time in
+                 Step(at: time, input: "accessory event", run: { core, now in
+                     let (outcome, effects) = core.deliver(.accessory, to: app, at: now)
+                     #expect(outcome == .queued)
+                     #expect(core.records[core.slot(app)].modes.queuedEvents == [.accessory])
+                     return effects
+                 }, effects: [])
+             } + [
+                 Step(at: .seconds(20), input: "enter foreground", run: { core, now in try core.apply(.enterForeground, to: app, at: now) },
+                      effects: FeatureEffects.foregroundWithAccessory),
+             ]),
         Case(name: "fetch: asking for fetches plans an opportunity; at it, a suspended app is woken to fetch",
              manifest: AppManifest(id: app, backgroundModes: [.fetch]),
              steps: [
@@ -128,6 +141,38 @@ import Testing
                       effects: [.suspendQueue(app)]),
                  Step(at: .seconds(613), input: "handler returns", run: { core, now in core.keepAliveHandlerReturned(app, incarnation: 1, at: now) },
                       effects: []),
+             ]),
+        Case(name: "voip: with a limit of 1, a push left unreported kills the app and the next push is dropped",
+             manifest: AppManifest(id: app, backgroundModes: [.voip]),
+             steps: home(at: .seconds(5), settled: [.suspendQueue(app)]) + [
+                 Step(at: .seconds(10), input: "VoIP push", run: { core, now in core.deliver(.voipPush, to: app, at: now).1 },
+                      effects: FeatureEffects.voipWake),
+                 Step(at: .seconds(10), input: "push handled without a report", run: { core, now in
+                     core.eventHandled(.voipPush, app: app, incarnation: 1, at: now)
+                 }, effects: FeatureEffects.voipKill),
+                 Step(at: .seconds(20), input: "VoIP push", run: { core, now in
+                     let (outcome, effects) = core.deliver(.voipPush, to: app, at: now)
+                     #expect(outcome == .dropped(.voipLaunchesStopped))
+                     return effects
+                 }, effects: []),
+             ],
+             policy: { var policy = BudgetPolicy.iOS13; policy.voipUnreportedPushLimit = 1; return policy }()),
+        Case(name: "finite tasks: expiration handlers still running 1 s after they start are killed with the expiry code",
+             manifest: AppManifest(id: app),
+             steps: [
+                 Step(at: .seconds(1), input: "begin task", run: { core, now in core.beginBackgroundTask(app, name: "upload", at: now).1 },
+                      effects: [.arm(app, .foregroundOverrun, at: .seconds(31), token: 1)]),
+                 Step(at: .seconds(5), input: "press Home", run: { core, now in try core.apply(.pressHome, to: app, at: now) },
+                      effects: [delivery(.pressHome, DeviceCoreTests.homeSteps)] + FeatureEffects.allowanceArmed),
+                 Step(at: .seconds(5), input: "settle", run: { core, now in core.settle(app, incarnation: 1, at: now) }, effects: []),
+                 Step(at: .seconds(30), input: "expiration warning", run: { core, now in core.callExpirationHandlers(app, at: now) },
+                      effects: FeatureEffects.handlersCalled),
+                 Step(at: .seconds(30), input: "handlers start", run: { core, now in
+                     core.expirationHandlersStarted(app, incarnation: 1, at: now)
+                 }, effects: [.arm(app, .watchdog, at: .seconds(31), token: FeatureEffects.handlerWatchdogToken)]),
+                 Step(at: .seconds(31), input: "watchdog", run: { core, now in
+                     core.timerFired(.watchdog, app: app, token: FeatureEffects.handlerWatchdogToken, at: now)
+                 }, effects: FeatureEffects.handlersKilled),
              ]),
         Case(name: "exits on suspend: honoured by policy, Home ends in willTerminate and background tasks are refused",
              manifest: AppManifest(id: app, exitsOnSuspend: true),

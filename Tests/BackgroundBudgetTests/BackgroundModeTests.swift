@@ -319,6 +319,21 @@ extension ScriptedDelegate {
         #expect(system.deliver(.accessory, to: scale) == .dropped(.modeNotDeclared))
     }
 
+    /// Connect, disconnect, connect while suspended: the app gets one accessory event on resume [S37].
+    @Test func accessoryEventsQueuedWhileSuspendedAreCoalesced() throws {
+        let quiet = ScriptedDelegate.eventRecorder()
+        let scale = try system.install(AppManifest(id: "scale"), delegate: quiet)
+        try system.open(scale)
+        try system.pressHome()
+        for _ in 0..<3 {
+            #expect(system.deliver(.accessory, to: scale) == .queued)
+            clock.advance(by: .seconds(1))
+        }
+        try system.open(scale)
+        #expect(quiet.events == [.accessory])
+        #expect(system.trace.events.filter { $0.kind == .eventDelivered(.accessory) }.map(\.time) == [.seconds(3)])
+    }
+
     @Test func eventsForAForegroundAppAreDeliveredWithoutAWindow() throws {
         let delegate = ScriptedDelegate.eventRecorder()
         let news = try system.install(AppManifest(id: "news", backgroundModes: [.remoteNotification, .newsstandContent]), delegate: delegate)

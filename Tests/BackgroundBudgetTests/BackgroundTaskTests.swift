@@ -101,6 +101,35 @@ import BackgroundBudgetTestKit
         #expect(system.trace.last(.exit)?.time == .seconds(30))
     }
 
+    /// Expiration handlers together get ``BudgetPolicy/expirationHandlerLimit`` (1 s): one that works
+    /// 2 s is killed at the warning + 1 s with the expiry code; one that works 0.5 s and ends its task
+    /// lets the app suspend [S17].
+    @Test func anExpirationHandlerRunningPastItsLimitIsKilledWithTheExpiryCode() throws {
+        let system = try system()
+        let slow = try system.install(AppManifest(id: "slow"))
+        try system.open(slow)
+        slow.beginBackgroundTask(withName: "upload") { slow.simulateWork(for: .seconds(2)) }
+        try system.pressHome()                                 // t = 0: the warning is due at 25 s
+        clock.advance(by: .seconds(100))
+        #expect(system.trace.instants(of: .expirationHandlerCalled) == [.seconds(25)])
+        let exit = try #require(system.trace.first(.exit, for: "slow"))
+        #expect(exit.time == .seconds(26))
+        #expect(exit.kind == .exit(.backgroundTaskExpired, code: 0x2182_bad2))
+
+        let quick = try system.install(AppManifest(id: "quick"))
+        try system.open(quick)
+        let task = LockedValue(BackgroundTaskIdentifier.invalid)
+        let begun = quick.beginBackgroundTask(withName: "upload") {
+            quick.simulateWork(for: .milliseconds(500))
+            quick.endBackgroundTask(task.withLock { $0 })
+        }
+        task.withLock { $0 = begun }
+        try system.pressHome()                                 // t = 100: the warning is due at 125 s
+        clock.advance(by: .seconds(100))
+        #expect(system.trace.first(.exit, for: "quick") == nil)
+        #expect(quick.applicationState == .suspended)
+    }
+
     @Test func aTaskBegunAfterTheWarningGetsItsHandlerAtOnce() throws {
         let system = try system()
         let calls = TestLog<BudgetInstant>()

@@ -108,6 +108,8 @@ import BackgroundBudgetTestKit
             #expect(preset.pendingRefreshTaskRequestLimit == 1)
             #expect(preset.pendingProcessingTaskRequestLimit == 10)
             #expect(preset.silentPushWindow == .seconds(3600))
+            #expect(preset.voipUnreportedPushLimit == 3)
+            #expect(preset.expirationHandlerLimit == .seconds(1))
             #expect(preset.fetchModelFactors == BudgetPolicy.FetchModelFactors())
         }
         let factors = BudgetPolicy.FetchModelFactors()
@@ -195,6 +197,8 @@ import BackgroundBudgetTestKit
         #expect(refused { $0.pendingProcessingTaskRequestLimit = -3 }
             == PolicyError(field: .pendingProcessingTaskRequestLimit, problem: .notPositive(-3)))
         #expect(refused { $0.silentPushWindow = .zero } == PolicyError(field: .silentPushWindow, problem: .notPositive(0)))
+        #expect(refused { $0.voipUnreportedPushLimit = 0 } == PolicyError(field: .voipUnreportedPushLimit, problem: .notPositive(0)))
+        #expect(refused { $0.expirationHandlerLimit = .zero } == PolicyError(field: .expirationHandlerLimit, problem: .notPositive(0)))
         let tiny = refused { $0.silentPushWindow = .microseconds(10) }
         #expect(tiny?.field == .silentPushWindow)
         if case .belowFloor(_, let floor)? = tiny?.problem { #expect(floor == 0.001) } else { Issue.record("not belowFloor: \(String(describing: tiny))") }
@@ -219,6 +223,8 @@ import BackgroundBudgetTestKit
         let policy = BudgetPolicy.iOS13
         #expect(try policy.setting(.silentPushWindow, to: 120).silentPushWindow == .seconds(120))
         #expect(try policy.setting(.pendingProcessingTaskRequestLimit, to: 3).pendingProcessingTaskRequestLimit == 3)
+        #expect(try policy.setting(.voipUnreportedPushLimit, to: 5).voipUnreportedPushLimit == 5)
+        #expect(try policy.setting(.expirationHandlerLimit, to: 2).expirationHandlerLimit == .seconds(2))
         #expect(try policy.setting(.fetchNoDataFactor, to: 1.25).fetchModelFactors.noData == 1.25)
         #expect(throws: PolicyError(field: .pendingRefreshTaskRequestLimit, problem: .notAWholeNumber(1.5))) {
             try policy.setting(.pendingRefreshTaskRequestLimit, to: 1.5)

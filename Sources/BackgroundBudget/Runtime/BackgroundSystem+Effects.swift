@@ -31,8 +31,10 @@ extension BackgroundSystem {
                 let table = state.closures[id]?.expirationHandlers ?? [:]
                 let handlers = tasks.map { table[$0] }
                 app.queue.enqueue { [self] in
+                    // Timed together, as a callback is: see ``BudgetPolicy/expirationHandlerLimit``.
+                    decide { core, now in core.expirationHandlersStarted(id, incarnation: incarnation, at: now) }
                     for handler in handlers { handler?() }
-                    settle(id, incarnation: incarnation)
+                    decide { core, now in core.expirationHandlersReturned(id, incarnation: incarnation, at: now) }
                 }
                 note(app)
             case .arm(let id, let timer, let instant, let token):

@@ -124,6 +124,7 @@ extension DeviceCore {
         }
         if cause == .launch || cause == .enterForeground {
             records[s].killedByUser = false
+            records[s].modes.userOpened()
             records[s].inAppSwitcher = true
         }
         if cause == .killFromAppSwitcher {

@@ -21,11 +21,11 @@ extension BudgetPolicy.Field {
         case .minimumFetchInterval: .seconds(1)
         case .expirationWarningLead: .zero
         // The model's limit; Apple documents none.
-        case .didEnterBackgroundLimit, .willTerminateLimit, .launchWatchdog, .backgroundTaskAllowance, .eventWindow,
+        case .didEnterBackgroundLimit, .willTerminateLimit, .launchWatchdog, .backgroundTaskAllowance, .expirationHandlerLimit, .eventWindow,
              .remoteNotificationWindow, .voipKeepAliveWindow, .fetchRuntime, .processingTaskRuntimeCap, .silentPushWindow:
             .milliseconds(1)
         case .allowanceResetsOnForeground, .maxOpenBackgroundTasks, .backgroundTaskExpiryCode, .silentPushesPerHour,
-             .relaunchesLocationAppsAfterUserKill, .fetchSeed, .continuedProcessingTaskLimit,
+             .voipUnreportedPushLimit, .relaunchesLocationAppsAfterUserKill, .fetchSeed, .continuedProcessingTaskLimit,
              .honoursExitsOnSuspend, .jetsamOrderWithinBand,
              .pendingRefreshTaskRequestLimit, .pendingProcessingTaskRequestLimit, .fetchNewDataFactor, .fetchNoDataFactor,
              .fetchFailedFactor, .fetchSlowFactor, .fetchSlowFraction, .fetchMinimumFactor, .fetchMaximumFactor, .fetchJitter:
@@ -51,11 +51,14 @@ extension BudgetPolicy.Field {
 extension BudgetPolicy {
     /// Checks the numbers added for the task scheduler, silent pushes and the fetch model, as
     /// ``validate()`` checks the others.
-    /// - Throws: ``PolicyError`` for a pending-request limit below 1, a silent-push window below its
-    ///   floor, or a fetch model factor out of range (``FetchModelFactors/validate()``).
+    /// - Throws: ``PolicyError`` for a pending-request limit or ``voipUnreportedPushLimit`` below 1, a
+    ///   silent-push window or ``expirationHandlerLimit`` below its floor, or a fetch model factor out of range (``FetchModelFactors/validate()``).
     func validateModelNumbers() throws(PolicyError) {
         if let problem = Field.silentPushWindow.problem(with: silentPushWindow, written: silentPushWindow.secondsDouble) {
             throw PolicyError(field: .silentPushWindow, problem: problem)
+        }
+        if let problem = Field.expirationHandlerLimit.problem(with: expirationHandlerLimit, written: expirationHandlerLimit.secondsDouble) {
+            throw PolicyError(field: .expirationHandlerLimit, problem: problem)
         }
         guard pendingRefreshTaskRequestLimit >= 1 else {
             throw PolicyError(field: .pendingRefreshTaskRequestLimit, problem: .notPositive(Double(pendingRefreshTaskRequestLimit)))
@@ -63,6 +66,9 @@ extension BudgetPolicy {
         guard pendingProcessingTaskRequestLimit >= 1 else {
             throw PolicyError(field: .pendingProcessingTaskRequestLimit,
                               problem: .notPositive(Double(pendingProcessingTaskRequestLimit)))
+        }
+        guard voipUnreportedPushLimit >= 1 else {
+            throw PolicyError(field: .voipUnreportedPushLimit, problem: .notPositive(Double(voipUnreportedPushLimit)))
         }
         try fetchModelFactors.validate()
     }

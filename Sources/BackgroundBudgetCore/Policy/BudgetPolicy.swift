@@ -42,6 +42,9 @@ public struct BudgetPolicy: Sendable, Hashable, CustomStringConvertible {
     /// before"; observed about 5 s [S14][S21].
     public var expirationWarningLead: Duration
 
+    /// How long expiration handlers called together may run, else ``backgroundTaskExpiryCode`` kills the app: 1 s, assumed [S17].
+    public var expirationHandlerLimit: Duration = .seconds(1)
+
     /// Whether the allowance starts afresh each time the app returns to the foreground. Undocumented;
     /// observed to reset per background entry (open question 3 of the fact sheet).
     public var allowanceResetsOnForeground: Bool
@@ -77,6 +80,10 @@ public struct BudgetPolicy: Sendable, Hashable, CustomStringConvertible {
     /// How long the legacy VoIP keep-alive handler may run before the app is suspended again: 10 s [S33][S34].
     /// Enforced while the handler runs: a handler still running when it ends does not keep the app.
     public var voipKeepAliveWindow: Duration = .seconds(10)
+
+    /// How many VoIP pushes an app may leave unreported (each kills it, `0xbaadca11`) before VoIP pushes
+    /// stop launching it, until the user opens it [S35][S22]. Apple gives no number: 3, a model assumption.
+    public var voipUnreportedPushLimit: Int = 3
 
     /// Whether significant-change and region events relaunch an app the user killed from the app
     /// switcher. They do since iOS 8 [S31]; every other background relaunch stops after a user kill
@@ -208,6 +215,8 @@ public struct BudgetPolicy: Sendable, Hashable, CustomStringConvertible {
         case backgroundTaskAllowance
         /// ``BudgetPolicy/expirationWarningLead``.
         case expirationWarningLead
+        /// ``BudgetPolicy/expirationHandlerLimit``.
+        case expirationHandlerLimit
         /// ``BudgetPolicy/allowanceResetsOnForeground``.
         case allowanceResetsOnForeground
         /// ``BudgetPolicy/maxOpenBackgroundTasks``.
@@ -226,6 +235,8 @@ public struct BudgetPolicy: Sendable, Hashable, CustomStringConvertible {
         case voipKeepAliveMinimumInterval
         /// ``BudgetPolicy/voipKeepAliveWindow``.
         case voipKeepAliveWindow
+        /// ``BudgetPolicy/voipUnreportedPushLimit``.
+        case voipUnreportedPushLimit
         /// ``BudgetPolicy/relaunchesLocationAppsAfterUserKill``.
         case relaunchesLocationAppsAfterUserKill
         /// ``BudgetPolicy/honoursExitsOnSuspend``.
@@ -267,10 +278,10 @@ public struct BudgetPolicy: Sendable, Hashable, CustomStringConvertible {
         public var isDuration: Bool {
             switch self {
             case .didEnterBackgroundLimit, .willTerminateLimit, .launchWatchdog, .backgroundTaskAllowance, .expirationWarningLead,
-                 .eventWindow, .remoteNotificationWindow, .voipKeepAliveMinimumInterval, .voipKeepAliveWindow,
+                 .expirationHandlerLimit, .eventWindow, .remoteNotificationWindow, .voipKeepAliveMinimumInterval, .voipKeepAliveWindow,
                  .fetchRuntime, .minimumFetchInterval, .processingTaskRuntimeCap, .silentPushWindow: true
             case .allowanceResetsOnForeground, .maxOpenBackgroundTasks, .backgroundTaskExpiryCode, .silentPushesPerHour,
-                 .relaunchesLocationAppsAfterUserKill, .fetchSeed, .continuedProcessingTaskLimit,
+                 .voipUnreportedPushLimit, .relaunchesLocationAppsAfterUserKill, .fetchSeed, .continuedProcessingTaskLimit,
                  .honoursExitsOnSuspend, .jetsamOrderWithinBand,
                  .pendingRefreshTaskRequestLimit, .pendingProcessingTaskRequestLimit, .fetchNewDataFactor, .fetchNoDataFactor,
                  .fetchFailedFactor, .fetchSlowFactor, .fetchSlowFraction, .fetchMinimumFactor, .fetchMaximumFactor,
@@ -313,6 +324,7 @@ public struct BudgetPolicy: Sendable, Hashable, CustomStringConvertible {
         case .launchWatchdog: copy.launchWatchdog = duration
         case .backgroundTaskAllowance: copy.backgroundTaskAllowance = duration
         case .expirationWarningLead: copy.expirationWarningLead = duration
+        case .expirationHandlerLimit: copy.expirationHandlerLimit = duration
         case .allowanceResetsOnForeground: copy.allowanceResetsOnForeground = try whole(0...1) == 1
         case .maxOpenBackgroundTasks: copy.maxOpenBackgroundTasks = Int(try whole(-1e15...1e15))
         case .backgroundTaskExpiryCode: copy.backgroundTaskExpiryCode = UInt32(try whole(0...Double(UInt32.max)))
@@ -321,6 +333,7 @@ public struct BudgetPolicy: Sendable, Hashable, CustomStringConvertible {
         case .silentPushesPerHour: copy.silentPushesPerHour = Int(try whole(-1e15...1e15))
         case .voipKeepAliveMinimumInterval: copy.voipKeepAliveMinimumInterval = duration
         case .voipKeepAliveWindow: copy.voipKeepAliveWindow = duration
+        case .voipUnreportedPushLimit: copy.voipUnreportedPushLimit = Int(try whole(-1e15...1e15))
         case .relaunchesLocationAppsAfterUserKill: copy.relaunchesLocationAppsAfterUserKill = try whole(0...1) == 1
         case .honoursExitsOnSuspend: copy.honoursExitsOnSuspend = try whole(0...1) == 1
         case .jetsamOrderWithinBand: copy.jetsamOrderWithinBand = try whole(0...1) == 1 ? .leastRecentlyUsed : .largestFootprint

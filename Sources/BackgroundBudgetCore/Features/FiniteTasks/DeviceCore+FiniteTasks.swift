@@ -119,6 +119,26 @@ extension DeviceCore {
         return effects
     }
 
+    /// A batch of expiration handlers started on the app's queue: together they must return within
+    /// ``BudgetPolicy/expirationHandlerLimit``, measured by the watchdog as a callback's time is, or
+    /// the app is killed with ``BudgetPolicy/backgroundTaskExpiryCode`` [S17].
+    package mutating func expirationHandlersStarted(_ app: AppID, incarnation: UInt64, at now: BudgetInstant) -> [Effect] {
+        let s = slot(app)
+        guard records[s].incarnation == incarnation, records[s].state != .notRunning else { return [] }
+        records[s].finiteTasks.handlersDeadline = now + policy.expirationHandlerLimit
+        return [arm(.watchdog, for: app, at: now + policy.expirationHandlerLimit)]
+    }
+
+    /// The batch of expiration handlers returned: the watchdog is disarmed and the app settles.
+    package mutating func expirationHandlersReturned(_ app: AppID, incarnation: UInt64, at now: BudgetInstant) -> [Effect] {
+        let s = slot(app)
+        guard records[s].incarnation == incarnation, records[s].finiteTasks.handlersDeadline != nil else {
+            return settle(app, incarnation: incarnation, at: now)
+        }
+        records[s].finiteTasks.handlersDeadline = nil
+        return [disarm(.watchdog, for: app)] + settle(app, incarnation: incarnation, at: now)
+    }
+
     /// Reports tasks begun in the foreground that have been open longer than the allowance.
     mutating func reportForegroundOverruns(_ app: AppID, at now: BudgetInstant) -> [Effect] {
         let s = slot(app)

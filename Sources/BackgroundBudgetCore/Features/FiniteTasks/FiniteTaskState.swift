@@ -22,6 +22,9 @@ package struct FiniteTaskState: Sendable {
     var unwarned = 0
     /// The instants of the armed allowance and overrun timers (to avoid re-arming unchanged ones).
     package var armed = ArmedTimers()
+    /// While a batch of expiration handlers runs on the app's queue: when it must have returned
+    /// (``BudgetPolicy/expirationHandlerLimit`` after it started); the watchdog kills the app then.
+    var handlersDeadline: BudgetInstant?
 
     /// No task open and no allowance spent.
     package init() {}
@@ -148,5 +151,6 @@ package struct FiniteTaskState: Sendable {
         open.removeAll()
         unwarned = 0
         armed = ArmedTimers()
+        handlersDeadline = nil
     }
 }

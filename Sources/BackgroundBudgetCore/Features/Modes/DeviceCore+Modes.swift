@@ -5,10 +5,13 @@ import BudgetClock
 /// Rules: an app keeps running in the background only while it really does the work
 /// of a declared mode [S25]: audio while it plays [S27], standard location updates while they run [S30].
 /// Short events wake or launch it for a window: Bluetooth and accessories about 10 s [S36][S37], silent
-/// pushes up to 30 s and throttled, terminating the app (`0x2182bad4`) unless completed in time [S63][S64]; without the mode, Bluetooth and accessory events wait
-/// until the app runs. Significant-change and region events relaunch a terminated app, even after a
+/// pushes up to 30 s and throttled, terminating the app (`0x2182bad4`) unless completed in time
+/// [S63][S64]; without the mode, Bluetooth and accessory events wait until the app runs, one per kind
+/// [S37]. Significant-change and region events relaunch a terminated app, even after a
 /// user kill since iOS 8 [S29][S31][S32]; other relaunches stop after a user kill [S86][S63]. A VoIP
-/// push must be reported as a call or the app is killed (`0xbaadca11`) [S35][S22].
+/// push must be reported as a call or the app is killed (`0xbaadca11`) [S35][S22]; after
+/// ``BudgetPolicy/voipUnreportedPushLimit`` such kills, VoIP pushes no longer launch or wake it until
+/// the user opens it [S35].
 extension DeviceCore {
     // MARK: Activities
 
@@ -70,7 +73,8 @@ extension DeviceCore {
         case .bluetooth, .accessory:
             if !declared {
                 guard record.state != .notRunning else { return drop(.modeNotDeclared) }
-                records[s].modes.queuedEvents.append(event)
+                // Held events are coalesced, one per kind, so the queue is bounded by construction [S37].
+                records[s].modes.queue(event)
                 self.record(.eventQueued(event), app, now)
                 return (.queued, [])
             }
@@ -86,6 +90,10 @@ extension DeviceCore {
             }
         case .voipPush, .newsstandDownload:
             guard declared else { return drop(.modeNotDeclared) }
+            // Pushes it failed to report too often stop VoIP launches until the user opens it [S35].
+            if event == .voipPush, records[s].modes.voipUnreportedPushes >= policy.voipUnreportedPushLimit {
+                return drop(.voipLaunchesStopped)
+            }
         }
         var effects: [Effect] = []
         let window = event == .silentPush ? policy.remoteNotificationWindow : policy.eventWindow

@@ -22,13 +22,17 @@ package struct ModeState: Sendable {
     /// The end of the window granted to the latest keep-alive run in the background, until that
     /// window has been enforced.
     var keepAliveWindowUntil: BudgetInstant?
-    /// Events held until the app next runs (delivered without the mode's background permission).
+    /// Events held until the app next runs (delivered without the mode's background permission),
+    /// coalesced: at most one per kind (see ``queue(_:)``).
     package var queuedEvents: [BackgroundEvent] = []
     /// VoIP pushes delivered and not yet handled, and the calls reported for them: each push
     /// handled takes one report, or the app is killed.
     var voipPushesInFlight = 0
     /// Calls reported for the VoIP pushes in flight and not yet matched with a handled push.
     var callsReported = 0
+    /// VoIP pushes the app failed to report as calls (each killed it) since the user last opened it;
+    /// kept across launches, reset by ``userOpened()``.
+    var voipUnreportedPushes = 0
 
     /// No activity, window, monitoring or queued event.
     package init() {}
@@ -76,6 +80,16 @@ package struct ModeState: Sendable {
         return true
     }
 
+    /// Holds an event until the app runs, coalesced with one of the same kind already held: the app
+    /// gets one event per kind on resume, as External Accessory events are queued and coalesced while
+    /// the app is suspended [S37]. Bluetooth events are coalesced the same way, a model assumption.
+    /// The queue is so bounded by the number of kinds that are queued (Bluetooth central and
+    /// peripheral, accessory).
+    mutating func queue(_ event: BackgroundEvent) {
+        guard !queuedEvents.contains(event) else { return }
+        queuedEvents.append(event)
+    }
+
     /// Takes the events held until the app runs, in arrival order.
     mutating func takeQueuedEvents() -> [BackgroundEvent] {
         let events = queuedEvents
@@ -93,12 +107,20 @@ package struct ModeState: Sendable {
     }
 
     /// A VoIP push was handled: `true` when a call was reported for it (the report is used up);
-    /// `false` means the app must be killed [S35][S22].
+    /// `false` means the app must be killed [S35][S22], and the failure is counted.
     mutating func voipPushHandled() -> Bool {
         voipPushesInFlight -= 1
-        guard callsReported > 0 else { return false }
+        guard callsReported > 0 else {
+            voipUnreportedPushes += 1
+            return false
+        }
         callsReported -= 1
         return true
+    }
+
+    /// The user opened the app: VoIP pushes launch it again [S35].
+    mutating func userOpened() {
+        voipUnreportedPushes = 0
     }
 
     /// The process ended: activities, the window, the keep-alive handler and pushes in flight go with
