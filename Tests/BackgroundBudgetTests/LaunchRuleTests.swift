@@ -226,9 +226,9 @@ struct LaunchRuleRealTimeTests {
         try system.open(news)
         #expect(waitUntil(seconds: 5) { system.state(of: news) == .notRunning })
         #expect(registrations.entries == [false])
-        #expect(system.trace.events.map(\.kind).suffix(3) == [
+        #expect(system.trace.events.map(\.kind).suffix(4) == [
             .taskRegistrationRejected(LaunchRuleTests.cleanID, .afterLaunch), .exit(.uncaughtException, code: nil),
-            .stateChange(.notRunning, cause: .kill(.uncaughtException)),
+            .killedMidCallback(.didBecomeActive), .stateChange(.notRunning, cause: .kill(.uncaughtException)),
         ])
         // The next launch runs on the same serial queue after the crashed callback's work item, so
         // once it is active, everything the first process could still have run has had its turn.
