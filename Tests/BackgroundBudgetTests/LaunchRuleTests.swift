@@ -198,17 +198,6 @@ import BackgroundBudgetTestKit
 /// stops the app's code in the callback that registered.
 @Suite(.tags(.realTime), .serialized, LongRun.only)
 struct LaunchRuleRealTimeTests {
-    /// Waits, in bounded steps, until `condition` holds or `seconds` pass.
-    private func waitUntil(seconds: Double, _ condition: () -> Bool) -> Bool {
-        let pause = DispatchSemaphore(value: 0)
-        let deadline = DispatchTime.now() + seconds
-        while !condition() {
-            if DispatchTime.now() > deadline { return false }
-            _ = pause.wait(timeout: .now() + .milliseconds(5))
-        }
-        return true
-    }
-
     @Test func registeringFromDidBecomeActiveCrashesTheAppOnTheRealClock() throws {
         let clock = DispatchClock()
         defer { clock.shutdown() }

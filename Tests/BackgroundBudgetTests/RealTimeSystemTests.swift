@@ -22,17 +22,6 @@ struct RealTimeSystemTests {
         return policy
     }
 
-    /// Waits, in bounded steps, until `condition` holds or `seconds` pass.
-    private func waitUntil(seconds: Double, _ condition: () -> Bool) -> Bool {
-        let pause = DispatchSemaphore(value: 0)
-        let deadline = DispatchTime.now() + seconds
-        while !condition() {
-            if DispatchTime.now() > deadline { return false }
-            _ = pause.wait(timeout: .now() + .milliseconds(5))
-        }
-        return true
-    }
-
     @Test func anUnendedTaskGetsItsHandlerThenTheAppIsKilledOnTheRealClock() throws {
         let clock = DispatchClock()
         defer { clock.shutdown() }
