@@ -48,6 +48,18 @@ import Testing
         ]
     }
 
+    /// Home at 5 s, then a silent push at 60 s that wakes the suspended app for a 30 s window; the
+    /// app's queue handles it at 61 s.
+    static let silentPushWake: [Step] = home(at: .seconds(5), settled: [.suspendQueue(app)]) + [
+        Step(at: .seconds(60), input: "silent push", run: { core, now in core.deliver(.silentPush, to: app, at: now).1 },
+             effects: [.resumeQueue(app), .deliver(FeatureEffects.wake(.remoteNotification)),
+                       .arm(app, .eventWindow, at: .seconds(90), token: 1), .deliverEvent(app, incarnation: 1, .silentPush)]),
+        Step(at: .seconds(60), input: "settle the wake", run: { core, now in core.settle(app, incarnation: 1, at: now) },
+             effects: []),
+        Step(at: .seconds(61), input: "handled", run: { core, now in core.eventHandled(.silentPush, app: app, incarnation: 1, at: now) },
+             effects: []),
+    ]
+
     static let cases: [Case] = [
         Case(name: "modes: an audio app keeps running while it plays and suspends when it stops",
              manifest: AppManifest(id: app, backgroundModes: [.audio]),
@@ -238,27 +250,13 @@ import Testing
              ]),
         Case(name: "modes: a silent push not completed within its 30 s window terminates the app at 90 s",
              manifest: AppManifest(id: app, backgroundModes: [.remoteNotification]),
-             steps: home(at: .seconds(5), settled: [.suspendQueue(app)]) + [
-                 Step(at: .seconds(60), input: "silent push", run: { core, now in core.deliver(.silentPush, to: app, at: now).1 },
-                      effects: [.resumeQueue(app), .deliver(FeatureEffects.wake(.remoteNotification)),
-                                .arm(app, .eventWindow, at: .seconds(90), token: 1), .deliverEvent(app, incarnation: 1, .silentPush)]),
-                 Step(at: .seconds(60), input: "settle the wake", run: { core, now in core.settle(app, incarnation: 1, at: now) },
-                      effects: []),
-                 Step(at: .seconds(61), input: "handled", run: { core, now in core.eventHandled(.silentPush, app: app, incarnation: 1, at: now) },
-                      effects: []),
+             steps: silentPushWake + [
                  Step(at: .seconds(90), input: "window ends", run: { core, now in core.timerFired(.eventWindow, app: app, token: 1, at: now) },
                       effects: DeviceCoreLaunchRuleTests.killed(.backgroundFetchNotCompleted)),
              ]),
         Case(name: "modes: a silent push completed within its window suspends the app then",
              manifest: AppManifest(id: app, backgroundModes: [.remoteNotification]),
-             steps: home(at: .seconds(5), settled: [.suspendQueue(app)]) + [
-                 Step(at: .seconds(60), input: "silent push", run: { core, now in core.deliver(.silentPush, to: app, at: now).1 },
-                      effects: [.resumeQueue(app), .deliver(FeatureEffects.wake(.remoteNotification)),
-                                .arm(app, .eventWindow, at: .seconds(90), token: 1), .deliverEvent(app, incarnation: 1, .silentPush)]),
-                 Step(at: .seconds(60), input: "settle the wake", run: { core, now in core.settle(app, incarnation: 1, at: now) },
-                      effects: []),
-                 Step(at: .seconds(61), input: "handled", run: { core, now in core.eventHandled(.silentPush, app: app, incarnation: 1, at: now) },
-                      effects: []),
+             steps: silentPushWake + [
                  Step(at: .seconds(70), input: "completion", run: { core, now in core.remoteNotificationCompleted(.newData, app: app, at: now) },
                       effects: [.disarm(app, .eventWindow), .suspendQueue(app)]),
              ]),
