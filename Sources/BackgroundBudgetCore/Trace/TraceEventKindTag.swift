@@ -1,4 +1,4 @@
-import BackgroundBudget
+import BudgetClock
 
 extension TraceEvent.Kind {
     /// Which case a ``TraceEvent/Kind`` is, without its values: a typed stand-in for
