@@ -90,8 +90,22 @@ public struct ScenarioRun: Sendable, Hashable {
         case log
         /// JSON Lines (``/BackgroundBudgetCore/Trace/jsonLines()``), as <doc:/BackgroundBudgetCore/TraceFormat> documents.
         case jsonl
-        /// A self-contained SVG timeline: one lane per app, a band per state, marks for callbacks.
+        /// A self-contained SVG timeline of the whole run: one lane per app, a band per state, marks
+        /// for callbacks, labelled bars for activities, tasks and fetches, and a Device lane with the
+        /// device's conditions (``ScenarioRun/timeline(from:to:)`` draws a window).
         case svg
+    }
+
+    /// The SVG timeline of a window of the run: from `from` (the start when `nil`) to `to` (the end when
+    /// `nil`), as `bgbudget run FILE --format svg --from 6h --to 9h` draws it.
+    ///
+    /// ```swift
+    /// let morning = try run.timeline(from: .seconds(6 * 3600), to: .seconds(9 * 3600))
+    /// ```
+    /// - Throws: ``TimelineWindowError`` when a bound is after the run's end or the window is empty.
+    public func timeline(from: BudgetInstant? = nil, to: BudgetInstant? = nil) throws(TimelineWindowError) -> String {
+        let window = from == nil && to == nil ? nil : try TimelineWindow(from: from, to: to, runEnd: end)
+        return TimelineRenderer(run: self, window: window).render()
     }
 
     /// The trace rendered in a format; every format ends with a newline and is deterministic.
@@ -104,7 +118,7 @@ public struct ScenarioRun: Sendable, Hashable {
         case .jsonl:
             return trace.jsonLines()
         case .svg:
-            return TimelineRenderer(run: self).render()
+            return TimelineRenderer(run: self, window: nil).render()
         }
     }
 }

@@ -19,8 +19,9 @@
 //         system.expectNothingPending()                                    // no timers, tasks or queued work left
 //     }
 //
-// `ScriptedDelegate` replaces per-test delegates; `TraceEvent.Kind.Tag` and `TraceStep` replace
-// `eventName` strings; `pendingWork(allowing:)`, `checkNothingPending(allowing:)` and
+// `ScriptedDelegate` replaces per-test delegates; `TraceEvent.Kind.Tag` (with the core's typed trace
+// queries) and `TraceStep` replace `eventName` strings; `expectCallbacks` compares callback sequences
+// and prints a diff; `pendingWork(allowing:)`, `checkNothingPending(allowing:)` and
 // `expectNothingPending(allowing:)` report what a system still has outstanding.
 
 @_exported import BackgroundBudget

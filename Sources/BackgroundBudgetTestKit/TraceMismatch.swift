@@ -24,11 +24,23 @@ public struct TraceMismatch: Error, Sendable, CustomStringConvertible {
     /// How many steps were expected.
     public var stepCount: Int
 
-    /// The mismatch with the expected and actual line, then the compared entries around it.
+    /// Every step next to the compared entries, aligned as `diff` aligns lines (``TraceDiffLine``),
+    /// for the comparisons that take every entry of the mentioned kinds
+    /// (``TraceStep/Comparison/mentionedKinds``, ``TraceStep/Comparison/everyEntry``); empty for
+    /// ``TraceStep/Comparison/inOrder`` and for comparisons too large to align.
+    public var diff: [TraceDiffLine] = []
+
+    /// The mismatch with the expected and actual line, then the diff of the steps with the compared
+    /// entries (or, without a diff, the compared entries around the mismatch).
     public var description: String {
         var text = "Trace of \(app.map { "\($0)" } ?? "all apps") differs at step \(index + 1) of \(stepCount):\n"
         text += "  expected: \(expected?.description ?? "no more entries")\n"
         text += "    actual: \(actual?.description ?? "no more entries")\n"
+        if !diff.isEmpty {
+            text += "Diff of the \(stepCount) steps with the \(compared.count) compared entries "
+                + "(- expected, not found; + found, not expected):\n"
+            return text + TraceDiffLine.text(of: diff)
+        }
         text += "Compared entries (\(compared.count)):\n"
         let low = max(0, index - 8), high = min(compared.count, index + 4)
         if low > 0 { text += "    …\n" }
@@ -62,12 +74,7 @@ public func checkTrace(_ trace: Trace, app: AppID?, _ steps: [TraceStep],
     case .mentionedKinds, .everyEntry:
         let tags = Set(steps.map(\.tag))
         let compared = comparison == .everyEntry ? entries : entries.filter { tags.contains($0.kind.tag) }
-        for index in 0..<max(steps.count, compared.count) {
-            let actual = index < compared.count ? compared[index] : nil
-            guard index < steps.count, let actual, steps[index].matches(actual) else {
-                throw mismatch(index, compared, actual: actual)
-            }
-        }
+        try checkEveryEntry(steps, compared, app: app)
     case .inOrder:
         var position = 0
         for (index, step) in steps.enumerated() {
@@ -75,6 +82,19 @@ public func checkTrace(_ trace: Trace, app: AppID?, _ steps: [TraceStep],
                 throw mismatch(index, entries, actual: position < entries.count ? entries[position] : nil)
             }
             position = found + 1
+        }
+    }
+}
+
+/// Compares `compared` with `steps` one for one and throws the first mismatch, with a diff.
+func checkEveryEntry(_ steps: [TraceStep], _ compared: [TraceEvent], app: AppID?) throws(TraceMismatch) {
+    for index in 0..<max(steps.count, compared.count) {
+        let actual = index < compared.count ? compared[index] : nil
+        guard index < steps.count, let actual, steps[index].matches(actual) else {
+            var mismatch = TraceMismatch(app: app, index: index, expected: index < steps.count ? steps[index] : nil,
+                                         actual: actual, compared: compared, stepCount: steps.count)
+            mismatch.diff = TraceDiffLine.align(steps, compared) ?? []
+            throw mismatch
         }
     }
 }

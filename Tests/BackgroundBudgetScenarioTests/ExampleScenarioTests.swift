@@ -34,7 +34,7 @@ import Testing
     @Test func everyExampleHasADescriptionAndIsCheckedHere() throws {
         let files = try FileManager.default.contentsOfDirectory(atPath: Self.directory.path).filter { $0.hasSuffix(".json") }.sorted()
         #expect(files == [
-            "allowance-is-shared.json", "answer-call-during-upload.json", "audio-keeps-running.json", "background-fetch.json",
+            "a-day-in-the-background.json", "allowance-is-shared.json", "answer-call-during-upload.json", "audio-keeps-running.json", "background-fetch.json",
             "background-launch.json", "continued-processing.json",
             "dormant-foreground-task.json", "exits-on-suspend.json", "foreground-return-resets-allowance.json",
             "handler-ends-the-task.json", "ios7-allowance.json", "location-relaunch.json", "memory-pressure.json",

@@ -24,7 +24,7 @@ import BackgroundBudgetTestKit
         #expect(system.trace.last(.stateChange)?.state == .notRunning)
         #expect(system.trace.count(of: .callback) == 5)
         #expect(!system.trace.contains(any: .fetchStarted, .taskStarted))
-        #expect(system.trace.events(.exit, for: "other").isEmpty)
+        #expect(system.trace.events(of: .exit, for: "other").isEmpty)
         #expect(TraceEvent.Kind.Tag.allCases.count == 42)
     }
 

@@ -150,7 +150,7 @@ import BackgroundBudgetTestKit
         #expect(app.backgroundTimeRemaining == .greatestFiniteMagnitude)
         clock.advance(by: .seconds(100))
         // Open longer than the allowance while in the foreground: a warning, once, at 30 s.
-        #expect(system.trace.events(.backgroundTaskOpenTooLong)
+        #expect(system.trace.events(of: .backgroundTaskOpenTooLong)
             == [TraceEvent(time: .seconds(30), app: "news", kind: .backgroundTaskOpenTooLong(task))])
         try system.pressHome()
         #expect(app.backgroundTimeRemaining == 30)
@@ -248,7 +248,7 @@ import BackgroundBudgetTestKit
         clock.advance(by: .seconds(10))
         try system.pressHome()
         clock.advance(by: .seconds(60))
-        #expect(system.trace.events.first { $0.eventName == "expirationHandler" }?.time == .seconds(35))
-        #expect(system.trace.events.first { $0.eventName == "exit" }?.kind == .exit(.backgroundTaskExpired, code: 0x2182_bad2))
+        #expect(system.trace.first(.expirationHandlerCalled)?.time == .seconds(35))
+        #expect(system.trace.first(.exit)?.kind == .exit(.backgroundTaskExpired, code: 0x2182_bad2))
     }
 }

@@ -101,7 +101,7 @@ import BackgroundBudgetTestKit
         try system.pressHome()
         clock.advance(by: .seconds(5))
         system.setMemoryCapacity(350 * Self.mb)
-        let exits = system.trace.events(.exit)
+        let exits = system.trace.events(of: .exit)
         return (exits.map { "\($0.app) \($0.reason ?? "")" }, exits.map(\.time))
     }
 

@@ -8,7 +8,7 @@ extension ScenarioCommand {
         bgbudget: run a BackgroundBudget scenario on the virtual clock and show what iOS does.
 
         USAGE
-          bgbudget run FILE [--format log|jsonl|svg] [--out PATH]
+          bgbudget run FILE [--format log|jsonl|svg] [--out PATH] [--from TIME] [--to TIME]
           bgbudget validate FILE
           bgbudget --help
 
@@ -19,8 +19,14 @@ extension ScenarioCommand {
         OPTIONS (run)
           -f, --format FORMAT   log    NSLog-style lines, state changes in parentheses (default)
                                 jsonl  one JSON object per trace event
-                                svg    a timeline picture: a lane per app, a band per state
+                                svg    a timeline picture: a lane per app, a band per state,
+                                       bars for activities, tasks and fetches, and a
+                                       Device lane with its conditions
           -o, --out PATH        write the output to PATH instead of standard output
+          --from TIME, --to TIME
+                                with --format svg, draw only this stretch of the run;
+                                TIME is seconds (90, 1.5) or a number with a unit:
+                                ms, s, min, h, d (250ms, 15min, 6h)
 
         EXIT STATUS
           0  success

@@ -6,7 +6,7 @@ import Foundation
 /// returns the status to exit with.
 ///
 /// ```text
-/// bgbudget run FILE [--format log|jsonl|svg] [--out PATH]
+/// bgbudget run FILE [--format log|jsonl|svg] [--out PATH] [--from TIME] [--to TIME]
 /// bgbudget validate FILE
 /// bgbudget --help
 /// ```
@@ -71,6 +71,7 @@ package enum ScenarioCommand {
         var file: String?
         var format: ScenarioRun.Format?
         var out: String?
+        var window: (from: BudgetInstant?, to: BudgetInstant?) = (nil, nil)
         var index = 0
         while index < arguments.count {
             let argument = arguments[index]
@@ -79,7 +80,7 @@ package enum ScenarioCommand {
             switch name {
             case "--help", "-h":
                 return .success(help)
-            case "--format", "-f", "--out", "-o":
+            case "--format", "-f", "--out", "-o", "--from", "--to":
                 let canonical = name.hasPrefix("--") ? name : (name == "-f" ? "--format" : "--out")
                 let value: String
                 if let inlineValue {
@@ -89,7 +90,15 @@ package enum ScenarioCommand {
                     value = arguments[index]
                     index += 1
                 }
-                if canonical == "--format" {
+                if canonical == "--from" || canonical == "--to" {
+                    if (canonical == "--from" ? window.from : window.to) != nil { return .usage("\(canonical) given twice") }
+                    do {
+                        let instant = try TimelineWindow.instant(parsing: value, option: canonical)
+                        if canonical == "--from" { window.from = instant } else { window.to = instant }
+                    } catch {
+                        return .usage(error.description)
+                    }
+                } else if canonical == "--format" {
                     if format != nil { return .usage("--format given twice") }
                     guard let parsed = ScenarioRun.Format(rawValue: value) else {
                         return .usage("unknown format '\(clipped(value))' for --format; accepted: log, jsonl, svg")
@@ -101,15 +110,18 @@ package enum ScenarioCommand {
                     out = value
                 }
             case _ where argument.hasPrefix("-") && argument != "-":
-                return .usage("unknown option '\(clipped(argument))' for 'run'; accepted: --format, --out, --help")
+                return .usage("unknown option '\(clipped(argument))' for 'run'; accepted: --format, --out, --from, --to, --help")
             default:
                 if let file { return .usage("'run' takes one scenario file; got '\(clipped(file))' and '\(clipped(argument))'") }
                 file = argument
             }
         }
         guard let file else { return .usage("'run' needs a scenario file: bgbudget run FILE [--format log|jsonl|svg] [--out PATH]") }
+        if window.from != nil || window.to != nil, format != .svg {
+            return .usage("--from and --to choose the stretch of the timeline to draw: use them with --format svg")
+        }
         let text: String
-        switch rendered(file, as: format ?? .log) {
+        switch rendered(file, as: format ?? .log, window: window) {
         case .success(let output): text = output
         case .failure(let failed): return failed.outcome
         }
@@ -122,18 +134,26 @@ package enum ScenarioCommand {
 
     /// Loads, runs and renders a scenario file. The scenario and its trace are gone when this
     /// returns, so only the text is in memory while it is written.
-    private static func rendered(_ file: String, as format: ScenarioRun.Format) -> Result<String, Failed> {
+    private static func rendered(_ file: String, as format: ScenarioRun.Format,
+                                 window: (from: BudgetInstant?, to: BudgetInstant?)) -> Result<String, Failed> {
         let scenario: Scenario
         switch load(file) {
         case .success(let loaded): scenario = loaded
         case .failure(let outcome): return .failure(Failed(outcome: outcome))
         }
+        let run: ScenarioRun
         do {
-            return .success(try scenario.run().rendered(as: format))
+            run = try scenario.run()
         } catch {
             var located = error
             located.file = file
             return .failure(Failed(outcome: .failure(located.description)))
+        }
+        guard format == .svg, window.from != nil || window.to != nil else { return .success(run.rendered(as: format)) }
+        do {
+            return .success(try run.timeline(from: window.from, to: window.to))
+        } catch {
+            return .failure(Failed(outcome: .failure("bgbudget: \(quotedPath(file)): \(error)")))
         }
     }
 

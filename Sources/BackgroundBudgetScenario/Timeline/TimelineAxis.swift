@@ -9,7 +9,10 @@ struct TimelineAxis: Sendable, Hashable {
 
     /// The spacing between ticks, in nanoseconds.
     let step: Int64
-    /// The end of the drawn domain: the run's end plus 2.5 %, so the states the run ends in show.
+    /// The start of the drawn domain: zero, or the start of a window.
+    let domainStart: Int64
+    /// The end of the drawn domain: the run's end plus 2.5 %, so the states the run ends in show, or
+    /// the end of a window.
     let domainEnd: Int64
 
     private static let second: Int64 = 1_000_000_000
@@ -20,30 +23,43 @@ struct TimelineAxis: Sendable, Hashable {
         return subSecond + (seconds + days).map { $0 * second }
     }()
 
-    /// The axis for a run that ends at `end`.
+    /// The axis for a whole run that ends at `end`.
     init(end: BudgetInstant) {
         let span = max(end.nanoseconds, 1_000_000)
-        domainEnd = span + span / 40
-        let domainEnd = domainEnd
-        step = Self.candidates.first { domainEnd / $0 <= Self.maxTicks } ?? Self.candidates.last!
+        self.init(start: 0, end: span + span / 40)
     }
 
-    /// The tick instants, from zero up to ``domainEnd``, in nanoseconds.
+    /// The axis for the stretch from `start` to `end`, in nanoseconds (a window of a run).
+    init(start: Int64, end: Int64) {
+        domainStart = start
+        domainEnd = max(end, start + 1_000_000)
+        let span = domainEnd - domainStart
+        step = Self.candidates.first { span / $0 <= Self.maxTicks } ?? Self.candidates.last!
+    }
+
+    /// The tick instants: the multiples of ``step`` from ``domainStart`` to ``domainEnd``, in nanoseconds.
     var ticks: [Int64] {
-        Array(stride(from: 0, through: domainEnd, by: Int(step)).map { Int64($0) })
+        let first = (domainStart + step - 1) / step * step
+        return Array(stride(from: first, through: domainEnd, by: Int(step)).map { Int64($0) })
     }
 
-    /// A tick's label in the unit of the spacing: `0`, `250 ms`, `15 s`, `90 min`, `6 h`, `2 d`.
+    /// A tick's label in the unit of the spacing: `0`, `250 ms`, `15 s`, `90 min`, `6 h`, `2 d`; on the
+    /// axis of a window that does not start at zero, with the larger units too: `6 h 30 min`.
     func label(_ tick: Int64) -> String {
         if tick == 0 { return "0" }
-        let unit: (Int64, String) = switch step {
-        case ..<Self.second: (1_000_000, "ms")
-        case ..<(60 * Self.second): (Self.second, "s")
-        case ..<(3600 * Self.second): (60 * Self.second, "min")
-        case ..<(86_400 * Self.second): (3600 * Self.second, "h")
-        default: (86_400 * Self.second, "d")
+        let units: [(Int64, String)] = [
+            (86_400 * Self.second, "d"), (3600 * Self.second, "h"), (60 * Self.second, "min"), (Self.second, "s"), (1_000_000, "ms"),
+        ]
+        let unitIndex = units.firstIndex { step >= $0.0 && step % $0.0 == 0 } ?? units.count - 1
+        let unit = units[unitIndex]
+        if domainStart == 0 || tick < 2 * units[max(unitIndex - 1, 0)].0 { return "\(tick / unit.0) \(unit.1)" }
+        var parts: [String] = []
+        var rest = tick
+        for (size, name) in units[...unitIndex] where rest >= size {
+            parts.append("\(rest / size) \(name)")
+            rest %= size
         }
-        return "\(tick / unit.0) \(unit.1)"
+        return parts.joined(separator: " ")
     }
 }
 

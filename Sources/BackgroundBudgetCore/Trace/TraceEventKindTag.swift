@@ -1,8 +1,10 @@
-import BackgroundBudget
+import BudgetClock
 
 extension TraceEvent.Kind {
     /// Which case a ``TraceEvent/Kind`` is, without its values: a typed stand-in for
-    /// ``TraceEvent/eventName`` strings, so a misspelt kind does not compile.
+    /// ``TraceEvent/eventName`` strings, so a misspelt kind does not compile. The *Trace format*
+    /// article lists every tag with the JSON `event` name its entries carry (`expirationHandlerCalled`
+    /// is written `expirationHandler`, `fetchStarted` is `performFetch`).
     ///
     /// ```swift
     /// #expect(system.trace.instants(of: .expirationHandlerCalled) == [.seconds(25)])

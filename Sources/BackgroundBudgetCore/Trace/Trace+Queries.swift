@@ -1,18 +1,31 @@
-import BackgroundBudget
+import BudgetClock
 
 /// Typed queries on a ``Trace``: entries picked by ``TraceEvent/Kind/Tag`` instead of by
-/// ``TraceEvent/eventName`` string.
+/// ``TraceEvent/eventName`` string, so that a misspelt kind does not compile where a misspelt name
+/// would silently match nothing.
+///
+/// ```swift
+/// #expect(system.trace.first(.expirationHandlerCalled)?.time == .seconds(35))
+/// #expect(system.trace.events(of: .exit).map(\.reason) == ["backgroundTaskExpired"])
+/// #expect(system.trace.callbacks(for: app.id).last == .didEnterBackground)
+/// ```
 extension Trace {
     /// The entries of one kind, for one app or for all.
     ///
     /// ```swift
-    /// let exits = system.trace.events(.exit, for: app.id)
+    /// let exits = system.trace.events(of: .exit, for: app.id)
     /// ```
     /// - Parameters:
     ///   - tag: The kind of entry.
     ///   - app: The app; every app when `nil`.
-    public func events(_ tag: TraceEvent.Kind.Tag, for app: AppID? = nil) -> [TraceEvent] {
+    public func events(of tag: TraceEvent.Kind.Tag, for app: AppID? = nil) -> [TraceEvent] {
         events.filter { $0.kind.tag == tag && (app == nil || $0.app == app) }
+    }
+
+    /// The entries of one kind: the earlier spelling of ``events(of:for:)``.
+    @available(*, deprecated, renamed: "events(of:for:)")
+    public func events(_ tag: TraceEvent.Kind.Tag, for app: AppID? = nil) -> [TraceEvent] {
+        events(of: tag, for: app)
     }
 
     /// When each entry of one kind happened, in order.
@@ -21,7 +34,7 @@ extension Trace {
     /// #expect(system.trace.instants(of: .expirationHandlerCalled) == [.seconds(35)])
     /// ```
     public func instants(of tag: TraceEvent.Kind.Tag, for app: AppID? = nil) -> [BudgetInstant] {
-        events(tag, for: app).map(\.time)
+        events(of: tag, for: app).map(\.time)
     }
 
     /// The kinds (with their values) of the entries of one kind, in order.
@@ -30,7 +43,7 @@ extension Trace {
     /// #expect(system.trace.kinds(of: .exit) == [.exit(.backgroundTaskExpired, code: 0x2182_bad2)])
     /// ```
     public func kinds(of tag: TraceEvent.Kind.Tag, for app: AppID? = nil) -> [TraceEvent.Kind] {
-        events(tag, for: app).map(\.kind)
+        events(of: tag, for: app).map(\.kind)
     }
 
     /// The first entry of one kind, if any.

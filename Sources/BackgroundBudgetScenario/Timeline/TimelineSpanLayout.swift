@@ -1,0 +1,69 @@
+import BackgroundBudget
+
+/// Where a lane's spans go: each on the first row where it, and its label, do not overlap what is
+/// already there. A label goes on the bar when it fits, else just after it; a span with no room for
+/// its label on any row is drawn without one (its hover text still names it).
+struct TimelineSpanLayout {
+    /// A span placed on a row.
+    struct Placed {
+        var span: TimelineSpan
+        var row: Int
+        var x0: Double
+        var x1: Double
+        /// Where the label starts, and whether it sits on the bar; `nil` when it is left out.
+        var label: (x: Double, inside: Bool)?
+    }
+
+    /// The most rows of spans a lane gets.
+    static let maxRows = 4
+    /// The narrowest a bar is drawn.
+    static let minimumWidth = 2.0
+    /// An estimate of the label font's character width, in pixels.
+    static let characterWidth = 5.8
+
+    private(set) var placed: [Placed] = []
+    /// How many rows are used.
+    var rows: Int { placed.map(\.row).max().map { $0 + 1 } ?? 0 }
+
+    /// A label already drawn this close before a span of the same kind and label is not repeated.
+    static let repeatDistance = 160.0
+
+    init(_ spans: [TimelineSpan], scale: TimelineScale) {
+        var rowEnds: [Double] = []     // the end of the last bar or label on each row
+        var lastLabel: [String: Double] = [:]
+        for span in spans.sorted(by: { ($0.from, $0.to) < ($1.from, $1.to) }) {
+            guard let (x0, end) = scale.clipped(span.from, span.to) else { continue }
+            let x1 = max(end, x0 + Self.minimumWidth)
+            let width = Double(span.label.count) * Self.characterWidth
+            let repeated = lastLabel["\(span.kind) \(span.label)"].map { x0 - $0 < Self.repeatDistance } ?? false
+            // Where the label may go, best first, as (label x, inside, leftmost, rightmost) of bar and label.
+            var options: [(x: Double, inside: Bool, left: Double, right: Double)] = []
+            if !repeated {
+                if x1 - x0 >= width + 6 { options.append((x0 + 3, true, x0, x1)) }
+                if x1 + 3 + width <= scale.right + 28 { options.append((x1 + 3, false, x0, x1 + 3 + width)) }
+                if x0 - 3 - width >= scale.left { options.append((x0 - 3 - width, false, x0 - 3 - width, x1)) }
+            }
+            var chosen: (row: Int, label: (x: Double, inside: Bool)?, right: Double)?
+            for option in options {
+                if let row = Self.row(from: option.left, in: rowEnds) {
+                    chosen = (row, (option.x, option.inside), option.right)
+                    break
+                }
+            }
+            if chosen == nil {
+                let row = Self.row(from: x0, in: rowEnds) ?? rowEnds.indices.min { rowEnds[$0] < rowEnds[$1] } ?? 0
+                chosen = (row, nil, x1)
+            }
+            guard let chosen else { continue }
+            if chosen.row == rowEnds.count { rowEnds.append(0) }
+            rowEnds[chosen.row] = max(rowEnds[chosen.row], chosen.right)
+            if let label = chosen.label { lastLabel["\(span.kind) \(span.label)"] = label.x }
+            placed.append(Placed(span: span, row: chosen.row, x0: x0, x1: x1, label: chosen.label))
+        }
+    }
+
+    /// The first row free from `left` on, or a new row while there are fewer than ``maxRows``.
+    private static func row(from left: Double, in rowEnds: [Double]) -> Int? {
+        rowEnds.firstIndex { $0 + 4 <= left } ?? (rowEnds.count < maxRows ? rowEnds.count : nil)
+    }
+}
