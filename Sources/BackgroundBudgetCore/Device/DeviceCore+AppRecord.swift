@@ -37,6 +37,9 @@ extension DeviceCore {
         /// after `willFinishLaunching` started); `nil` once its first activation or background entry
         /// returned.
         var launchDeadline: BudgetInstant?
+        /// While the app resumes: when the resume watchdog kills it (``BudgetPolicy/resumeWatchdog``
+        /// after `willEnterForeground` started); `nil` once `didBecomeActive` returned.
+        var resumeDeadline: BudgetInstant?
 
         /// Finite background tasks and their allowance.
         package var finiteTasks = FiniteTaskState()
@@ -88,7 +91,7 @@ extension DeviceCore {
         mutating func processEnded(at now: BudgetInstant) -> (fetchCutShort: Bool, memoryWarningDropped: Bool) {
             inFlight = 0
             pendingExit = nil
-            launchDeadline = nil
+            (launchDeadline, resumeDeadline) = (nil, nil)
             finiteTasks.processEnded()
             modes.processEnded()
             let fetchCutShort = fetch.processEnded(at: now)
