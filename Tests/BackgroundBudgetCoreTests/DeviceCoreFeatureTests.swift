@@ -82,8 +82,8 @@ import Testing
         Case(name: "events: a significant location change wakes a suspended app for a short window",
              manifest: AppManifest(id: app, backgroundModes: [.location]),
              steps: [
-                 Step(at: .seconds(1), input: "monitor significant changes", run: { core, _ in
-                     core.setLocationMonitoring(significantChanges: true, monitoring: true, app: app); return []
+                 Step(at: .seconds(1), input: "monitor significant changes", run: { core, now in
+                     core.setLocationMonitoring(significantChanges: true, monitoring: true, app: app, at: now); return []
                  }, effects: []),
              ] + home(at: .seconds(5), settled: [.suspendQueue(app)]) + [
                  Step(at: .seconds(60), input: "significant change", run: { core, now in core.deliver(.significantLocationChange, to: app, at: now).1 },

@@ -79,6 +79,8 @@ import Testing
         "Application.startMonitoring(region:)": .step("monitorRegion"),
         "Application.stopMonitoring(region:)": .step("stopMonitoringRegion"),
         "Application.reportNewIncomingCall()": .step("reportCall"),
+        "Application.acquireFileLock(_:)": .step("acquireFileLock"),
+        "Application.releaseFileLock(_:)": .step("releaseFileLock"),
         "Application.setKeepAliveTimeout(_:handler:)": .step("setKeepAlive"),
         "Application.clearKeepAliveTimeout()": .step("clearKeepAlive"),
         "Application.completeRemoteNotification(_:)": .step("completeRemoteNotification"),

@@ -41,6 +41,10 @@ extension DeviceCore {
         /// after `willEnterForeground` started); `nil` once `didBecomeActive` returned.
         var resumeDeadline: BudgetInstant?
 
+        /// The file locks the process holds (paths): suspended while it holds one, it is killed
+        /// (`0xdead10cc`) [S22].
+        package var heldFileLocks: Set<String> = []
+
         /// Finite background tasks and their allowance.
         package var finiteTasks = FiniteTaskState()
         /// Background modes at work: activities, event windows, monitoring, VoIP.
@@ -92,6 +96,7 @@ extension DeviceCore {
             inFlight = 0
             pendingExit = nil
             (launchDeadline, resumeDeadline) = (nil, nil)
+            heldFileLocks.removeAll()
             finiteTasks.processEnded()
             modes.processEnded()
             let fetchCutShort = fetch.processEnded(at: now)

@@ -15,6 +15,10 @@ public enum TerminationReason: String, Sendable, Hashable, CaseIterable {
     case tooManyBackgroundTasks
     /// A VoIP push was not reported to CallKit (`0xbaadca11`).
     case voipPushNotReported
+    /// The app was suspended while it held a file lock or an SQLite database lock (for example on a
+    /// database in a shared container): the system kills it at the suspension (`0xdead10cc`) [S22].
+    /// See ``/BackgroundBudget/Application/acquireFileLock(_:)``.
+    case fileLockHeldAtSuspension
     /// The system needed the memory (jetsam); suspended apps are purged silently.
     case memoryPressure
     /// The user swiped the app away in the app switcher.
@@ -43,6 +47,7 @@ public enum TerminationReason: String, Sendable, Hashable, CaseIterable {
         case .backgroundFetchNotCompleted: 0x2182_bad4
         case .tooManyBackgroundTasks: 0xbada_5e47
         case .voipPushNotReported: 0xbaad_ca11
+        case .fileLockHeldAtSuspension: 0xdead_10cc
         case .memoryPressure, .userKill, .exitsOnSuspend, .taskRegisteredTwice, .uncaughtException, .system: nil
         }
     }

@@ -1,0 +1,51 @@
+import Testing
+@testable import BackgroundBudget
+@testable import BackgroundBudgetCore
+@testable import BackgroundBudgetScenario
+@testable import BudgetClock
+
+/// Scenario words for the rules the fidelity audit added: file locks (`0xdead10cc`) and the region
+/// limit. Each decodes, refuses what it must with a located error, and runs to exact trace entries.
+@Suite struct ScenarioFidelityVocabularyTests {
+    /// The error a text produces, as `line:column path: message`.
+    private func failure(_ text: String) -> String {
+        do {
+            _ = try Scenario(json: text)
+            return "decoded"
+        } catch {
+            return "\(error.position.map(\.description) ?? "-") \(error.path): \(error.message)"
+        }
+    }
+
+    @Test func aLockHeldWhenTheAppWouldBeSuspendedKillsItAndAReleasedOneDoesNot() throws {
+        func run(_ steps: String) throws -> [String] {
+            try Scenario(json: """
+                {"apps": [{"id": "notes", "behaviour": {"applicationDidEnterBackground": [\(steps)]}}],
+                 "events": [{"at": 0, "do": "open", "app": "notes"}, {"at": 10, "do": "home"}], "end": 60}
+                """).run().trace.events.filter { $0.time == .seconds(12) }.map(\.jsonLine)
+        }
+        let lock = #"{"do": "acquireFileLock", "path": "shared.sqlite"}, {"do": "work", "for": 2}"#
+        #expect(try run(lock) == [
+            #"{"t":12.000,"app":"notes","event":"exit","reason":"fileLockHeldAtSuspension","code":"0xdead10cc"}"#,
+            #"{"t":12.000,"app":"notes","event":"stateChange","state":"notRunning","reason":"fileLockHeldAtSuspension"}"#,
+        ])
+        #expect(try run(lock + #", {"do": "releaseFileLock", "path": "shared.sqlite"}"#) == [
+            #"{"t":12.000,"app":"notes","event":"fileLockReleased","name":"shared.sqlite"}"#,
+            #"{"t":12.000,"app":"notes","event":"stateChange","state":"suspended","reason":"noBackgroundWork"}"#,
+        ])
+        #expect(failure(#"{"apps": [{"id": "a", "behaviour": {"applicationDidEnterBackground": [{"do": "acquireFileLock"}]}}], "events": []}"#)
+            == #"1:71 $.apps[0].behaviour.applicationDidEnterBackground[0]: missing required key "path""#)
+    }
+
+    @Test func aRegionPastThePolicyLimitFailsInTheTrace() throws {
+        let run = try Scenario(json: """
+            {"policy": {"overrides": {"maxMonitoredRegions": 1}},
+             "apps": [{"id": "tracker", "backgroundModes": ["location"], "behaviour": {"application:didFinishLaunchingWithOptions": [
+                {"do": "monitorRegion", "region": "home"}, {"do": "monitorRegion", "region": "work"}]}}],
+             "events": [{"at": 0, "do": "open", "app": "tracker"}], "end": 10}
+            """).run()
+        #expect(run.trace.events.filter { $0.eventName == "regionMonitoringFailed" }.map(\.jsonLine) == [
+            #"{"t":0.000,"app":"tracker","event":"regionMonitoringFailed","name":"work","reason":"tooManyRegions"}"#,
+        ])
+    }
+}
