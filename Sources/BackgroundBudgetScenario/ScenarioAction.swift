@@ -58,6 +58,9 @@ public enum ScenarioAction: Sendable, Hashable {
     case setBackgroundAppRefreshRestricted(Bool)
     /// `setLowPowerMode`: Low Power Mode on or off.
     case setLowPowerMode(Bool)
+    /// `setCriticallyLowBattery`: the battery critically low or not (no fetch, refresh, processing or
+    /// silent-push wake while it is).
+    case setCriticallyLowBattery(Bool)
     /// `setNetwork`: the device's network connection on or off.
     case setNetwork(Bool)
     /// `setExternalPower`: the device connected to power or not.
@@ -87,7 +90,7 @@ public enum ScenarioAction: Sendable, Hashable {
         case .setBackgroundAppRefresh(_, let app):
             app
         case .home, .beginInterruption, .dismissInterruption, .answerInterruption, .setMemoryCapacity, .post, .setLowPowerMode,
-             .setBackgroundAppRefreshRestricted,
+             .setBackgroundAppRefreshRestricted, .setCriticallyLowBattery,
              .setNetwork, .setExternalPower, .setDeviceIdle, .reclaimResources, .setSystemUnderLoad, .setBackgroundGPU:
             nil
         }
@@ -117,6 +120,7 @@ public enum ScenarioAction: Sendable, Hashable {
         case .setBackgroundAppRefresh: "setBackgroundAppRefresh"
         case .setBackgroundAppRefreshRestricted: "setBackgroundAppRefreshRestricted"
         case .setLowPowerMode: "setLowPowerMode"
+        case .setCriticallyLowBattery: "setCriticallyLowBattery"
         case .setNetwork: "setNetwork"
         case .setExternalPower: "setExternalPower"
         case .setDeviceIdle: "setDeviceIdle"
@@ -217,6 +221,10 @@ public enum ScenarioAction: Sendable, Hashable {
         Verb("setLowPowerMode", keys: ["enabled"], "Low Power Mode on or off (on turns Background App Refresh off)") { event throws(ScenarioError) in
             .setLowPowerMode(try event.required("enabled").bool())
         },
+        Verb("setCriticallyLowBattery", keys: ["enabled"],
+             "the battery critically low or not (no fetch, refresh, processing or silent-push wake while it is)") { event throws(ScenarioError) in
+            .setCriticallyLowBattery(try event.required("enabled").bool())
+        },
         Verb("setNetwork", keys: ["enabled"], "the network connection on or off (off expires processing tasks that need it)") { event throws(ScenarioError) in
             .setNetwork(try event.required("enabled").bool())
         },
@@ -305,6 +313,7 @@ public enum ScenarioAction: Sendable, Hashable {
         case .setBackgroundAppRefresh(let enabled, nil): stage.system.setBackgroundAppRefresh(enabled: enabled)
         case .setBackgroundAppRefreshRestricted(let restricted): stage.system.setBackgroundAppRefreshRestricted(restricted)
         case .setLowPowerMode(let enabled): stage.system.setLowPowerMode(enabled)
+        case .setCriticallyLowBattery(let critical): stage.system.setCriticallyLowBattery(critical)
         case .setNetwork(let enabled): stage.system.setNetworkAvailable(enabled)
         case .setExternalPower(let enabled): stage.system.setExternalPower(enabled)
         case .setDeviceIdle(let enabled): stage.system.setDeviceIdle(enabled)

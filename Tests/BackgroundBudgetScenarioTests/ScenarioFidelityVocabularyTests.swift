@@ -48,4 +48,21 @@ import Testing
             #"{"t":0.000,"app":"tracker","event":"regionMonitoringFailed","name":"work","reason":"tooManyRegions"}"#,
         ])
     }
+
+    @Test func aCriticallyLowBatteryDropsSilentPushesUntilItRecovers() throws {
+        let run = try Scenario(json: """
+            {"apps": [{"id": "news", "backgroundModes": ["remote-notification"]}],
+             "events": [{"at": 0, "do": "open", "app": "news"}, {"at": 10, "do": "home"},
+                        {"at": 20, "do": "setCriticallyLowBattery", "enabled": true},
+                        {"at": 30, "do": "deliver", "app": "news", "event": "silentPush"},
+                        {"at": 40, "do": "setCriticallyLowBattery", "enabled": false},
+                        {"at": 50, "do": "deliver", "app": "news", "event": "silentPush"}], "end": 60}
+            """).run()
+        #expect(run.trace.events.filter { [20, 30, 40].map { BudgetInstant.seconds($0) }.contains($0.time) }.map(\.jsonLine) == [
+            #"{"t":20.000,"app":"(device)","event":"deviceChanged","name":"criticallyLowBattery","value":"on"}"#,
+            #"{"t":30.000,"app":"news","event":"eventDropped","name":"silentPush","reason":"criticallyLowBattery"}"#,
+            #"{"t":40.000,"app":"(device)","event":"deviceChanged","name":"criticallyLowBattery","value":"off"}"#,
+        ])
+        #expect(run.trace.events.contains { $0.time == .seconds(50) && $0.eventName == "eventDelivered" })
+    }
 }

@@ -45,6 +45,7 @@ import Testing
         "BackgroundSystem.setLowPowerMode(_:)": .event("setLowPowerMode"),
         "BackgroundSystem.setBackgroundAppRefreshRestricted(_:)": .event("setBackgroundAppRefreshRestricted"),
         "BackgroundSystem.setNetworkAvailable(_:)": .event("setNetwork"),
+        "BackgroundSystem.setCriticallyLowBattery(_:)": .event("setCriticallyLowBattery"),
         "BackgroundSystem.setExternalPower(_:)": .event("setExternalPower"),
         "BackgroundSystem.setDeviceIdle(_:)": .event("setDeviceIdle"),
         "BackgroundSystem.setSystemUnderLoad(_:)": .event("setSystemUnderLoad"),

@@ -93,8 +93,8 @@ extension DeviceCore {
             if let gate = userKillGate(slot: s, for: .accessory) { return drop(EventDropReason(gate)) }
         case .silentPush:
             guard declared else { return drop(.modeNotDeclared) }
-            // A user kill, then Background App Refresh, gate background pushes [S59].
-            if let gate = userKillGate(slot: s, for: .content) ?? backgroundAppRefreshGates(slot: s).first {
+            // A user kill, then Background App Refresh and a critically low battery, gate background pushes [S59].
+            if let gate = userKillGate(slot: s, for: .content) ?? discretionaryGates(slot: s).first {
                 return drop(EventDropReason(gate))
             }
             guard records[s].notifications.admitSilentPush(at: now, window: policy.silentPushWindow, limit: policy.silentPushesPerHour) else {
