@@ -31,6 +31,8 @@ public enum ScenarioAction: Sendable, Hashable {
     case killFromAppSwitcher(AppID)
     /// `launchInBackground`: the system launches the app into the background for a reason.
     case launchInBackground(AppID, reason: LaunchReason)
+    /// `reboot`: the device restarts; every process ends, and VoIP apps are relaunched.
+    case reboot
     /// `purge`: the system reclaims a suspended app's memory.
     case purge(AppID)
     /// `terminate`: the system terminates a background or suspended app for a reason.
@@ -89,7 +91,7 @@ public enum ScenarioAction: Sendable, Hashable {
             app
         case .setBackgroundAppRefresh(_, let app):
             app
-        case .home, .beginInterruption, .dismissInterruption, .answerInterruption, .setMemoryCapacity, .post, .setLowPowerMode,
+        case .home, .reboot, .beginInterruption, .dismissInterruption, .answerInterruption, .setMemoryCapacity, .post, .setLowPowerMode,
              .setBackgroundAppRefreshRestricted, .setCriticallyLowBattery,
              .setNetwork, .setExternalPower, .setDeviceIdle, .reclaimResources, .setSystemUnderLoad, .setBackgroundGPU:
             nil
@@ -108,6 +110,7 @@ public enum ScenarioAction: Sendable, Hashable {
         case .answerInterruption: "answerInterruption"
         case .killFromAppSwitcher: "killFromAppSwitcher"
         case .launchInBackground: "launchInBackground"
+        case .reboot: "reboot"
         case .purge: "purge"
         case .terminate: "terminate"
         case .beginTask: "beginTask"
@@ -174,6 +177,7 @@ public enum ScenarioAction: Sendable, Hashable {
              "the system launches the app into the background (reason: a launch reason, default \"system\")") { event throws(ScenarioError) in
             .launchInBackground(try event.app(), reason: try event.optional("reason")?.oneOf(LaunchReason.self) ?? .system)
         },
+        Verb("reboot", "the device restarts: every process ends silently, a user kill's mark stays, VoIP apps are relaunched") { _ in .reboot },
         Verb("purge", keys: ["app"], "the system reclaims a suspended app's memory, silently") { event throws(ScenarioError) in
             .purge(try event.app())
         },
@@ -300,6 +304,7 @@ public enum ScenarioAction: Sendable, Hashable {
         case .answerInterruption: try stage.system.answerInterruption()
         case .killFromAppSwitcher(let id): try stage.system.killFromAppSwitcher(stage.app(id))
         case .launchInBackground(let id, let reason): try stage.system.launchInBackground(stage.app(id), reason: reason)
+        case .reboot: stage.system.reboot()
         case .purge(let id): try stage.system.purge(stage.app(id))
         case .terminate(let id, let reason): try stage.system.terminate(stage.app(id), reason: reason)
         case .beginTask(let id, let task): task.begin(in: stage.app(id))

@@ -65,4 +65,22 @@ import Testing
         ])
         #expect(run.trace.events.contains { $0.time == .seconds(50) && $0.eventName == "eventDelivered" })
     }
+
+    @Test func aRebootEndsTheProcessesAndRelaunchesTheVoIPApp() throws {
+        let run = try Scenario(json: """
+            {"apps": [{"id": "phone", "backgroundModes": ["voip"]}, {"id": "news"}],
+             "events": [{"at": 0, "do": "open", "app": "phone"}, {"at": 5, "do": "switchTo", "app": "news"},
+                        {"at": 10, "do": "reboot"}], "end": 20}
+            """).run()
+        #expect(run.trace.events.filter { $0.time == .seconds(10) && $0.eventName != "stateChange" }.map(\.jsonLine) == [
+            #"{"t":10.000,"app":"(device)","event":"deviceChanged","name":"reboot","value":"restarted"}"#,
+            #"{"t":10.000,"app":"phone","event":"exit","reason":"reboot"}"#,
+            #"{"t":10.000,"app":"news","event":"exit","reason":"reboot"}"#,
+            #"{"t":10.000,"app":"phone","event":"application:willFinishLaunchingWithOptions"}"#,
+            #"{"t":10.000,"app":"phone","event":"application:didFinishLaunchingWithOptions"}"#,
+            #"{"t":10.000,"app":"phone","event":"applicationDidEnterBackground"}"#,
+        ])
+        #expect(failure(#"{"apps": [], "events": [{"at": 1, "do": "reboot", "app": "x"}]}"#)
+            == #"1:51 $.events[0].app: unknown key "app"; accepted: "at", "do""#)
+    }
 }

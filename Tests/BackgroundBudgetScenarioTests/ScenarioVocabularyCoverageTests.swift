@@ -35,6 +35,7 @@ import Testing
         "BackgroundSystem.killFromAppSwitcher(_:)": .event("killFromAppSwitcher"),
         "BackgroundSystem.launchInBackground(_:reason:)": .event("launchInBackground"),
         "BackgroundSystem.purge(_:)": .event("purge"),
+        "BackgroundSystem.reboot()": .event("reboot"),
         "BackgroundSystem.terminate(_:reason:)": .event("terminate"),
         "BackgroundSystem.send(_:to:)": .event("launch"),
         "BackgroundSystem.deliver(_:to:)": .event("deliver"),

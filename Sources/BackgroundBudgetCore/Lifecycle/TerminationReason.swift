@@ -33,6 +33,9 @@ public enum TerminationReason: String, Sendable, Hashable, CaseIterable {
     /// finishes launching") when a launch handler is registered after the app finished launching
     /// [S51][S98]. A crash leaves no termination code.
     case uncaughtException
+    /// The device restarted (``/BackgroundBudget/BackgroundSystem/reboot()``): every process ends,
+    /// with no callback and no termination code.
+    case reboot
     /// Any other orderly termination by the system.
     case system
 
@@ -48,7 +51,7 @@ public enum TerminationReason: String, Sendable, Hashable, CaseIterable {
         case .tooManyBackgroundTasks: 0xbada_5e47
         case .voipPushNotReported: 0xbaad_ca11
         case .fileLockHeldAtSuspension: 0xdead_10cc
-        case .memoryPressure, .userKill, .exitsOnSuspend, .taskRegisteredTwice, .uncaughtException, .system: nil
+        case .memoryPressure, .userKill, .exitsOnSuspend, .taskRegisteredTwice, .uncaughtException, .reboot, .system: nil
         }
     }
 }

@@ -12,6 +12,8 @@ public enum DeviceChange: Sendable, Hashable, CustomStringConvertible {
     case lowPowerMode(Bool)
     /// The battery became critically low, or recovered.
     case criticallyLowBattery(Bool)
+    /// The device restarted (value `restarted`).
+    case reboot
     /// Background App Refresh was switched on or off (the device's switch, or an app's own).
     case backgroundAppRefresh(Bool)
     /// Background App Refresh became restricted or not.
@@ -23,7 +25,7 @@ public enum DeviceChange: Sendable, Hashable, CustomStringConvertible {
     /// Background GPU support was turned on or off.
     case backgroundGPU(Bool)
 
-    /// The setting's name, the trace's `name`: `network`, `externalPower`, `idle`, `lowPowerMode`, `criticallyLowBattery`,
+    /// The setting's name, the trace's `name`: `network`, `externalPower`, `idle`, `lowPowerMode`, `criticallyLowBattery`, `reboot`,
     /// `backgroundAppRefresh`, `backgroundAppRefreshRestricted`, `memoryCapacity`, `systemUnderLoad`,
     /// `backgroundGPU`.
     public var name: String {
@@ -33,6 +35,7 @@ public enum DeviceChange: Sendable, Hashable, CustomStringConvertible {
         case .idle: "idle"
         case .lowPowerMode: "lowPowerMode"
         case .criticallyLowBattery: "criticallyLowBattery"
+        case .reboot: "reboot"
         case .backgroundAppRefresh: "backgroundAppRefresh"
         case .backgroundAppRefreshRestricted: "backgroundAppRefreshRestricted"
         case .memoryCapacity: "memoryCapacity"
@@ -48,6 +51,7 @@ public enum DeviceChange: Sendable, Hashable, CustomStringConvertible {
              .backgroundAppRefresh(let on),
              .backgroundAppRefreshRestricted(let on), .systemUnderLoad(let on), .backgroundGPU(let on):
             on ? "on" : "off"
+        case .reboot: "restarted"
         case .memoryCapacity(let bytes):
             bytes.map { $0 % 1_000_000 == 0 ? "\($0 / 1_000_000) MB" : "\($0) bytes" } ?? "unlimited"
         }
