@@ -4,19 +4,10 @@ import Testing
 @testable import BackgroundBudgetScenario
 @testable import BudgetClock
 
-/// Scenario words for the rules the fidelity audit added: file locks (`0xdead10cc`) and the region
-/// limit. Each decodes, refuses what it must with a located error, and runs to exact trace entries.
-@Suite struct ScenarioFidelityVocabularyTests {
-    /// The error a text produces, as `line:column path: message`.
-    private func failure(_ text: String) -> String {
-        do {
-            _ = try Scenario(json: text)
-            return "decoded"
-        } catch {
-            return "\(error.position.map(\.description) ?? "-") \(error.path): \(error.message)"
-        }
-    }
-
+/// Scenario words for the rules the fidelity audit added: file locks (`0xdead10cc`), the region limit,
+/// a critically low battery and a reboot. Each decodes, refuses what it must with a located error, and
+/// runs to exact trace entries.
+extension ScenarioVocabularyTests {
     @Test func aLockHeldWhenTheAppWouldBeSuspendedKillsItAndAReleasedOneDoesNot() throws {
         func run(_ steps: String) throws -> [String] {
             try Scenario(json: """
