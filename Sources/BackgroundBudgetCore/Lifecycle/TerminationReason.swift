@@ -17,7 +17,7 @@ public enum TerminationReason: String, Sendable, Hashable, CaseIterable {
     case voipPushNotReported
     /// The app was suspended while it held a file lock or an SQLite database lock (for example on a
     /// database in a shared container): the system kills it at the suspension (`0xdead10cc`) [S22].
-    /// See ``/BackgroundBudget/Application/acquireFileLock(_:)``.
+    /// The app says when it holds one with `Application.acquireFileLock(_:)`.
     case fileLockHeldAtSuspension
     /// The system needed the memory (jetsam); suspended apps are purged silently.
     case memoryPressure
@@ -33,7 +33,7 @@ public enum TerminationReason: String, Sendable, Hashable, CaseIterable {
     /// finishes launching") when a launch handler is registered after the app finished launching
     /// [S51][S98]. A crash leaves no termination code.
     case uncaughtException
-    /// The device restarted (``/BackgroundBudget/BackgroundSystem/reboot()``): every process ends,
+    /// The device restarted (`BackgroundSystem.reboot()`): every process ends,
     /// with no callback and no termination code.
     case reboot
     /// Any other orderly termination by the system.
