@@ -31,6 +31,8 @@ public enum ScenarioAction: Sendable, Hashable {
     case killFromAppSwitcher(AppID)
     /// `launchInBackground`: the system launches the app into the background for a reason.
     case launchInBackground(AppID, reason: LaunchReason)
+    /// `reboot`: the device restarts; every process ends, and VoIP apps are relaunched.
+    case reboot
     /// `purge`: the system reclaims a suspended app's memory.
     case purge(AppID)
     /// `terminate`: the system terminates a background or suspended app for a reason.
@@ -58,6 +60,9 @@ public enum ScenarioAction: Sendable, Hashable {
     case setBackgroundAppRefreshRestricted(Bool)
     /// `setLowPowerMode`: Low Power Mode on or off.
     case setLowPowerMode(Bool)
+    /// `setCriticallyLowBattery`: the battery critically low or not (no fetch, refresh, processing or
+    /// silent-push wake while it is).
+    case setCriticallyLowBattery(Bool)
     /// `setNetwork`: the device's network connection on or off.
     case setNetwork(Bool)
     /// `setExternalPower`: the device connected to power or not.
@@ -86,8 +91,8 @@ public enum ScenarioAction: Sendable, Hashable {
             app
         case .setBackgroundAppRefresh(_, let app):
             app
-        case .home, .beginInterruption, .dismissInterruption, .answerInterruption, .setMemoryCapacity, .post, .setLowPowerMode,
-             .setBackgroundAppRefreshRestricted,
+        case .home, .reboot, .beginInterruption, .dismissInterruption, .answerInterruption, .setMemoryCapacity, .post, .setLowPowerMode,
+             .setBackgroundAppRefreshRestricted, .setCriticallyLowBattery,
              .setNetwork, .setExternalPower, .setDeviceIdle, .reclaimResources, .setSystemUnderLoad, .setBackgroundGPU:
             nil
         }
@@ -105,6 +110,7 @@ public enum ScenarioAction: Sendable, Hashable {
         case .answerInterruption: "answerInterruption"
         case .killFromAppSwitcher: "killFromAppSwitcher"
         case .launchInBackground: "launchInBackground"
+        case .reboot: "reboot"
         case .purge: "purge"
         case .terminate: "terminate"
         case .beginTask: "beginTask"
@@ -117,6 +123,7 @@ public enum ScenarioAction: Sendable, Hashable {
         case .setBackgroundAppRefresh: "setBackgroundAppRefresh"
         case .setBackgroundAppRefreshRestricted: "setBackgroundAppRefreshRestricted"
         case .setLowPowerMode: "setLowPowerMode"
+        case .setCriticallyLowBattery: "setCriticallyLowBattery"
         case .setNetwork: "setNetwork"
         case .setExternalPower: "setExternalPower"
         case .setDeviceIdle: "setDeviceIdle"
@@ -170,6 +177,7 @@ public enum ScenarioAction: Sendable, Hashable {
              "the system launches the app into the background (reason: a launch reason, default \"system\")") { event throws(ScenarioError) in
             .launchInBackground(try event.app(), reason: try event.optional("reason")?.oneOf(LaunchReason.self) ?? .system)
         },
+        Verb("reboot", "the device restarts: every process ends silently, a user kill's mark stays, VoIP apps are relaunched") { _ in .reboot },
         Verb("purge", keys: ["app"], "the system reclaims a suspended app's memory, silently") { event throws(ScenarioError) in
             .purge(try event.app())
         },
@@ -216,6 +224,10 @@ public enum ScenarioAction: Sendable, Hashable {
         },
         Verb("setLowPowerMode", keys: ["enabled"], "Low Power Mode on or off (on turns Background App Refresh off)") { event throws(ScenarioError) in
             .setLowPowerMode(try event.required("enabled").bool())
+        },
+        Verb("setCriticallyLowBattery", keys: ["enabled"],
+             "the battery critically low or not (no fetch, refresh, processing or silent-push wake while it is)") { event throws(ScenarioError) in
+            .setCriticallyLowBattery(try event.required("enabled").bool())
         },
         Verb("setNetwork", keys: ["enabled"], "the network connection on or off (off expires processing tasks that need it)") { event throws(ScenarioError) in
             .setNetwork(try event.required("enabled").bool())
@@ -292,6 +304,7 @@ public enum ScenarioAction: Sendable, Hashable {
         case .answerInterruption: try stage.system.answerInterruption()
         case .killFromAppSwitcher(let id): try stage.system.killFromAppSwitcher(stage.app(id))
         case .launchInBackground(let id, let reason): try stage.system.launchInBackground(stage.app(id), reason: reason)
+        case .reboot: stage.system.reboot()
         case .purge(let id): try stage.system.purge(stage.app(id))
         case .terminate(let id, let reason): try stage.system.terminate(stage.app(id), reason: reason)
         case .beginTask(let id, let task): task.begin(in: stage.app(id))
@@ -305,6 +318,7 @@ public enum ScenarioAction: Sendable, Hashable {
         case .setBackgroundAppRefresh(let enabled, nil): stage.system.setBackgroundAppRefresh(enabled: enabled)
         case .setBackgroundAppRefreshRestricted(let restricted): stage.system.setBackgroundAppRefreshRestricted(restricted)
         case .setLowPowerMode(let enabled): stage.system.setLowPowerMode(enabled)
+        case .setCriticallyLowBattery(let critical): stage.system.setCriticallyLowBattery(critical)
         case .setNetwork(let enabled): stage.system.setNetworkAvailable(enabled)
         case .setExternalPower(let enabled): stage.system.setExternalPower(enabled)
         case .setDeviceIdle(let enabled): stage.system.setDeviceIdle(enabled)

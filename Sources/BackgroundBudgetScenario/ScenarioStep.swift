@@ -55,6 +55,11 @@ public enum ScenarioStep: Sendable, Hashable {
     /// handling (``/BackgroundBudget/Application/completeRemoteNotification(_:)``), which ends its window;
     /// without it, a push delivered in the background terminates the app when its window ends.
     case completeRemoteNotification(BackgroundFetchResult)
+    /// `acquireFileLock`: take a lock on the file at `path` (``/BackgroundBudget/Application/acquireFileLock(_:)``):
+    /// suspended while it holds one, the app is killed (`0xdead10cc`).
+    case acquireFileLock(String)
+    /// `releaseFileLock`: release the lock on the file at `path`.
+    case releaseFileLock(String)
 
     /// One word of the behaviour vocabulary.
     package struct Verb: Sendable {
@@ -152,6 +157,13 @@ public enum ScenarioStep: Sendable, Hashable {
              summary: "call the silent push's completion handler (\"result\": newData | noData | failed): its window ends now") { step throws(ScenarioError) in
             .completeRemoteNotification(try step.optional("result")?.oneOf(BackgroundFetchResult.self) ?? .newData)
         },
+        Verb(name: "acquireFileLock", keys: ["path"],
+             summary: "take a lock on the file \"path\" (an SQLite database, say): suspended while holding it, the app is killed (0xdead10cc)") { step throws(ScenarioError) in
+            .acquireFileLock(try step.required("path").string())
+        },
+        Verb(name: "releaseFileLock", keys: ["path"], summary: "release the lock on the file \"path\"") { step throws(ScenarioError) in
+            .releaseFileLock(try step.required("path").string())
+        },
     ]
 
     /// The keys of a task submission, as a step or an event takes them.
@@ -222,6 +234,8 @@ public enum ScenarioStep: Sendable, Hashable {
         case .cancelAllTaskRequests: application.cancelAllTaskRequests()
         case .readBackgroundTimeRemaining: application.recordBackgroundTimeRemaining()
         case .completeRemoteNotification(let result): application.completeRemoteNotification(result)
+        case .acquireFileLock(let path): application.acquireFileLock(path)
+        case .releaseFileLock(let path): application.releaseFileLock(path)
         case .setKeepAlive(let interval, let work):
             application.setKeepAliveTimeout(interval) { [weak application] in application?.simulateWork(for: work) }
         }

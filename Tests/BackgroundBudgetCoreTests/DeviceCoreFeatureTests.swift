@@ -82,8 +82,8 @@ import Testing
         Case(name: "events: a significant location change wakes a suspended app for a short window",
              manifest: AppManifest(id: app, backgroundModes: [.location]),
              steps: [
-                 Step(at: .seconds(1), input: "monitor significant changes", run: { core, _ in
-                     core.setLocationMonitoring(significantChanges: true, monitoring: true, app: app); return []
+                 Step(at: .seconds(1), input: "monitor significant changes", run: { core, now in
+                     core.setLocationMonitoring(significantChanges: true, monitoring: true, app: app, at: now); return []
                  }, effects: []),
              ] + home(at: .seconds(5), settled: [.suspendQueue(app)]) + [
                  Step(at: .seconds(60), input: "significant change", run: { core, now in core.deliver(.significantLocationChange, to: app, at: now).1 },
@@ -186,6 +186,25 @@ import Testing
                      core.timerFired(.watchdog, app: app, token: FeatureEffects.handlerWatchdogToken, at: now)
                  }, effects: FeatureEffects.handlersKilled),
              ]),
+        Case(name: "finite tasks: a begin refused for a spent allowance asks the shell for its handler, timed as handlers are",
+             manifest: AppManifest(id: app),
+             steps: [
+                 Step(at: .seconds(5), input: "press Home", run: { core, now in try core.apply(.pressHome, to: app, at: now) },
+                      effects: [delivery(.pressHome, DeviceCoreTests.homeSteps)]),
+                 Step(at: .seconds(36), input: "begin task without handler", run: { core, now in
+                     core.beginBackgroundTask(app, name: "late", at: now).1
+                 }, effects: []),
+                 Step(at: .seconds(36), input: "begin task with handler", run: { core, now in
+                     core.beginBackgroundTask(app, name: "late", hasExpirationHandler: true, at: now).1
+                 }, effects: [.refusedTaskHandler(app, incarnation: 1)]),
+                 Step(at: .seconds(36), input: "handler starts", run: { core, now in
+                     core.refusedTaskHandlerStarted(app, incarnation: 1, at: now)
+                 }, effects: [.arm(app, .watchdog, at: .seconds(37), token: 1)]),
+                 Step(at: .seconds(36), input: "handler returns", run: { core, now in
+                     core.expirationHandlersReturned(app, incarnation: 1, at: now)
+                 }, effects: [.disarm(app, .watchdog)]),
+             ],
+             policy: { var policy = BudgetPolicy.iOS13; policy.didEnterBackgroundLimit = .seconds(60); return policy }()),
         Case(name: "exits on suspend: honoured by policy, Home ends in willTerminate and background tasks are refused",
              manifest: AppManifest(id: app, exitsOnSuspend: true),
              steps: [

@@ -3,7 +3,8 @@ import BudgetClock
 import Testing
 
 /// The rules of launching and of `BGTaskScheduler` tasks that issue 13 added, driven on the pure core
-/// with the exact effects each input returns: the launch watchdog [S23], handlers registered after
+/// with the exact effects each input returns: the launch watchdog [S23], the resume watchdog
+/// [S91][S92], handlers registered after
 /// launch crash the app [S51][S98], and a task that expires with no expiration handler ends at
 /// once [S49]. Every case starts from a fresh core with the app installed and, unless it says
 /// otherwise, launched into the foreground at 0 s with its refresh handler registered, and settled.
@@ -113,6 +114,12 @@ import Testing
         }, effects: [])
     }
 
+    /// Press Home at 5 s and settle: the app is suspended.
+    static let suspendedAtFive: [Step] = [
+        given(.seconds(5), "press Home", { core, now in try core.apply(.pressHome, to: app, at: now) }),
+        given(.seconds(5), "settle", { core, now in core.settle(app, incarnation: 1, at: now) }),
+    ]
+
     /// Every case, by rule.
     static let cases: [Case] = [
         Case(name: "launch watchdog: willFinish 12 s and didFinish 9 s are killed 20 s after the launch started",
@@ -143,6 +150,25 @@ import Testing
                  started(.willFinishLaunching, at: .zero, [.arm(app, .watchdog, at: .seconds(20), token: 1)]),
                  started(.didEnterBackground, at: .seconds(18), [.arm(app, .watchdog, at: .seconds(20), token: 2)]),
                  returned(.didEnterBackground, at: .seconds(19), [.disarm(app, .watchdog)]),
+             ]),
+        Case(name: "resume watchdog: willEnterForeground 6 s and didBecomeActive 5 s are killed 10 s after the resume started",
+             steps: suspendedAtFive + [
+                 given(.seconds(100), "enter foreground", { core, now in try core.apply(.enterForeground, to: app, at: now) }),
+                 started(.willEnterForeground, at: .seconds(100), [.arm(app, .watchdog, at: .seconds(110), token: 1)]),
+                 returned(.willEnterForeground, at: .seconds(106), []),
+                 started(.didBecomeActive, at: .seconds(106), []),
+                 Step(at: .seconds(110), input: "watchdog", run: { core, now in core.timerFired(.watchdog, app: app, token: 1, at: now) },
+                      effects: killed(.watchdog)),
+             ]),
+        Case(name: "resume watchdog: didBecomeActive returning within 10 s ends the resume and disarms it",
+             steps: suspendedAtFive + [
+                 given(.seconds(100), "enter foreground", { core, now in try core.apply(.enterForeground, to: app, at: now) }),
+                 started(.willEnterForeground, at: .seconds(100), [.arm(app, .watchdog, at: .seconds(110), token: 1)]),
+                 returned(.willEnterForeground, at: .seconds(106), []),
+                 started(.didBecomeActive, at: .seconds(106), []),
+                 returned(.didBecomeActive, at: .seconds(109), [.disarm(app, .watchdog)]),
+                 Step(at: .seconds(110), input: "stale watchdog", run: { core, now in core.timerFired(.watchdog, app: app, token: 1, at: now) },
+                      effects: []),
              ]),
         Case(name: "registration: during the launch a permitted identifier is registered",
              launched: false,

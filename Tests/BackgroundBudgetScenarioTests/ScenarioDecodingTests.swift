@@ -67,7 +67,7 @@ import Testing
             keys += ["startActivity": #", "activity": "audioPlayback""#, "stopActivity": #", "activity": "audioPlayback""#,
                      "deliver": #", "event": "silentPush""#, "setMemoryCapacity": #", "mb": 512"#, "setFootprint": #", "mb": 40"#,
                      "post": #", "notification": "significantTimeChange""#, "setBackgroundAppRefresh": #", "enabled": false"#,
-                     "setLowPowerMode": #", "enabled": true"#,
+                     "setLowPowerMode": #", "enabled": true"#, "setCriticallyLowBattery": #", "enabled": true"#,
                      "setBackgroundAppRefreshRestricted": #", "restricted": true"#, "setNetwork": #", "enabled": false"#,
                      "setExternalPower": #", "enabled": true"#, "setDeviceIdle": #", "enabled": true"#,
                      "submitTask": #", "identifier": "i""#, "cancelContinuedTask": #", "identifier": "i""#,

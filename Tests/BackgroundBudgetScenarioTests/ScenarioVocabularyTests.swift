@@ -8,7 +8,7 @@ import Testing
 /// located error, and runs to exact trace entries.
 @Suite struct ScenarioVocabularyTests {
     /// The error a text produces, as `line:column path: message`.
-    private func failure(_ text: String) -> String {
+    func failure(_ text: String) -> String {
         do {
             _ = try Scenario(json: text)
             return "decoded"

@@ -68,6 +68,9 @@ import TestSupport
         case .taskCompleted: [.taskCompleted("id", .success)]
         case .taskCompletionIgnored: [.taskCompletionIgnored("id")]
         case .deviceChanged: [.deviceChanged(.lowPowerMode(true))]
+        case .fileLockAcquired: [.fileLockAcquired("path")]
+        case .fileLockReleased: [.fileLockReleased("path")]
+        case .regionMonitoringFailed: [.regionMonitoringFailed("region")]
         }
     }
 
@@ -105,7 +108,8 @@ import TestSupport
         names += BackgroundFetchResult.allCases.map(\.rawValue) + ApplicationState.allCases.map(\.rawValue)
         let changes: [DeviceChange] = [.network(true), .externalPower(true), .idle(true), .lowPowerMode(true),
                                        .backgroundAppRefresh(true), .backgroundAppRefreshRestricted(true),
-                                       .memoryCapacity(nil), .systemUnderLoad(true), .backgroundGPU(true)]
+                                       .memoryCapacity(nil), .systemUnderLoad(true), .backgroundGPU(true),
+                                       .criticallyLowBattery(true), .reboot]
         names += changes.map(\.name)
         let lifecycle: [LifecycleEvent] = [.launch, .interruptionBegan, .interruptionDismissed, .interruptionAnswered,
                                            .pressHome, .switchAway, .enterForeground]

@@ -7,6 +7,9 @@
 struct AppClosures: Sendable {
     /// Finite tasks' expiration handlers, by identifier (tasks begun without one have no entry).
     var expirationHandlers: [BackgroundTaskIdentifier: @Sendable () -> Void] = [:]
+    /// Expiration handlers of begins the system refused, oldest first, each waiting for its
+    /// ``Effect/refusedTaskHandler(_:incarnation:)``.
+    var refusedTaskHandlers: [@Sendable () -> Void] = []
     /// `BGTaskScheduler` launch handlers, by the identifier (or wildcard entry) they were registered for.
     var launchHandlers: [String: @Sendable (ScheduledTask) -> Void] = [:]
     /// The legacy VoIP keep-alive handler, while one is installed.

@@ -23,7 +23,9 @@ extension Application {
     /// - Parameters:
     ///   - name: A name for the trace and for debugging.
     ///   - expirationHandler: Called once, on the app's queue, ``BudgetPolicy/expirationWarningLead``
-    ///     before the allowance runs out (at once if that moment has passed); end the task in it.
+    ///     before the allowance runs out (at once if that moment has passed); end the task in it. When
+    ///     the system cannot grant the task because the allowance is spent, it is called too, on the
+    ///     app's queue after the code that asked returns (the grant is asynchronous [S14][S6]).
     /// - Returns: The task's identifier, or ``BackgroundTaskIdentifier/invalid`` when no task can be
     ///   granted; the trace says why (``requestBackgroundTask(withName:expirationHandler:)`` returns it).
     @discardableResult
@@ -97,11 +99,15 @@ extension BackgroundSystem {
         for app: Application, name: String?, expirationHandler: (@Sendable () -> Void)?
     ) -> Result<BackgroundTaskIdentifier, BackgroundTaskDenial> {
         let outcome = decide(caller: app, ended: .denied(.notRunning)) { (state: inout State, now: BudgetInstant) in
-            let (result, effects) = state.core.beginBackgroundTask(app.id, name: name, at: now)
-            // The shell keeps the handler under the granted identifier; a denied one is never kept and
-            // is dropped when the caller's frame ends, outside the lock.
+            let (result, effects) = state.core.beginBackgroundTask(
+                app.id, name: name, hasExpirationHandler: expirationHandler != nil, at: now)
+            // The shell keeps the handler under the granted identifier, or until its call when the
+            // core refused the begin and asked for it; any other denied one is never kept and is
+            // dropped when the caller's frame ends, outside the lock.
             if case .granted(let id) = result, let expirationHandler {
                 state.closures[app.id, default: AppClosures()].expirationHandlers[id] = expirationHandler
+            } else if let expirationHandler, effects.contains(where: { if case .refusedTaskHandler = $0 { true } else { false } }) {
+                state.closures[app.id, default: AppClosures()].refusedTaskHandlers.append(expirationHandler)
             }
             return (result, effects)
         }

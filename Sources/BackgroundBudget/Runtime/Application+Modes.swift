@@ -43,24 +43,38 @@ extension Application {
     /// Starts significant-change monitoring (`startMonitoringSignificantLocationChanges()`). It outlives
     /// the app: a significant change relaunches a terminated app into the background [S29].
     public func startMonitoringSignificantLocationChanges() {
-        system?.decide(caller: self) { core, _ in core.setLocationMonitoring(significantChanges: true, monitoring: true, app: id); return [] }
+        system?.decide(caller: self) { core, now in core.setLocationMonitoring(significantChanges: true, monitoring: true, app: id, at: now); return [] }
     }
 
     /// Stops significant-change monitoring.
     public func stopMonitoringSignificantLocationChanges() {
-        system?.decide(caller: self) { core, _ in core.setLocationMonitoring(significantChanges: true, monitoring: false, app: id); return [] }
+        system?.decide(caller: self) { core, now in core.setLocationMonitoring(significantChanges: true, monitoring: false, app: id, at: now); return [] }
     }
 
     /// Starts monitoring a region (`startMonitoring(for:)`); crossing it relaunches a terminated app [S32].
+    ///
+    /// An app monitors at most ``BudgetPolicy/maxMonitoredRegions`` regions (20, observed) [S32]. Starting
+    /// one more fails for that region only, as Core Location reports it with
+    /// `locationManager(_:monitoringDidFailFor:withError:)` and `CLError.regionMonitoringFailure`: the
+    /// region is not monitored (its boundary events are dropped as `notMonitoring`), the regions already
+    /// monitored stay, the trace records `regionMonitoringFailed` (reason `tooManyRegions`), and this
+    /// method returns `false`, which stands in for the delegate message. Stop monitoring a region to
+    /// make room.
     /// - Parameter region: The region's identifier.
-    public func startMonitoring(region: String) {
-        system?.decide(caller: self) { core, _ in core.setLocationMonitoring(region: region, monitoring: true, app: id); return [] }
+    /// - Returns: `false` when monitoring the region failed (or the process has ended); `true` otherwise,
+    ///   also for a region already monitored.
+    @discardableResult
+    public func startMonitoring(region: String) -> Bool {
+        guard let system else { return false }
+        return system.decide(caller: self, ended: false) { [id] (state: inout BackgroundSystem.State, now: BudgetInstant) in
+            (state.core.setLocationMonitoring(region: region, monitoring: true, app: id, at: now), [Effect]())
+        }
     }
 
     /// Stops monitoring a region.
     /// - Parameter region: The region's identifier.
     public func stopMonitoring(region: String) {
-        system?.decide(caller: self) { core, _ in core.setLocationMonitoring(region: region, monitoring: false, app: id); return [] }
+        system?.decide(caller: self) { core, now in core.setLocationMonitoring(region: region, monitoring: false, app: id, at: now); return [] }
     }
 
     /// Reports an incoming call to CallKit for the VoIP push being handled. A VoIP push whose handler

@@ -28,6 +28,17 @@ extension BackgroundSystem {
         decide { core, now in core.changeRefreshSettings(at: now) { $0.settings.lowPowerMode = enabled } }
     }
 
+    /// Whether the battery is critically low. Apple lists a critically low battery first among the
+    /// factors that stop background activity, next to Low Power Mode [S59]: while it is, the system runs
+    /// no fetch, refresh or processing task and delivers no silent push (the trace says
+    /// `criticallyLowBattery`), as with Low Power Mode. It does not change
+    /// ``Application/backgroundRefreshStatus``, so refresh requests are still accepted and run once the
+    /// battery recovers; finite tasks, audio, location and VoIP are unaffected, and tasks already running
+    /// go on (the source says nothing about them).
+    public func setCriticallyLowBattery(_ critical: Bool) {
+        decide { core, now in core.changeRefreshSettings(at: now) { $0.settings.criticallyLowBattery = critical } }
+    }
+
     /// Whether the device forbids Background App Refresh (status `restricted` for every app).
     public func setBackgroundAppRefreshRestricted(_ restricted: Bool) {
         decide { core, now in core.changeRefreshSettings(at: now) { $0.settings.backgroundAppRefreshRestricted = restricted } }

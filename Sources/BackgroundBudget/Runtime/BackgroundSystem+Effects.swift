@@ -37,6 +37,16 @@ extension BackgroundSystem {
                     decide { core, now in core.expirationHandlersReturned(id, incarnation: incarnation, at: now) }
                 }
                 note(app)
+            case .refusedTaskHandler(let id, let incarnation):
+                guard let app = state.handles[id] else { continue }
+                let handler = state.closures[id]?.refusedTaskHandlers.isEmpty == false
+                    ? state.closures[id]?.refusedTaskHandlers.removeFirst() : nil
+                app.queue.enqueue { [self] in
+                    decide { core, now in core.refusedTaskHandlerStarted(id, incarnation: incarnation, at: now) }
+                    handler?()
+                    decide { core, now in core.expirationHandlersReturned(id, incarnation: incarnation, at: now) }
+                }
+                note(app)
             case .arm(let id, let timer, let instant, let token):
                 let key = TimerKey(app: id, timer: timer)
                 if let armed = state.timers.removeValue(forKey: key) { clock.cancel(armed) }

@@ -228,6 +228,16 @@ public final class BackgroundSystem: Sendable {
         try send(.launchInBackground(reason), to: app)
     }
 
+    /// Restarts the device. Every running process ends with no callback (exit reason
+    /// ``TerminationReason/reboot``; no source describes callbacks at shutdown). The mark a user kill
+    /// leaves survives, so such an app is still not relaunched in the background until the user opens
+    /// it [S31][S86][S87]. Apps that declare `voip` are then relaunched into the background, as iOS does
+    /// at boot [S34]. Location monitoring, pending task requests, the fetch plan and device settings
+    /// are kept, as across any termination: the sources say nothing of them.
+    public func reboot() {
+        decide { core, now in core.reboot(at: now) }
+    }
+
     /// Reclaims a suspended app's memory, silently.
     /// - Throws: ``LifecycleError`` when the app is not suspended.
     public func purge(_ app: Application) throws(LifecycleError) {

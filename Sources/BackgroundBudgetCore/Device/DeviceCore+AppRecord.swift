@@ -37,6 +37,13 @@ extension DeviceCore {
         /// after `willFinishLaunching` started); `nil` once its first activation or background entry
         /// returned.
         var launchDeadline: BudgetInstant?
+        /// While the app resumes: when the resume watchdog kills it (``BudgetPolicy/resumeWatchdog``
+        /// after `willEnterForeground` started); `nil` once `didBecomeActive` returned.
+        var resumeDeadline: BudgetInstant?
+
+        /// The file locks the process holds (paths): suspended while it holds one, it is killed
+        /// (`0xdead10cc`) [S22].
+        package var heldFileLocks: Set<String> = []
 
         /// Finite background tasks and their allowance.
         package var finiteTasks = FiniteTaskState()
@@ -88,7 +95,8 @@ extension DeviceCore {
         mutating func processEnded(at now: BudgetInstant) -> (fetchCutShort: Bool, memoryWarningDropped: Bool) {
             inFlight = 0
             pendingExit = nil
-            launchDeadline = nil
+            (launchDeadline, resumeDeadline) = (nil, nil)
+            heldFileLocks.removeAll()
             finiteTasks.processEnded()
             modes.processEnded()
             let fetchCutShort = fetch.processEnded(at: now)

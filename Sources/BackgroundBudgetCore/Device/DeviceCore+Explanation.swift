@@ -30,6 +30,6 @@ extension DeviceCore {
         let exitsRule: Explanation.ExitsOnSuspendRule? = !record.manifest.exitsOnSuspend ? nil
             : policy.honoursExitsOnSuspend ? .honouredByPolicy : .ignoredByPolicy
         return Explanation(app: app, state: record.state, holds: holds, lastSuspension: record.lastSuspension,
-                           relaunchBlockers: blockers, exitsOnSuspend: exitsRule)
+                           relaunchBlockers: blockers, exitsOnSuspend: exitsRule, heldFileLocks: record.heldFileLocks.sorted())
     }
 }

@@ -55,7 +55,8 @@ extension DeviceCore {
     /// entries its delivery held up to it (the trace shows it when it runs), and arms the watchdog for
     /// a callback that has a time limit; called as the callback starts. `willFinishLaunching` starts
     /// the launch, which has ``BudgetPolicy/launchWatchdog`` in all [S23]; a `didEnterBackground`
-    /// during the launch must also return by the launch's deadline.
+    /// during the launch must also return by the launch's deadline. `willEnterForeground` starts a
+    /// resume, which has ``BudgetPolicy/resumeWatchdog`` until `didBecomeActive` returns [S91][S92].
     package mutating func callbackStarted(_ callback: AppCallback, app: AppID, incarnation: UInt64, at now: BudgetInstant) -> [Effect] {
         let s = slot(app)
         guard records[s].incarnation == incarnation, records[s].state != .notRunning else { return [] }
@@ -66,6 +67,9 @@ extension DeviceCore {
         case .willFinishLaunching:
             records[s].launchDeadline = now + policy.launchWatchdog
             return [arm(.watchdog, for: app, at: now + policy.launchWatchdog)]
+        case .willEnterForeground:
+            records[s].resumeDeadline = now + policy.resumeWatchdog
+            return [arm(.watchdog, for: app, at: now + policy.resumeWatchdog)]
         case .didEnterBackground: limit = policy.didEnterBackgroundLimit
         case .willTerminate: limit = policy.willTerminateLimit
         default: return []
@@ -80,11 +84,11 @@ extension DeviceCore {
         let s = slot(app)
         if records[s].runningCallback == callback { records[s].runningCallback = nil }
         recordHeldSteps(app, starting: nil, at: now)
-        if callback == .didBecomeActive, records[s].launchDeadline != nil {
-            records[s].launchDeadline = nil
+        if callback == .didBecomeActive, records[s].launchDeadline != nil || records[s].resumeDeadline != nil {
+            (records[s].launchDeadline, records[s].resumeDeadline) = (nil, nil)
             return [disarm(.watchdog, for: app)]
         }
-        if callback == .didEnterBackground { records[s].launchDeadline = nil }
+        if callback == .didEnterBackground { (records[s].launchDeadline, records[s].resumeDeadline) = (nil, nil) }
         return callback == .didEnterBackground || callback == .willTerminate ? [disarm(.watchdog, for: app)] : []
     }
 }

@@ -13,6 +13,10 @@ package enum Effect: Hashable, Sendable {
     /// Call these finite tasks' expiration handlers (those the app gave) on the app's queue, in order;
     /// then `settle`.
     case expirationHandlers(AppID, incarnation: UInt64, [BackgroundTaskIdentifier])
+    /// Call the expiration handler of a `beginBackgroundTask` the system refused (the oldest the shell
+    /// keeps for the app) on the app's queue, after the code that asked; then settle, timed as
+    /// expiration handlers are (``BudgetPolicy/expirationHandlerLimit``) [S14][S6].
+    case refusedTaskHandler(AppID, incarnation: UInt64)
     /// Run `timerFired` for this app and timer at the instant (replacing an armed one). The token
     /// identifies this arming: a firing that carries an older token is stale and ignored.
     case arm(AppID, AppTimer, at: BudgetInstant, token: UInt64)

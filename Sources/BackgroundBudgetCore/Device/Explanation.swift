@@ -90,12 +90,16 @@ public struct Explanation: Sendable, Hashable, CustomStringConvertible {
     public var relaunchBlockers: [RelaunchBlocker]
     /// The rule applied to the app's `UIApplicationExitsOnSuspend` flag; `nil` when it does not set it.
     public var exitsOnSuspend: ExitsOnSuspendRule? = nil
+    /// The files whose locks the running app holds, sorted: suspended while it holds any, it is killed
+    /// (``TerminationReason/fileLockHeldAtSuspension``, `0xdead10cc`) [S22].
+    public var heldFileLocks: [String] = []
 
     /// Explanations compare by their fields.
     public static func == (lhs: Explanation, rhs: Explanation) -> Bool {
         lhs.app == rhs.app && lhs.state == rhs.state && lhs.holds == rhs.holds
             && lhs.lastSuspension?.time == rhs.lastSuspension?.time && lhs.lastSuspension?.reason == rhs.lastSuspension?.reason
             && lhs.relaunchBlockers == rhs.relaunchBlockers && lhs.exitsOnSuspend == rhs.exitsOnSuspend
+            && lhs.heldFileLocks == rhs.heldFileLocks
     }
 
     /// Hashes the fields.
@@ -107,10 +111,12 @@ public struct Explanation: Sendable, Hashable, CustomStringConvertible {
         hasher.combine(lastSuspension?.reason)
         hasher.combine(relaunchBlockers)
         hasher.combine(exitsOnSuspend)
+        hasher.combine(heldFileLocks)
     }
 
-    /// Sentences answering "why is it running", "why was it suspended", "why not relaunched", and which
-    /// rule applied to its `UIApplicationExitsOnSuspend` flag, if it sets it.
+    /// Sentences answering "why is it running", "why was it suspended", "why not relaunched", which
+    /// rule applied to its `UIApplicationExitsOnSuspend` flag, if it sets it, and which file locks it
+    /// holds, if any.
     public var description: String {
         var text = "\(app) is \(state)"
         switch state {
@@ -123,6 +129,10 @@ public struct Explanation: Sendable, Hashable, CustomStringConvertible {
                 : "; not relaunched in the background because " + relaunchBlockers.map(\.description).joined(separator: " and ") + "."
         }
         if let exitsOnSuspend { text += " E" + exitsOnSuspend.description.dropFirst() + "." }
+        if !heldFileLocks.isEmpty {
+            text += " Holds file locks on " + heldFileLocks.joined(separator: ", ")
+                + ": suspended while it holds one, it is killed (0xdead10cc)."
+        }
         return text
     }
 }

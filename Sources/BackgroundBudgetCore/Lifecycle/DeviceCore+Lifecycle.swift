@@ -12,6 +12,10 @@ extension DeviceCore {
         if records[s].pendingExit != nil, !Self.isKill(event) {
             throw LifecycleError(event: event, state: records[s].state, problem: .terminating, app: app)
         }
+        if case .suspend = event, !records[s].heldFileLocks.isEmpty {
+            // Suspended while it holds a file lock, the process is killed instead [S22].
+            return try apply(.kill(.fileLockHeldAtSuspension), to: app, at: now)
+        }
         let transition: Lifecycle.Transition
         do {
             transition = try Lifecycle.transition(from: records[s].state, on: event, exitsOnSuspend: exitsOnSuspend(slot: s))

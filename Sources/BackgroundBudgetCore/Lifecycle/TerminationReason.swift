@@ -15,6 +15,10 @@ public enum TerminationReason: String, Sendable, Hashable, CaseIterable {
     case tooManyBackgroundTasks
     /// A VoIP push was not reported to CallKit (`0xbaadca11`).
     case voipPushNotReported
+    /// The app was suspended while it held a file lock or an SQLite database lock (for example on a
+    /// database in a shared container): the system kills it at the suspension (`0xdead10cc`) [S22].
+    /// The app says when it holds one with `Application.acquireFileLock(_:)`.
+    case fileLockHeldAtSuspension
     /// The system needed the memory (jetsam); suspended apps are purged silently.
     case memoryPressure
     /// The user swiped the app away in the app switcher.
@@ -29,6 +33,9 @@ public enum TerminationReason: String, Sendable, Hashable, CaseIterable {
     /// finishes launching") when a launch handler is registered after the app finished launching
     /// [S51][S98]. A crash leaves no termination code.
     case uncaughtException
+    /// The device restarted (`BackgroundSystem.reboot()`): every process ends,
+    /// with no callback and no termination code.
+    case reboot
     /// Any other orderly termination by the system.
     case system
 
@@ -43,7 +50,8 @@ public enum TerminationReason: String, Sendable, Hashable, CaseIterable {
         case .backgroundFetchNotCompleted: 0x2182_bad4
         case .tooManyBackgroundTasks: 0xbada_5e47
         case .voipPushNotReported: 0xbaad_ca11
-        case .memoryPressure, .userKill, .exitsOnSuspend, .taskRegisteredTwice, .uncaughtException, .system: nil
+        case .fileLockHeldAtSuspension: 0xdead_10cc
+        case .memoryPressure, .userKill, .exitsOnSuspend, .taskRegisteredTwice, .uncaughtException, .reboot, .system: nil
         }
     }
 }

@@ -21,10 +21,10 @@ extension BudgetPolicy.Field {
         case .minimumFetchInterval: .seconds(1)
         case .expirationWarningLead: .zero
         // The model's limit; Apple documents none.
-        case .didEnterBackgroundLimit, .willTerminateLimit, .launchWatchdog, .backgroundTaskAllowance, .expirationHandlerLimit, .eventWindow,
+        case .didEnterBackgroundLimit, .willTerminateLimit, .launchWatchdog, .resumeWatchdog, .backgroundTaskAllowance, .expirationHandlerLimit, .eventWindow,
              .remoteNotificationWindow, .voipKeepAliveWindow, .fetchRuntime, .processingTaskRuntimeCap, .silentPushWindow:
             .milliseconds(1)
-        case .allowanceResetsOnForeground, .maxOpenBackgroundTasks, .backgroundTaskExpiryCode, .silentPushesPerHour,
+        case .allowanceResetsOnForeground, .maxOpenBackgroundTasks, .maxMonitoredRegions, .backgroundTaskExpiryCode, .silentPushesPerHour,
              .voipUnreportedPushLimit, .relaunchesLocationAppsAfterUserKill, .fetchSeed, .continuedProcessingTaskLimit,
              .honoursExitsOnSuspend, .jetsamOrderWithinBand,
              .pendingRefreshTaskRequestLimit, .pendingProcessingTaskRequestLimit, .fetchNewDataFactor, .fetchNoDataFactor,
@@ -51,7 +51,7 @@ extension BudgetPolicy.Field {
 extension BudgetPolicy {
     /// Checks the numbers added for the task scheduler, silent pushes and the fetch model, as
     /// ``validate()`` checks the others.
-    /// - Throws: ``PolicyError`` for a pending-request limit or ``voipUnreportedPushLimit`` below 1, a
+    /// - Throws: ``PolicyError`` for a pending-request limit, ``maxMonitoredRegions`` or ``voipUnreportedPushLimit`` below 1, a
     ///   silent-push window or ``expirationHandlerLimit`` below its floor, or a fetch model factor out of range (``FetchModelFactors/validate()``).
     func validateModelNumbers() throws(PolicyError) {
         if let problem = Field.silentPushWindow.problem(with: silentPushWindow, written: silentPushWindow.secondsDouble) {
@@ -66,6 +66,9 @@ extension BudgetPolicy {
         guard pendingProcessingTaskRequestLimit >= 1 else {
             throw PolicyError(field: .pendingProcessingTaskRequestLimit,
                               problem: .notPositive(Double(pendingProcessingTaskRequestLimit)))
+        }
+        guard maxMonitoredRegions >= 1 else {
+            throw PolicyError(field: .maxMonitoredRegions, problem: .notPositive(Double(maxMonitoredRegions)))
         }
         guard voipUnreportedPushLimit >= 1 else {
             throw PolicyError(field: .voipUnreportedPushLimit, problem: .notPositive(Double(voipUnreportedPushLimit)))

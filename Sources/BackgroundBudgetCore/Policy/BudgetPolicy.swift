@@ -32,6 +32,14 @@ public struct BudgetPolicy: Sendable, Hashable, CustomStringConvertible {
     /// gives 20 s for launch [S91] (observed).
     public var launchWatchdog: Duration = .seconds(20)
 
+    /// How long resuming may take, from the start of `applicationWillEnterForeground` until
+    /// `applicationDidBecomeActive` returns, before the watchdog kills the app (`0x8badf00d`). About
+    /// 10 s, observed: the historical watchdog table gives 10 s for resume [S91], and a report of a
+    /// `scene-update` watchdog kill shows 10 s [S92]; Apple documents no number. Leaving the
+    /// foreground has no limit of its own beyond ``didEnterBackgroundLimit``: `applicationWillResignActive`
+    /// is not timed by any source the model follows.
+    public var resumeWatchdog: Duration = .seconds(10)
+
     /// The finite-task allowance per background entry, shared by all of an app's
     /// `beginBackgroundTask` assertions [S17]. About 600 s on iOS 4–6 [S20], 180 s on iOS 7–12
     /// (`permittedBackgroundDuration: 180.000000`) [S19], 30 s from iOS 13 [S17][S18]. Apple calls
@@ -73,6 +81,10 @@ public struct BudgetPolicy: Sendable, Hashable, CustomStringConvertible {
     /// The window ``silentPushesPerHour`` is counted over: a silent push is throttled when that many
     /// woke the app within this long before it. An hour, as Apple phrases its advice [S64].
     public var silentPushWindow: Duration = .seconds(3600)
+
+    /// How many regions an app may monitor at once; starting one more fails for that region, as Core
+    /// Location reports it (`monitoringDidFailFor`, `regionMonitoringFailure`): 20, observed [S32].
+    public var maxMonitoredRegions: Int = 20
 
     /// The shortest legacy VoIP keep-alive interval: 600 s [S33].
     public var voipKeepAliveMinimumInterval: Duration = .seconds(600)
@@ -203,156 +215,6 @@ public struct BudgetPolicy: Sendable, Hashable, CustomStringConvertible {
         presets.first { $0.name == name }
     }
 
-    /// A policy field, named as in scenario files and errors.
-    public enum Field: String, Sendable, Hashable, CaseIterable {
-        /// ``BudgetPolicy/didEnterBackgroundLimit``.
-        case didEnterBackgroundLimit
-        /// ``BudgetPolicy/willTerminateLimit``.
-        case willTerminateLimit
-        /// ``BudgetPolicy/launchWatchdog``.
-        case launchWatchdog
-        /// ``BudgetPolicy/backgroundTaskAllowance``.
-        case backgroundTaskAllowance
-        /// ``BudgetPolicy/expirationWarningLead``.
-        case expirationWarningLead
-        /// ``BudgetPolicy/expirationHandlerLimit``.
-        case expirationHandlerLimit
-        /// ``BudgetPolicy/allowanceResetsOnForeground``.
-        case allowanceResetsOnForeground
-        /// ``BudgetPolicy/maxOpenBackgroundTasks``.
-        case maxOpenBackgroundTasks
-        /// ``BudgetPolicy/backgroundTaskExpiryCode``.
-        case backgroundTaskExpiryCode
-        /// ``BudgetPolicy/eventWindow``.
-        case eventWindow
-        /// ``BudgetPolicy/remoteNotificationWindow``.
-        case remoteNotificationWindow
-        /// ``BudgetPolicy/silentPushesPerHour``.
-        case silentPushesPerHour
-        /// ``BudgetPolicy/silentPushWindow``.
-        case silentPushWindow
-        /// ``BudgetPolicy/voipKeepAliveMinimumInterval``.
-        case voipKeepAliveMinimumInterval
-        /// ``BudgetPolicy/voipKeepAliveWindow``.
-        case voipKeepAliveWindow
-        /// ``BudgetPolicy/voipUnreportedPushLimit``.
-        case voipUnreportedPushLimit
-        /// ``BudgetPolicy/relaunchesLocationAppsAfterUserKill``.
-        case relaunchesLocationAppsAfterUserKill
-        /// ``BudgetPolicy/honoursExitsOnSuspend``.
-        case honoursExitsOnSuspend
-        /// ``BudgetPolicy/jetsamOrderWithinBand``.
-        case jetsamOrderWithinBand
-        /// ``BudgetPolicy/fetchRuntime``.
-        case fetchRuntime
-        /// ``BudgetPolicy/minimumFetchInterval``.
-        case minimumFetchInterval
-        /// ``BudgetPolicy/fetchSeed``.
-        case fetchSeed
-        /// ``BudgetPolicy/processingTaskRuntimeCap``.
-        case processingTaskRuntimeCap
-        /// ``BudgetPolicy/continuedProcessingTaskLimit``.
-        case continuedProcessingTaskLimit
-        /// ``BudgetPolicy/pendingRefreshTaskRequestLimit``.
-        case pendingRefreshTaskRequestLimit
-        /// ``BudgetPolicy/pendingProcessingTaskRequestLimit``.
-        case pendingProcessingTaskRequestLimit
-        /// ``BudgetPolicy/FetchModelFactors/newData``.
-        case fetchNewDataFactor
-        /// ``BudgetPolicy/FetchModelFactors/noData``.
-        case fetchNoDataFactor
-        /// ``BudgetPolicy/FetchModelFactors/failed``.
-        case fetchFailedFactor
-        /// ``BudgetPolicy/FetchModelFactors/slow``.
-        case fetchSlowFactor
-        /// ``BudgetPolicy/FetchModelFactors/slowFraction``.
-        case fetchSlowFraction
-        /// ``BudgetPolicy/FetchModelFactors/minimumFactor``.
-        case fetchMinimumFactor
-        /// ``BudgetPolicy/FetchModelFactors/maximumFactor``.
-        case fetchMaximumFactor
-        /// ``BudgetPolicy/FetchModelFactors/jitter``.
-        case fetchJitter
-
-        /// Whether the field is a duration in seconds.
-        public var isDuration: Bool {
-            switch self {
-            case .didEnterBackgroundLimit, .willTerminateLimit, .launchWatchdog, .backgroundTaskAllowance, .expirationWarningLead,
-                 .expirationHandlerLimit, .eventWindow, .remoteNotificationWindow, .voipKeepAliveMinimumInterval, .voipKeepAliveWindow,
-                 .fetchRuntime, .minimumFetchInterval, .processingTaskRuntimeCap, .silentPushWindow: true
-            case .allowanceResetsOnForeground, .maxOpenBackgroundTasks, .backgroundTaskExpiryCode, .silentPushesPerHour,
-                 .voipUnreportedPushLimit, .relaunchesLocationAppsAfterUserKill, .fetchSeed, .continuedProcessingTaskLimit,
-                 .honoursExitsOnSuspend, .jetsamOrderWithinBand,
-                 .pendingRefreshTaskRequestLimit, .pendingProcessingTaskRequestLimit, .fetchNewDataFactor, .fetchNoDataFactor,
-                 .fetchFailedFactor, .fetchSlowFactor, .fetchSlowFraction, .fetchMinimumFactor, .fetchMaximumFactor,
-                 .fetchJitter: false
-            }
-        }
-    }
-
-    /// A copy with one field set from a number, as scenario files and other outside input give it:
-    /// seconds for durations, a count for ``maxOpenBackgroundTasks``, 0 or 1 for
-    /// ``allowanceResetsOnForeground``, ``relaunchesLocationAppsAfterUserKill`` and
-    /// ``honoursExitsOnSuspend``, the ``JetsamOrder/number`` for ``jetsamOrderWithinBand``, the code for
-    /// ``backgroundTaskExpiryCode``, the factor itself for a ``FetchModelFactors`` field.
-    /// - Parameters:
-    ///   - field: The field to set.
-    ///   - value: The number.
-    /// - Returns: The changed policy (not yet checked against its other fields: call ``validate()``).
-    /// - Throws: ``PolicyError`` when the number is NaN, infinite, not a whole number where one is
-    ///   needed, a duration below the field's ``Field/floor`` (zero or negative included), or a fetch
-    ///   model factor out of its range (``FetchModelFactors/validate()``).
-    public func setting(_ field: Field, to value: Double) throws(PolicyError) -> BudgetPolicy {
-        guard value.isFinite else { throw PolicyError(field: field, problem: .notFinite(value)) }
-        func whole(_ range: ClosedRange<Double>) throws(PolicyError) -> Double {
-            guard value.rounded() == value, range.contains(value) else {
-                throw PolicyError(field: field, problem: .notAWholeNumber(value))
-            }
-            return value
-        }
-        // Durations are kept to the nanosecond; ±10⁹ s (about 31 years) is far past any limit the model
-        // needs and keeps the conversion inside Int64.
-        if field.isDuration, abs(value) > 1e9 {
-            throw PolicyError(field: field, problem: .exceeds(value, field: field, limit: 1e9))
-        }
-        let duration = Duration.nanoseconds(Int64(field.isDuration ? (value * 1e9).rounded() : 0))
-        if let problem = field.problem(with: duration, written: value) { throw PolicyError(field: field, problem: problem) }
-        var copy = self
-        switch field {
-        case .didEnterBackgroundLimit: copy.didEnterBackgroundLimit = duration
-        case .willTerminateLimit: copy.willTerminateLimit = duration
-        case .launchWatchdog: copy.launchWatchdog = duration
-        case .backgroundTaskAllowance: copy.backgroundTaskAllowance = duration
-        case .expirationWarningLead: copy.expirationWarningLead = duration
-        case .expirationHandlerLimit: copy.expirationHandlerLimit = duration
-        case .allowanceResetsOnForeground: copy.allowanceResetsOnForeground = try whole(0...1) == 1
-        case .maxOpenBackgroundTasks: copy.maxOpenBackgroundTasks = Int(try whole(-1e15...1e15))
-        case .backgroundTaskExpiryCode: copy.backgroundTaskExpiryCode = UInt32(try whole(0...Double(UInt32.max)))
-        case .eventWindow: copy.eventWindow = duration
-        case .remoteNotificationWindow: copy.remoteNotificationWindow = duration
-        case .silentPushesPerHour: copy.silentPushesPerHour = Int(try whole(-1e15...1e15))
-        case .voipKeepAliveMinimumInterval: copy.voipKeepAliveMinimumInterval = duration
-        case .voipKeepAliveWindow: copy.voipKeepAliveWindow = duration
-        case .voipUnreportedPushLimit: copy.voipUnreportedPushLimit = Int(try whole(-1e15...1e15))
-        case .relaunchesLocationAppsAfterUserKill: copy.relaunchesLocationAppsAfterUserKill = try whole(0...1) == 1
-        case .honoursExitsOnSuspend: copy.honoursExitsOnSuspend = try whole(0...1) == 1
-        case .jetsamOrderWithinBand: copy.jetsamOrderWithinBand = try whole(0...1) == 1 ? .leastRecentlyUsed : .largestFootprint
-        case .fetchRuntime: copy.fetchRuntime = duration
-        case .minimumFetchInterval: copy.minimumFetchInterval = duration
-        case .fetchSeed: copy.fetchSeed = UInt64(try whole(0...9_007_199_254_740_992))
-        case .processingTaskRuntimeCap: copy.processingTaskRuntimeCap = duration
-        case .continuedProcessingTaskLimit: copy.continuedProcessingTaskLimit = Int(try whole(-1e15...1e15))
-        case .silentPushWindow: copy.silentPushWindow = duration
-        case .pendingRefreshTaskRequestLimit: copy.pendingRefreshTaskRequestLimit = Int(try whole(-1e15...1e15))
-        case .pendingProcessingTaskRequestLimit: copy.pendingProcessingTaskRequestLimit = Int(try whole(-1e15...1e15))
-        case .fetchNewDataFactor, .fetchNoDataFactor, .fetchFailedFactor, .fetchSlowFactor, .fetchSlowFraction,
-             .fetchMinimumFactor, .fetchMaximumFactor, .fetchJitter:
-            copy.fetchModelFactors.set(field, to: value)
-            try copy.fetchModelFactors.validate()
-        }
-        return copy
-    }
-
     /// Checks every value.
     /// - Throws: ``PolicyError`` for the first field that is negative, zero where time is needed,
     ///   shorter than its ``Field/floor`` (a keep-alive interval under 600 s, any limit or window under
@@ -364,6 +226,7 @@ public struct BudgetPolicy: Sendable, Hashable, CustomStringConvertible {
         try positive(didEnterBackgroundLimit, .didEnterBackgroundLimit)
         try positive(willTerminateLimit, .willTerminateLimit)
         try positive(launchWatchdog, .launchWatchdog)
+        try positive(resumeWatchdog, .resumeWatchdog)
         try positive(backgroundTaskAllowance, .backgroundTaskAllowance)
         guard expirationWarningLead >= .zero else {
             throw PolicyError(field: .expirationWarningLead, problem: .negative(expirationWarningLead.secondsDouble))

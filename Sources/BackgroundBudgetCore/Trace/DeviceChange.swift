@@ -10,6 +10,10 @@ public enum DeviceChange: Sendable, Hashable, CustomStringConvertible {
     case idle(Bool)
     /// Low Power Mode went on or off.
     case lowPowerMode(Bool)
+    /// The battery became critically low, or recovered.
+    case criticallyLowBattery(Bool)
+    /// The device restarted (value `restarted`).
+    case reboot
     /// Background App Refresh was switched on or off (the device's switch, or an app's own).
     case backgroundAppRefresh(Bool)
     /// Background App Refresh became restricted or not.
@@ -21,7 +25,7 @@ public enum DeviceChange: Sendable, Hashable, CustomStringConvertible {
     /// Background GPU support was turned on or off.
     case backgroundGPU(Bool)
 
-    /// The setting's name, the trace's `name`: `network`, `externalPower`, `idle`, `lowPowerMode`,
+    /// The setting's name, the trace's `name`: `network`, `externalPower`, `idle`, `lowPowerMode`, `criticallyLowBattery`, `reboot`,
     /// `backgroundAppRefresh`, `backgroundAppRefreshRestricted`, `memoryCapacity`, `systemUnderLoad`,
     /// `backgroundGPU`.
     public var name: String {
@@ -30,6 +34,8 @@ public enum DeviceChange: Sendable, Hashable, CustomStringConvertible {
         case .externalPower: "externalPower"
         case .idle: "idle"
         case .lowPowerMode: "lowPowerMode"
+        case .criticallyLowBattery: "criticallyLowBattery"
+        case .reboot: "reboot"
         case .backgroundAppRefresh: "backgroundAppRefresh"
         case .backgroundAppRefreshRestricted: "backgroundAppRefreshRestricted"
         case .memoryCapacity: "memoryCapacity"
@@ -41,9 +47,11 @@ public enum DeviceChange: Sendable, Hashable, CustomStringConvertible {
     /// The new value, the trace's `value`: `on` or `off`, or a capacity such as `512 MB` or `unlimited`.
     public var value: String {
         switch self {
-        case .network(let on), .externalPower(let on), .idle(let on), .lowPowerMode(let on), .backgroundAppRefresh(let on),
+        case .network(let on), .externalPower(let on), .idle(let on), .lowPowerMode(let on), .criticallyLowBattery(let on),
+             .backgroundAppRefresh(let on),
              .backgroundAppRefreshRestricted(let on), .systemUnderLoad(let on), .backgroundGPU(let on):
             on ? "on" : "off"
+        case .reboot: "restarted"
         case .memoryCapacity(let bytes):
             bytes.map { $0 % 1_000_000 == 0 ? "\($0 / 1_000_000) MB" : "\($0) bytes" } ?? "unlimited"
         }

@@ -98,6 +98,14 @@ public struct TraceEvent: Sendable, Hashable, CustomStringConvertible {
         case taskCompleted(String, TaskCompletion)
         /// `setTaskCompleted` was called again, or after the task ended; ignored.
         case taskCompletionIgnored(String)
+        /// The app took a file lock (an `flock`, an SQLite database lock) on the path; suspended while
+        /// it holds one, it is killed (`0xdead10cc`).
+        case fileLockAcquired(String)
+        /// The app released its file lock on the path.
+        case fileLockReleased(String)
+        /// Monitoring the region failed: the app already monitors ``BudgetPolicy/maxMonitoredRegions``
+        /// regions (Core Location's `monitoringDidFailFor` with `regionMonitoringFailure`).
+        case regionMonitoringFailed(String)
         /// A device setting or condition changed: recorded on ``AppID/device``, or on the app for the
         /// app's own Background App Refresh switch.
         case deviceChanged(DeviceChange)
@@ -164,6 +172,9 @@ public struct TraceEvent: Sendable, Hashable, CustomStringConvertible {
         case .taskCompleted: "taskCompleted"
         case .taskCompletionIgnored: "taskCompletionIgnored"
         case .deviceChanged: "deviceChanged"
+        case .fileLockAcquired: "fileLockAcquired"
+        case .fileLockReleased: "fileLockReleased"
+        case .regionMonitoringFailed: "regionMonitoringFailed"
         }
     }
 
@@ -188,13 +199,14 @@ public struct TraceEvent: Sendable, Hashable, CustomStringConvertible {
         case .taskDropped: "noLaunchHandler"
         case .taskExpired(_, let why): why.rawValue
         case .taskCompleted(_, let completion): completion.rawValue
+        case .regionMonitoringFailed: "tooManyRegions"
         case .taskRegistered, .taskSubmitted, .taskRequestCancelled, .taskQueued, .taskProgress, .taskStarted,
              .taskCompletionIgnored: nil
         case .callback, .workDropped, .backgroundTaskBegan, .backgroundTaskEnded, .allowanceStarted, .backgroundTimeRemainingRead,
              .expirationHandlerCalled, .backgroundTaskOpenTooLong, .activityStarted, .activityStopped,
              .eventDelivered, .eventQueued, .eventWindowStarted, .remoteNotificationCompleted, .voipCallReported, .keepAliveHandlerCalled,
              .notificationDelivered, .notificationQueued, .fetchStarted, .fetchCompleted, .fetchCompletionIgnored,
-             .deviceChanged, .killedMidCallback: nil
+             .deviceChanged, .killedMidCallback, .fileLockAcquired, .fileLockReleased: nil
         }
     }
 
@@ -228,6 +240,7 @@ public struct TraceEvent: Sendable, Hashable, CustomStringConvertible {
              .taskStarted(let id), .taskDropped(let id),
              .taskExpired(let id, _), .taskCompleted(let id, _), .taskCompletionIgnored(let id): id
         case .deviceChanged(let change): change.name
+        case .fileLockAcquired(let path), .fileLockReleased(let path), .regionMonitoringFailed(let path): path
         case .killedMidCallback(let callback): callback.eventName
         default: nil
         }

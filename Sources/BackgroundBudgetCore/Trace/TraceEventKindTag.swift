@@ -95,6 +95,12 @@ extension TraceEvent.Kind {
         case taskCompletionIgnored
         /// The `deviceChanged` case.
         case deviceChanged
+        /// The `fileLockAcquired` case.
+        case fileLockAcquired
+        /// The `fileLockReleased` case.
+        case fileLockReleased
+        /// The `regionMonitoringFailed` case.
+        case regionMonitoringFailed
 
         /// The case's name, e.g. `expirationHandlerCalled`.
         public var description: String { rawValue }
@@ -149,6 +155,9 @@ extension TraceEvent.Kind {
         case .taskCompleted: .taskCompleted
         case .taskCompletionIgnored: .taskCompletionIgnored
         case .deviceChanged: .deviceChanged
+        case .fileLockAcquired: .fileLockAcquired
+        case .fileLockReleased: .fileLockReleased
+        case .regionMonitoringFailed: .regionMonitoringFailed
         }
     }
 }

@@ -41,7 +41,7 @@ enum TimelineMark: Sendable, Hashable {
         case .workDropped, .killedMidCallback, .backgroundTimeRemainingRead, .backgroundTaskDenied, .backgroundTaskEndIgnored, .backgroundTaskOpenTooLong,
              .activityDenied, .eventQueued, .eventDropped, .notificationQueued, .fetchCompletionIgnored, .fetchSkipped,
              .taskRegistered, .taskRegistrationRejected, .taskSubmitted, .taskSubmitRejected, .taskRequestCancelled, .taskQueued, .taskProgress,
-             .taskDropped, .taskCompletionIgnored, .deviceChanged:
+             .taskDropped, .taskCompletionIgnored, .deviceChanged, .fileLockAcquired, .fileLockReleased, .regionMonitoringFailed:
             self = .other
         }
     }

@@ -110,6 +110,8 @@ struct TimelineSpanTracker: Sendable {
     static func label(of change: DeviceChange) -> String? {
         switch change {
         case .lowPowerMode(let on): on ? "Low Power Mode" : nil
+        case .criticallyLowBattery(let on): on ? "critically low battery" : nil
+        case .reboot: nil        // an instant, not a condition that lasts
         case .backgroundAppRefresh(let on): on ? nil : "Background App Refresh off"
         case .backgroundAppRefreshRestricted(let on): on ? "Background App Refresh restricted" : nil
         case .network(let on): on ? nil : "no network"

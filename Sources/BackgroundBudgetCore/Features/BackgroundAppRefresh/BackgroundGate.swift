@@ -8,6 +8,8 @@ import BudgetClock
 /// says about it cannot drift apart:
 /// - Background App Refresh (``DeviceCore/backgroundAppRefreshGates(slot:)``): restricted, the
 ///   device's switch, Low Power Mode, the app's switch [S60][S61][S66];
+/// - a critically low battery (``DeviceCore/batteryGate()``), which stops the same launches as
+///   Background App Refresh off, without changing its status [S59];
 /// - a user kill from the app switcher (``DeviceCore/userKillGate(slot:for:)``) [S31][S86];
 /// - `UIApplicationExitsOnSuspend` (``DeviceCore/exitsOnSuspendGate(slot:exceptOnScreen:)``).
 package enum BackgroundGate: String, Sendable, Hashable, CaseIterable {
@@ -20,6 +22,9 @@ package enum BackgroundGate: String, Sendable, Hashable, CaseIterable {
     case lowPowerMode
     /// The app's own Background App Refresh switch is off [S60].
     case backgroundAppRefreshOffForApp
+    /// The battery is critically low: the system runs no fetch, refresh or processing task and
+    /// delivers no silent push, as with Low Power Mode [S59].
+    case criticallyLowBattery
     /// The user killed the app from the app switcher and has not opened it since [S86].
     case killedByUser
     /// The app sets `UIApplicationExitsOnSuspend`: it is never run in the background.
@@ -29,7 +34,7 @@ package enum BackgroundGate: String, Sendable, Hashable, CaseIterable {
     var isBackgroundAppRefresh: Bool {
         switch self {
         case .backgroundAppRefreshRestricted, .backgroundAppRefreshOffForDevice, .lowPowerMode, .backgroundAppRefreshOffForApp: true
-        case .killedByUser, .exitsOnSuspend: false
+        case .criticallyLowBattery, .killedByUser, .exitsOnSuspend: false
         }
     }
 }

@@ -16,6 +16,9 @@ extension DeviceCore {
             recordDevice(.backgroundAppRefreshRestricted(settings.backgroundAppRefreshRestricted), now)
         }
         if settings.lowPowerMode != settingsBefore.lowPowerMode { recordDevice(.lowPowerMode(settings.lowPowerMode), now) }
+        if settings.criticallyLowBattery != settingsBefore.criticallyLowBattery {
+            recordDevice(.criticallyLowBattery(settings.criticallyLowBattery), now)
+        }
         for s in records.indices where records[s].backgroundAppRefresh != switchesBefore[s] {
             record(.deviceChanged(.backgroundAppRefresh(records[s].backgroundAppRefresh)), records[s].manifest.id, now)
         }

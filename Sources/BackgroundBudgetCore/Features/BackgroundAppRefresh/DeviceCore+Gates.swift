@@ -25,6 +25,21 @@ extension DeviceCore {
         return gates
     }
 
+    /// The battery gate: ``BackgroundGate/criticallyLowBattery`` while the battery is critically low,
+    /// else `nil`. Apple lists a critically low battery first among the factors that stop background
+    /// activity, next to Low Power Mode [S59]; it does not change the Background App Refresh status,
+    /// so `submit` still accepts refresh requests, which wait.
+    func batteryGate() -> BackgroundGate? {
+        settings.criticallyLowBattery ? .criticallyLowBattery : nil
+    }
+
+    /// The gates in front of a discretionary launch or wake (a fetch, a task request, a silent push):
+    /// ``backgroundAppRefreshGates(slot:)``, then ``batteryGate()``.
+    /// - Parameter s: The app's slot.
+    func discretionaryGates(slot s: Int) -> [BackgroundGate] {
+        backgroundAppRefreshGates(slot: s) + (batteryGate().map { [$0] } ?? [])
+    }
+
     /// The Background App Refresh status of an app, from ``backgroundAppRefreshGates(slot:)``:
     /// restricted if the device forbids it; denied if any other switch is off; available otherwise.
     package func backgroundRefreshStatus(of app: AppID) -> BackgroundRefreshStatus {

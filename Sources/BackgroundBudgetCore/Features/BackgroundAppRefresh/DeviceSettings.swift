@@ -8,4 +8,7 @@ package struct DeviceSettings: Sendable, Hashable {
     package var backgroundAppRefreshRestricted = false
     /// Low Power Mode, which turns Background App Refresh off [S60][S66].
     package var lowPowerMode = false
+    /// The battery is critically low, which stops discretionary background activity without changing
+    /// any app's Background App Refresh status [S59].
+    package var criticallyLowBattery = false
 }

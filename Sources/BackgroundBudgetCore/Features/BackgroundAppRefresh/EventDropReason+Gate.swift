@@ -7,6 +7,7 @@ extension EventDropReason {
         switch gate {
         case .backgroundAppRefreshRestricted, .backgroundAppRefreshOffForDevice, .lowPowerMode, .backgroundAppRefreshOffForApp:
             self = .backgroundAppRefreshOff
+        case .criticallyLowBattery: self = .criticallyLowBattery
         case .killedByUser: self = .killedByUser
         case .exitsOnSuspend: self = .exitsOnSuspend
         }

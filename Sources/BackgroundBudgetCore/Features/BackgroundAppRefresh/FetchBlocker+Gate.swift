@@ -8,6 +8,7 @@ extension FetchBlocker {
         case .backgroundAppRefreshOffForDevice: self = .backgroundAppRefreshOffForDevice
         case .lowPowerMode: self = .lowPowerMode
         case .backgroundAppRefreshOffForApp: self = .backgroundAppRefreshOff
+        case .criticallyLowBattery: self = .criticallyLowBattery
         case .killedByUser: self = .killedByUser
         case .exitsOnSuspend: self = .exitsOnSuspend
         }

@@ -8,6 +8,7 @@ extension FetchSkipReason {
         switch blocker {
         case .backgroundAppRefreshOff, .backgroundAppRefreshOffForDevice, .lowPowerMode, .backgroundAppRefreshRestricted:
             self = .backgroundAppRefreshOff
+        case .criticallyLowBattery: self = .criticallyLowBattery
         case .killedByUser: self = .killedByUser
         case .inForeground: self = .inForeground
         case .fetchInProgress: self = .fetchInProgress

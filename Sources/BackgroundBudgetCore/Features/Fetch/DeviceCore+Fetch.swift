@@ -20,9 +20,9 @@ extension DeviceCore {
     private func fetchesPlanned(_ s: Int) -> Bool { planBlockers(s).isEmpty }
 
     /// What skips a planned opportunity now, in the order an opportunity checks it: the Background App
-    /// Refresh gates, the user-kill gate, the app on screen, a fetch running.
+    /// Refresh gates, a critically low battery, the user-kill gate, the app on screen, a fetch running.
     private func opportunityBlockers(_ s: Int) -> [FetchBlocker] {
-        var blockers = backgroundAppRefreshGates(slot: s).map(FetchBlocker.init)
+        var blockers = discretionaryGates(slot: s).map(FetchBlocker.init)
         if let gate = userKillGate(slot: s, for: .content) { blockers.append(FetchBlocker(gate)) }
         if records[s].state.isForeground { blockers.append(.inForeground) }
         if records[s].fetch.running != nil { blockers.append(.fetchInProgress) }

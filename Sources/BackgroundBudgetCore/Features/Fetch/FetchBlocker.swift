@@ -18,6 +18,8 @@ public enum FetchBlocker: Sendable, Hashable, CustomStringConvertible {
     case lowPowerMode
     /// The device forbids Background App Refresh (for example parental controls) [S61].
     case backgroundAppRefreshRestricted
+    /// The battery is critically low, which stops background fetches like Low Power Mode [S59].
+    case criticallyLowBattery
     /// The user killed the app from the app switcher and has not opened it since.
     case killedByUser
     /// The app is on screen; opportunities while it is are skipped.
@@ -41,6 +43,7 @@ public enum FetchBlocker: Sendable, Hashable, CustomStringConvertible {
         case .backgroundAppRefreshOffForDevice: "Background App Refresh is off for the whole device."
         case .lowPowerMode: "Low Power Mode is on, which turns Background App Refresh off for every app."
         case .backgroundAppRefreshRestricted: "Background App Refresh is restricted on this device (for example by parental controls)."
+        case .criticallyLowBattery: "The battery is critically low, which stops background activity like Low Power Mode."
         case .killedByUser: "The user killed the app from the app switcher and has not opened it since."
         case .inForeground: "The app is on screen."
         case .fetchInProgress: "A fetch is running."

@@ -6,7 +6,10 @@ import BudgetClock
 /// while the app is in the background and, by default, starts afresh on each return to the foreground;
 /// expiration handlers are called ``BudgetPolicy/expirationWarningLead`` before it runs out, each once
 /// [S14][S21]; tasks still open when it runs out terminate the app [S17][S22]; one assertion more than
-/// ``BudgetPolicy/maxOpenBackgroundTasks`` terminates it too [S17].
+/// ``BudgetPolicy/maxOpenBackgroundTasks`` terminates it too [S17]. The assertion is granted
+/// asynchronously, and when the system cannot grant it, it calls the task's expiration handler
+/// [S14][S6]: a begin refused because the allowance is spent returns `.invalid` at once, and its
+/// handler runs later on the app's queue, after the code that asked has returned.
 extension DeviceCore {
     /// The outcome of `beginBackgroundTask`.
     package enum BeginOutcome {
@@ -27,8 +30,14 @@ extension DeviceCore {
     }
 
     /// Begins a finite task. The shell keeps the app's expiration handler (if any) under the granted
-    /// identifier until ``Effect/releaseExpirationHandler(_:_:)`` or ``Effect/dropQueue(_:)``.
-    package mutating func beginBackgroundTask(_ app: AppID, name: String?, at now: BudgetInstant) -> (BeginOutcome, [Effect]) {
+    /// identifier until ``Effect/releaseExpirationHandler(_:_:)`` or ``Effect/dropQueue(_:)``. A begin
+    /// refused because the allowance is spent, when the app gave a handler (`hasExpirationHandler`),
+    /// yields ``Effect/refusedTaskHandler(_:incarnation:)``: the shell keeps that handler and calls it
+    /// on the app's queue [S14][S6]. Other refusals call nothing: background running is not possible
+    /// at all (not running, suspended, terminating, exits on suspend), or the app is killed.
+    package mutating func beginBackgroundTask(
+        _ app: AppID, name: String?, hasExpirationHandler: Bool = false, at now: BudgetInstant
+    ) -> (BeginOutcome, [Effect]) {
         // Read scalars only: holding a copy of the record would make the task insertion below copy
         // the whole task table (copy-on-write).
         let s = slot(app)
@@ -45,7 +54,11 @@ extension DeviceCore {
         case .inactive, .active, .background: break
         }
         if exitsOnSuspend { return deny(.exitsOnSuspend) }
-        if state == .background, allowanceRemaining(app, at: now) == .zero { return deny(.allowanceSpent) }
+        if state == .background, allowanceRemaining(app, at: now) == .zero {
+            let refused = deny(.allowanceSpent)
+            guard hasExpirationHandler else { return refused }
+            return (refused.0, [.refusedTaskHandler(app, incarnation: records[s].handOff())])
+        }
         if openCount >= policy.maxOpenBackgroundTasks {
             self.record(.backgroundTaskDenied(name: name, .tooManyTasks), app, now)
             return (.denied(.tooManyTasks), applyValid(.kill(.tooManyBackgroundTasks), to: app, at: now,
@@ -127,6 +140,16 @@ extension DeviceCore {
         guard records[s].incarnation == incarnation, records[s].state != .notRunning else { return [] }
         records[s].finiteTasks.handlersDeadline = now + policy.expirationHandlerLimit
         return [arm(.watchdog, for: app, at: now + policy.expirationHandlerLimit)]
+    }
+
+    /// The expiration handler of a refused begin started on the app's queue: the trace records it
+    /// (`expirationHandler` with task 0, the `.invalid` identifier the begin returned), and it is timed
+    /// as a batch of expiration handlers is.
+    package mutating func refusedTaskHandlerStarted(_ app: AppID, incarnation: UInt64, at now: BudgetInstant) -> [Effect] {
+        let s = slot(app)
+        guard records[s].incarnation == incarnation, records[s].state != .notRunning else { return [] }
+        self.record(.expirationHandlerCalled(.invalid), app, now)
+        return expirationHandlersStarted(app, incarnation: incarnation, at: now)
     }
 
     /// The batch of expiration handlers returned: the watchdog is disarmed and the app settles.

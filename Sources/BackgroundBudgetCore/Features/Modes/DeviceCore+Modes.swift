@@ -43,10 +43,22 @@ extension DeviceCore {
         return suspendIfIdle(app, at: now, reason: .activityStopped)
     }
 
-    /// Turns location monitoring on or off (it survives termination).
-    package mutating func setLocationMonitoring(significantChanges: Bool? = nil, region: String? = nil, monitoring: Bool, app: AppID) {
+    /// Turns location monitoring on or off (it survives termination). Starting to monitor a region
+    /// when the app already monitors ``BudgetPolicy/maxMonitoredRegions`` others fails for that region
+    /// [S32]: nothing changes, and the trace records `regionMonitoringFailed`.
+    /// - Returns: `false` when monitoring the region failed.
+    @discardableResult
+    package mutating func setLocationMonitoring(
+        significantChanges: Bool? = nil, region: String? = nil, monitoring: Bool, app: AppID, at now: BudgetInstant
+    ) -> Bool {
         let s = slot(app)
+        if let region, monitoring, !records[s].modes.monitoredRegions.contains(region),
+           records[s].modes.monitoredRegions.count >= policy.maxMonitoredRegions {
+            record(.regionMonitoringFailed(region), app, now)
+            return false
+        }
         records[s].modes.setMonitoring(significantChanges: significantChanges, region: region, monitoring: monitoring)
+        return true
     }
 
     // MARK: Events
@@ -81,8 +93,8 @@ extension DeviceCore {
             if let gate = userKillGate(slot: s, for: .accessory) { return drop(EventDropReason(gate)) }
         case .silentPush:
             guard declared else { return drop(.modeNotDeclared) }
-            // A user kill, then Background App Refresh, gate background pushes [S59].
-            if let gate = userKillGate(slot: s, for: .content) ?? backgroundAppRefreshGates(slot: s).first {
+            // A user kill, then Background App Refresh and a critically low battery, gate background pushes [S59].
+            if let gate = userKillGate(slot: s, for: .content) ?? discretionaryGates(slot: s).first {
                 return drop(EventDropReason(gate))
             }
             guard records[s].notifications.admitSilentPush(at: now, window: policy.silentPushWindow, limit: policy.silentPushesPerHour) else {

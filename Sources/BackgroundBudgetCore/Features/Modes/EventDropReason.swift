@@ -14,6 +14,8 @@ public enum EventDropReason: String, Sendable, Hashable, CaseIterable {
     case throttled
     /// Background App Refresh is off for the app (denied or restricted) [S59][S62].
     case backgroundAppRefreshOff
+    /// The battery is critically low, which stops silent-push wakes like Low Power Mode [S59].
+    case criticallyLowBattery
     /// The app failed to report ``BudgetPolicy/voipUnreportedPushLimit`` VoIP pushes as calls; the
     /// system no longer launches it for VoIP pushes until the user opens it [S35][S22].
     case voipLaunchesStopped

@@ -105,7 +105,7 @@ extension DeviceCore {
     /// Every condition that keeps a pending request from running now, in a fixed order.
     func blockers(_ pending: PendingTaskRequest, slot s: Int, at now: BudgetInstant) -> [TaskRequestBlocker] {
         var blockers: [TaskRequestBlocker] = []
-        blockers += backgroundAppRefreshGates(slot: s).map(TaskRequestBlocker.init)
+        blockers += discretionaryGates(slot: s).map(TaskRequestBlocker.init)
         let start = pending.notBefore(policy)
         if start > now { blockers.append(.notBefore(start)) }
         if let gate = userKillGate(slot: s, for: .content) { blockers.append(TaskRequestBlocker(gate)) }

@@ -10,6 +10,8 @@ public enum TaskRequestBlocker: Sendable, Hashable, CustomStringConvertible {
     case lowPowerMode
     /// The device forbids Background App Refresh (for example parental controls) [S61].
     case backgroundAppRefreshRestricted
+    /// The battery is critically low, which stops background tasks like Low Power Mode [S59].
+    case criticallyLowBattery
     /// The request may not run before this instant (its earliest begin date, or for a refresh the
     /// submit time plus ``BudgetPolicy/minimumFetchInterval``).
     case notBefore(BudgetInstant)
@@ -45,6 +47,7 @@ public enum TaskRequestBlocker: Sendable, Hashable, CustomStringConvertible {
         case .backgroundAppRefreshOffForDevice: "Background App Refresh is off for the whole device."
         case .lowPowerMode: "Low Power Mode is on, which turns Background App Refresh off for every app."
         case .backgroundAppRefreshRestricted: "Background App Refresh is restricted on this device (for example by parental controls)."
+        case .criticallyLowBattery: "The battery is critically low, which stops background activity like Low Power Mode."
         case .notBefore(let instant): "It may not begin before \(instant)."
         case .killedByUser: "The user killed the app from the app switcher and has not opened it since."
         case .exitsOnSuspend: "The app exits on suspend, so it is never woken in the background; it runs the task when the user opens it."
