@@ -5,7 +5,8 @@ extension DeadlineHeap {
     /// every staged key later; that staging is empty when the heap is; that every entry has a
     /// payload and its slot records where it is (heap index, or `stagedFlag` plus staged index);
     /// that parallel arrays agree in length; and that the free list holds exactly the other
-    /// slots, each marked free.
+    /// slots, each marked free; that the run's live entries are in `(deadline, sequence)` order from a
+    /// live head, with `runLive` of them, and the structure loads only without a run.
     package func checkInvariants() {
         precondition(keys.count == owners.count, "keys and owners differ in length")
         precondition(stagedKeys.count == stagedOwners.count, "staged keys and owners differ in length")
@@ -39,6 +40,19 @@ extension DeadlineHeap {
             claim(stagedOwners[index], stagedPayloads[index], at: Int(Self.stagedFlag) + index, "staged index \(index)")
             precondition(stagedKeys[index] > horizon, "staged index \(index) is not after the horizon")
         }
+        precondition(runKeys.count == runOwners.count && runPayloads.count == runKeys.count, "run arrays differ in length")
+        precondition(runHead == runKeys.count ? runLive == 0 : runOwners[runHead] != .max, "the run's head is a tombstone")
+        precondition(!loading || runLive == 0, "loading with a run")
+        var live = 0
+        var previous: (key: Int64, sequence: UInt64)?
+        for index in runHead..<runKeys.count where runOwners[index] != .max {
+            claim(runOwners[index], runPayloads[index], at: Int(Self.runFlag) + index, "run index \(index)")
+            let entry = (runKeys[index], sequences[Int(runOwners[index])])
+            if let previous { precondition(previous < entry, "run index \(index) precedes an earlier run entry") }
+            previous = entry
+            live += 1
+        }
+        precondition(live == runLive, "\(live) live run entries, runLive says \(runLive)")
         var free = 0
         var cursor = freeHead
         while cursor >= 0 {

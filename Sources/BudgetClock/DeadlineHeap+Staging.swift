@@ -5,7 +5,7 @@ extension DeadlineHeap {
 
     /// Added to a staged entry's index to form its slot's `position`, so one field says where the
     /// entry is. Heap and staged indices both stay below it.
-    package static var stagedFlag: Int32 { 1 << 30 }
+    package static var stagedFlag: Int32 { 1 << 29 }
 
     /// Appends an entry, whose deadline is after `horizon`, to staging.
     package mutating func stage(_ key: Int64, _ owner: UInt32, _ payload: consuming Payload?) {
@@ -67,40 +67,18 @@ extension DeadlineHeap {
         payloads.removeLast(count - kept)
         horizon = limit
         heapify()
-        spillAt = Swift.max(kept * 2, kept + heapTarget)
+        spillAt = loading ? kept + Swift.min(heapTarget, Self.loadBatch) : Swift.max(kept * 2, kept + heapTarget)
     }
 
-    /// Refills the empty heap from staging with the entries at or before a new `horizon`, picked
-    /// so about ``heapTarget`` entries move (all of them if staging holds no more than that).
-    ///
-    /// Reads every staged key once; each moved entry's place is taken by the last staged entry,
-    /// so only moved entries and those last entries have their positions rewritten.
+    /// Empties staging into the run once the heap is empty: sorts the staged entries and merges them
+    /// with the run's live entries (see ``mergeStagingIntoRun()``); `horizon` becomes `Int64.max`, so
+    /// later inserts go to the heap until it spills.
     package mutating func refill() {
         precondition(keys.isEmpty, "DeadlineHeap: refill with a non-empty heap")
-        let limit = stagedKeys.count <= heapTarget
-            ? Int64.max
-            : Self.sampledKey(of: stagedKeys, rank: 64 * heapTarget / stagedKeys.count)
-        horizon = limit
-        var index = 0
-        while index < stagedKeys.count {
-            guard stagedKeys[index] <= limit else {
-                index += 1
-                continue
-            }
-            keys.append(stagedKeys[index])
-            owners.append(stagedOwners[index])
-            payloads.append(stagedPayloads[index].take())
-            let lastKey = stagedKeys.removeLast()
-            let lastOwner = stagedOwners.removeLast()
-            var lastPayload = stagedPayloads.removeLast()
-            if index < stagedKeys.count {
-                stagedKeys[index] = lastKey
-                stagedOwners[index] = lastOwner
-                stagedPayloads[index] = lastPayload.take()
-                positions[Int(lastOwner)] = Self.stagedFlag + Int32(truncatingIfNeeded: index)
-            }
-        }
-        heapify()
+        mergeStagingIntoRun()
+        loading = false
+        horizon = .max
+        spillAt = heapTarget * 2
     }
 
     /// Restores heap order over the heap arrays in O(n) and records every entry's position.
