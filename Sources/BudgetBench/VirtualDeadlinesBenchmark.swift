@@ -51,11 +51,13 @@ struct VirtualDeadlinesBenchmark: Benchmark {
         for size in Self.holdSizes where wanted("virtual_hold", size) {
             let clockOperations = 200_000
             let arrayOperations = max(100, min(200_000, 100_000_000 / size))
-            let runs = size >= 1_000_000 ? 3 : 5
+            let runs = size >= 1_000_000 ? 3 : 7
             var clock: [Cost] = [], array: [Cost] = []
             for run in 0..<runs {
-                clock.append(holdClock(count: size, operations: clockOperations, seed: UInt64(run)))
+                // Alternate which goes first, so drifting load hurts both alike.
+                if run % 2 == 0 { clock.append(holdClock(count: size, operations: clockOperations, seed: UInt64(run))) }
                 array.append(holdArray(count: size, operations: arrayOperations, seed: UInt64(run)))
+                if run % 2 == 1 { clock.append(holdClock(count: size, operations: clockOperations, seed: UInt64(run))) }
             }
             // Per-operation costs, so the two counts of operations compare.
             let clockPer = clock.map { Cost(wall: $0.wall / Double(clockOperations), cpu: $0.cpu / Double(clockOperations)) }

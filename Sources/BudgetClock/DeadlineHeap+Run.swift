@@ -70,7 +70,8 @@ extension DeadlineHeap {
         newPayloads.reserveCapacity(total)
         var next = runHead
         let runEnd = runKeys.count
-        for (rank, staged) in order.enumerated() {
+        for rank in 0..<order.count {
+            let staged = order[rank]
             let key = sortedKeys[rank]
             let owner = stagedOwners[Int(staged)]
             while next < runEnd {
@@ -122,8 +123,8 @@ extension DeadlineHeap {
         stagedOwners.withUnsafeBufferPointer { stagedOwners in
             positions.withUnsafeMutableBufferPointer { positions in
                 newOwners = [UInt32](unsafeUninitializedCapacity: count) { owners, initialized in
-                    for (rank, staged) in order.enumerated() {
-                        let owner = stagedOwners[Int(staged)]
+                    for rank in 0..<count {
+                        let owner = stagedOwners[Int(order[rank])]
                         owners[rank] = owner
                         positions[Int(owner)] = flag + Int32(truncatingIfNeeded: rank)
                     }
@@ -135,8 +136,8 @@ extension DeadlineHeap {
             let source = staged.baseAddress.unsafelyUnwrapped
             newPayloads = [Payload?](unsafeUninitializedCapacity: count) { payloads, initialized in
                 let target = payloads.baseAddress.unsafelyUnwrapped
-                for (rank, index) in order.enumerated() {
-                    (target + rank).moveInitialize(from: source + Int(index), count: 1)
+                for rank in 0..<count {
+                    (target + rank).moveInitialize(from: source + Int(order[rank]), count: 1)
                 }
                 // Every staged payload has moved out: put placeholders back before the array is released.
                 source.initialize(repeating: nil, count: count)
@@ -160,7 +161,10 @@ extension DeadlineHeap {
     /// put in sequence order, so ties keep first-in first-out whatever order staging holds them in.
     package static func sortedOrder(keys: [Int64], owners: [UInt32], sequences: [UInt64]) -> (order: [UInt32], keys: [Int64]) {
         let count = keys.count
-        var order = (0..<UInt32(truncatingIfNeeded: count)).map { $0 }
+        var order = [UInt32](unsafeUninitializedCapacity: count) { order, initialized in
+            for index in 0..<count { order[index] = UInt32(truncatingIfNeeded: index) }
+            initialized = count
+        }
         func bySequence(_ a: UInt32, _ b: UInt32) -> Bool {
             sequences[Int(owners[Int(a)])] < sequences[Int(owners[Int(b)])]
         }
