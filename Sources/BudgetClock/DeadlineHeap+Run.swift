@@ -103,14 +103,19 @@ extension DeadlineHeap {
             }
             next += 1
         }
+        replaceRun(keys: newKeys, owners: newOwners, payloads: newPayloads)
+    }
+
+    /// Staging, emptied, is released; the run becomes the given entries, all live.
+    private mutating func replaceRun(keys: [Int64], owners: [UInt32], payloads: [Payload?]) {
         stagedKeys.removeAll()
         stagedOwners.removeAll()
         stagedPayloads.removeAll()
-        runKeys = newKeys
-        runOwners = newOwners
-        runPayloads = newPayloads
+        runKeys = keys
+        runOwners = owners
+        runPayloads = payloads
         runHead = 0
-        runLive = total
+        runLive = keys.count
     }
 
     /// The run is empty: staging, in `order`, becomes the run. Payloads move bitwise (no reference
@@ -144,14 +149,7 @@ extension DeadlineHeap {
                 initialized = count
             }
         }
-        stagedKeys.removeAll()
-        stagedOwners.removeAll()
-        stagedPayloads.removeAll()
-        runKeys = sortedKeys
-        runOwners = newOwners
-        runPayloads = newPayloads
-        runHead = 0
-        runLive = count
+        replaceRun(keys: sortedKeys, owners: newOwners, payloads: newPayloads)
     }
 
     /// The indices of `keys` in `(key, sequences[owner])` order, and the keys in that order.
