@@ -29,7 +29,7 @@ import Testing
 
     /// A bulk load (ties, cancels of staged entries), a drain that builds the run, cancels in the run
     /// (its head included), then inserts and pops interleaved, some tying with run entries: all
-    /// checked against a sorted reference, with the invariants after every step.
+    /// checked against a sorted reference, with the invariants checked throughout.
     @Test(arguments: [(11, 1), (12, 4), (13, 64), (14, 1 << 15)] as [(UInt64, Int)])
     func bulkThenCancelThenInterleaveMatchesASortedReference(seed: UInt64, heapTarget: Int) {
         var random = SplitMix64(seed: seed)
@@ -53,21 +53,22 @@ import Testing
             #expect(popped?.deadline == expected?.deadline)
         }
         // 1. Bulk load with many ties, then cancel a fifth of it (mostly staged entries).
-        for _ in 0..<2_000 { insert(random.next(in: 0...400)) }
+        for _ in 0..<1_000 { insert(random.next(in: 0...200)) }
         #expect(heap.loading && !heap.stagedKeys.isEmpty)
-        for _ in 0..<400 { cancel(Int(random.next(below: 2_000))) }
+        for _ in 0..<200 { cancel(Int(random.next(below: 1_000))) }
         heap.checkInvariants()
         // 2. The first pops sort staging into the run.
         for _ in 0..<50 { pop(by: .max) }
-        #expect(heap.runLive > 0, "the drain built a run")
+        while heap.runLive == 0 && !reference.isEmpty { pop(by: .max) }
+        #expect(heap.runLive > 100, "the drain built a run")
         heap.checkInvariants()
         // 3. Cancel run entries, the head first.
         if let headID = heap.runPayloads[heap.runHead] { cancel(headID) }
-        for _ in 0..<300 { cancel(Int(random.next(below: 2_000))) }
+        for _ in 0..<150 { cancel(Int(random.next(below: 1_000))) }
         heap.checkInvariants()
         // 4. Interleave: inserts around the run's deadlines (ties included), pops, cancels.
         var now: Int64 = reference.first?.deadline ?? 0
-        for step in 0..<3_000 {
+        for step in 0..<1_500 {
             switch random.next(below: 10) {
             case 0..<4: insert(now + random.next(in: 0...200))
             case 4..<6: cancel(Int(random.next(below: UInt64(handles.count))))
@@ -75,7 +76,7 @@ import Testing
                 now += random.next(in: 0...3)
                 pop(by: now)
             }
-            heap.checkInvariants()
+            if step < 100 || step % 20 == 0 { heap.checkInvariants() }
             #expect(heap.count == reference.count, "step \(step)")
             #expect(heap.peekDeadline == reference.first?.deadline, "step \(step)")
         }
