@@ -2,7 +2,8 @@ extension DeadlineHeap {
     /// Traps if the structure is inconsistent. For tests; O(n).
     ///
     /// Checks that no heap entry precedes its parent; that every heap key is at most `horizon` and
-    /// every staged key later; that staging is empty when the heap is; that every entry has a
+    /// every staged key later; that staging is empty unless the heap is not or the run's head is at
+    /// most `horizon`; that every entry has a
     /// payload and its slot records where it is (heap index, or `stagedFlag` plus staged index);
     /// that parallel arrays agree in length; and that the free list holds exactly the other
     /// slots, each marked free; that the run's live entries are in `(deadline, sequence)` order from a
@@ -12,7 +13,8 @@ extension DeadlineHeap {
         precondition(stagedKeys.count == stagedOwners.count, "staged keys and owners differ in length")
         precondition(payloads.count == keys.count, "payloads and keys differ in length")
         precondition(stagedPayloads.count == stagedKeys.count, "staged payloads and keys differ in length")
-        precondition(!keys.isEmpty || stagedKeys.isEmpty, "entries are staged while the heap is empty")
+        precondition(stagedKeys.isEmpty || !keys.isEmpty || (runLive > 0 && runKeys[runHead] <= horizon),
+                     "entries are staged while neither the heap's root nor the run's head bounds them")
         precondition(positions.count == generations.count && positions.count == sequences.count,
                      "slot arrays differ in length")
         var named = [Bool](repeating: false, count: positions.count)

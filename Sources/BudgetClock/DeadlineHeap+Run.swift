@@ -43,10 +43,17 @@ extension DeadlineHeap {
         runLive = 0
     }
 
-    /// Once the heap and staging are both empty, any deadline may go to the heap again (`horizon`
-    /// is `Int64.max`); once nothing at all is left, the structure is loading again.
-    package mutating func settleIfEmpty() {
-        guard keys.isEmpty, stagedKeys.isEmpty else { return }
+    /// Keeps the earliest entry at the heap's root or the run's head: once the heap is empty and the
+    /// run's head (if any) is past `horizon`, staged entries are merged into the run (see
+    /// ``refill()``); with nothing staged, any deadline may go to the heap again (`horizon` is
+    /// `Int64.max`), and once nothing at all is left the structure is loading again.
+    package mutating func settle() {
+        guard keys.isEmpty else { return }
+        if runLive > 0 && runKeys[runHead] <= horizon { return }
+        guard stagedKeys.isEmpty else {
+            refill()
+            return
+        }
         horizon = .max
         if runLive == 0 { loading = true }
         spillAt = loading ? Swift.min(heapTarget * 2, Self.loadBatch) : heapTarget * 2

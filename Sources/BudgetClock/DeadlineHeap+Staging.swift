@@ -71,14 +71,16 @@ extension DeadlineHeap {
         spillAt = loading ? kept + Swift.min(heapTarget, Self.loadBatch) : Swift.max(kept * 2, kept + heapTarget)
     }
 
-    /// Empties staging into the run once the heap is empty: sorts the staged entries and merges them
-    /// with the run's live entries (see ``mergeStagingIntoRun()``); `horizon` becomes `Int64.max`, so
-    /// later inserts go to the heap until it spills.
+    /// Empties staging into the run once the heap is empty and the run's head is past `horizon`:
+    /// sorts the staged entries and merges them with the run's live entries (see
+    /// ``mergeStagingIntoRun()``). The new `horizon` is the deadline a quarter of the way into the
+    /// run, so the next merge waits until that quarter has been popped: each entry is moved by a
+    /// bounded number of merges while it waits.
     package mutating func refill() {
         precondition(keys.isEmpty, "DeadlineHeap: refill with a non-empty heap")
         mergeStagingIntoRun()
         loading = false
-        horizon = .max
+        horizon = runKeys[Swift.min(runHead + Swift.max(1, runLive / 4), runKeys.count - 1)]
         spillAt = heapTarget * 2
     }
 

@@ -36,16 +36,19 @@
 /// loads along its path. So the heap holds only entries due at or before `horizon`; later entries
 /// are appended, unordered, to staging arrays (an O(1) insert and an O(1) cancel). When an insert
 /// grows the heap to `spillAt`, its latest entries move out to staging and `horizon` comes earlier.
-/// When a pop or removal empties the heap while entries are staged, staging is sorted at once (a
-/// radix sort on the deadlines, ties put back in insertion order) and merged into the *run*: an
-/// array sorted by `(deadline, sequence)`, read from a cursor, so each pop from it is O(1) and touches
-/// memory in order. Cancelling a run entry leaves a tombstone the cursor skips. After a refill
-/// `horizon` is `Int64.max` again, so new entries go to the heap until it spills.
+/// When the heap is empty and the run's head is past `horizon` (or there is no run) while entries
+/// are staged, staging is sorted at once (a radix sort on the deadlines, ties put back in insertion
+/// order) and merged into the *run*: an array sorted by `(deadline, sequence)`, read from a cursor,
+/// so each pop from it is O(1) and touches memory in order. Cancelling a run entry leaves a tombstone
+/// the cursor skips. After a merge, `horizon` is the deadline a quarter of the way into the run: new
+/// entries due before it go to the heap, later ones are appended to staging, and the next merge
+/// comes when the cursor passes it, so each entry is moved a bounded number of times.
 ///
-/// A pop takes the earlier of the heap's root and the run's head. Staging is never left holding
-/// entries while the heap is empty, and every staged key is after `horizon` and so after the heap's
-/// root: the earliest entry is always the root or the run's head. Equal deadlines always sit on the
-/// same side of `horizon`, and the run and the heap compare sequences, which keeps FIFO.
+/// A pop takes the earlier of the heap's root and the run's head. Every staged key is after
+/// `horizon`, and staging never holds entries unless the heap is non-empty (its root is at most
+/// `horizon`) or the run's head is at most `horizon`: the earliest entry is always the root or the
+/// run's head. Equal deadlines always sit on the same side of `horizon`; staged entries came after
+/// every run entry (a merge empties staging); the run and the heap compare sequences. So FIFO holds.
 ///
 /// While the structure is *loading* (from empty until its first pop or refill), the heap spills
 /// every ``loadBatch`` inserts, so a bulk of inserts goes almost entirely to staging and is sorted
@@ -222,7 +225,7 @@ package struct DeadlineHeap<Payload> {
         let position = positions[Int(handle.slot)]
         if position >= Self.runFlag {
             let payload = removeFromRun(at: Int(position - Self.runFlag))
-            settleIfEmpty()
+            settle()
             return payload
         }
         if position >= Self.stagedFlag {
@@ -235,15 +238,16 @@ package struct DeadlineHeap<Payload> {
     /// - Parameter limit: The latest deadline to accept, in nanoseconds.
     /// - Returns: The earliest entry's deadline and payload, or `nil` if there are no entries or
     ///   the earliest deadline is after `limit`.
-    /// - Complexity: O(log n) amortised. The pop that empties the heap refills it from staging,
-    ///   which reads every staged entry once and moves about ``heapTarget`` of them.
+    /// - Complexity: O(1) from the run, O(log n) from the heap, amortised over merges: the pop that
+    ///   leaves the heap empty with the run's head past `horizon` sorts staging and merges it into
+    ///   the run (O(s + r)), which happens once per quarter of the run popped.
     package mutating func popFirst(ifDueBy limit: Int64) -> (deadline: Int64, payload: Payload)? {
         if runLive > 0 && runPrecedesHeap() {
             let key = runKeys[runHead]
             guard key <= limit else { return nil }
             loading = false
             let payload = removeFromRun(at: runHead)
-            settleIfEmpty()
+            settle()
             guard let payload else { fatalError("DeadlineHeap: the run's head held no payload") }
             return (key, payload)
         }
@@ -295,9 +299,7 @@ package struct DeadlineHeap<Payload> {
             removed = lastPayload
         }
         freeSlot(slot)
-        if keys.isEmpty {
-            if stagedKeys.isEmpty { settleIfEmpty() } else { refill() }
-        }
+        settle()
         guard let removed else {
             fatalError("DeadlineHeap: heap index \(index) held no payload")
         }
