@@ -5,6 +5,8 @@ import BackgroundBudget
 ///
 /// - Bulk (`virtual_bulk_per_s_<n>`): schedule n deadlines spread uniformly over one simulated hour,
 ///   then advance in 1 s steps until all have fired. The rate is n over the time of both phases.
+///   `virtual_bulk_cancel_half_*` cancels every second deadline between the two (the array marks
+///   tombstones).
 /// - Hold (`virtual_hold_per_s_<n>`): n deadlines pending; each operation runs the earliest and
 ///   schedules a new one a uniform random delay (up to two simulated hours) later, so n stays
 ///   constant (the n initial deadlines are drawn from the same span). The rate is operations per
@@ -18,6 +20,7 @@ struct VirtualDeadlinesBenchmark: Benchmark {
 
     var figureNames: [String] {
         Self.bulkSizes.flatMap { ["virtual_bulk_per_s_\(sizeName($0))", "virtual_bulk_per_cpu_s_\(sizeName($0))"] }
+            + Self.bulkSizes.flatMap { ["virtual_bulk_cancel_half_per_s_\(sizeName($0))", "virtual_bulk_cancel_half_per_cpu_s_\(sizeName($0))"] }
             + Self.holdSizes.flatMap { ["virtual_hold_per_s_\(sizeName($0))", "virtual_hold_per_cpu_s_\(sizeName($0))"] }
     }
 
@@ -47,6 +50,17 @@ struct VirtualDeadlinesBenchmark: Benchmark {
             }
             figures += rateFigures("virtual_bulk", size: size, operations: size, runs: runs, clock: clock, array: array,
                                    how: "schedule n deadlines over 1 h, advance in 1 s steps until drained; scheduling included")
+        }
+        for size in Self.bulkSizes where wanted("virtual_bulk_cancel_half", size) {
+            let runs = size >= 1_000_000 ? 5 : size >= 100_000 ? 9 : 21
+            var clock: [Cost] = [], array: [Cost] = []
+            for run in 0..<runs {
+                if run % 2 == 0 { clock.append(bulkClock(count: size, seed: UInt64(run), cancelHalf: true)) }
+                array.append(bulkArray(count: size, seed: UInt64(run), cancelHalf: true))
+                if run % 2 == 1 { clock.append(bulkClock(count: size, seed: UInt64(run), cancelHalf: true)) }
+            }
+            figures += rateFigures("virtual_bulk_cancel_half", size: size, operations: size, runs: runs, clock: clock, array: array,
+                                   how: "as virtual_bulk, but every second deadline is cancelled before the advance; cancels included")
         }
         for size in Self.holdSizes where wanted("virtual_hold", size) {
             let clockOperations = 200_000
@@ -87,27 +101,33 @@ struct VirtualDeadlinesBenchmark: Benchmark {
         return (0..<count).map { _ in 1 + Int64(random.next(below: span)) }
     }
 
-    private func bulkClock(count: Int, seed: UInt64) -> Cost {
+    private func bulkClock(count: Int, seed: UInt64, cancelHalf: Bool = false) -> Cost {
         let deadlines = deadlines(count: count, seed: seed)
         let clock = VirtualClock()
+        var handles: [ScheduledWork] = []
+        handles.reserveCapacity(count)
         var fired = 0
         let cost = Cost.of {
-            for deadline in deadlines { clock.schedule(at: BudgetInstant(nanoseconds: deadline)) {} }
+            for deadline in deadlines { handles.append(clock.schedule(at: BudgetInstant(nanoseconds: deadline)) {}) }
+            if cancelHalf { for index in stride(from: 0, to: count, by: 2) { clock.cancel(handles[index]) } }
             while clock.pendingCount > 0 { fired += clock.advance(by: .nanoseconds(Self.step)) }
         }
-        precondition(fired == count, "fired \(fired) of \(count)")
+        precondition(fired == (cancelHalf ? count / 2 : count), "fired \(fired) of \(count)")
         return cost
     }
 
-    private func bulkArray(count: Int, seed: UInt64) -> Cost {
+    private func bulkArray(count: Int, seed: UInt64, cancelHalf: Bool = false) -> Cost {
         let deadlines = deadlines(count: count, seed: seed)
         let clock = SortOnceArrayClock()
+        var handles: [Int] = []
+        handles.reserveCapacity(count)
         var fired = 0
         let cost = Cost.of {
-            for deadline in deadlines { clock.schedule(at: deadline) {} }
+            for deadline in deadlines { handles.append(clock.schedule(at: deadline) {}) }
+            if cancelHalf { for index in stride(from: 0, to: count, by: 2) { clock.cancel(handles[index]) } }
             while clock.pendingCount > 0 { fired += clock.advance(by: Self.step) }
         }
-        precondition(fired == count, "fired \(fired) of \(count)")
+        precondition(fired == (cancelHalf ? count / 2 : count), "fired \(fired) of \(count)")
         return cost
     }
 

@@ -184,24 +184,30 @@ extension DeadlineHeap {
         }
         let range = UInt64(bitPattern: high &- low)
         let bits = UInt64.bitWidth - range.leadingZeroBitCount
-        let digitBits = 11, buckets = 1 << 11
+        let digitBits = 11, buckets = 1 << 11, mask = UInt64(buckets - 1)
         let passes = (bits + digitBits - 1) / digitBits
-        var values = keys.map { UInt64(bitPattern: $0 &- low) }
-        var spareValues = [UInt64](repeating: 0, count: count)
-        var spareOrder = [UInt32](repeating: 0, count: count)
+        // Offsets from the lowest key, as bit patterns in `Int64` storage, so the sorted offsets turn
+        // back into keys in place.
         var histograms = [Int](repeating: 0, count: Swift.max(passes, 1) * buckets)
-        histograms.withUnsafeMutableBufferPointer { histograms in
-            for value in values {
-                for pass in 0..<passes {
-                    histograms[pass * buckets + Int((value >> UInt64(pass * digitBits)) & UInt64(buckets - 1))] += 1
+        var values = [Int64](unsafeUninitializedCapacity: count) { values, initialized in
+            histograms.withUnsafeMutableBufferPointer { histograms in
+                for index in 0..<count {
+                    let value = UInt64(bitPattern: keys[index] &- low)
+                    values[index] = Int64(bitPattern: value)
+                    for pass in 0..<passes {
+                        histograms[pass &* buckets &+ Int((value &>> UInt64(pass &* digitBits)) & mask)] &+= 1
+                    }
                 }
             }
+            initialized = count
         }
+        var spareValues = [Int64](unsafeUninitializedCapacity: count) { _, initialized in initialized = count }
+        var spareOrder = [UInt32](unsafeUninitializedCapacity: count) { _, initialized in initialized = count }
         for pass in 0..<passes {
             let base = pass * buckets
             let shift = UInt64(pass * digitBits)
             // A digit every key shares orders nothing.
-            if histograms[base + Int((values[0] >> shift) & UInt64(buckets - 1))] == count { continue }
+            if histograms[base + Int((UInt64(bitPattern: values[0]) &>> shift) & mask)] == count { continue }
             var offsets = [Int](repeating: 0, count: buckets)
             var total = 0
             for bucket in 0..<buckets {
@@ -215,9 +221,9 @@ extension DeadlineHeap {
                             offsets.withUnsafeMutableBufferPointer { offsets in
                                 for index in 0..<count {
                                     let value = source[index]
-                                    let bucket = Int((value >> shift) & UInt64(buckets - 1))
+                                    let bucket = Int((UInt64(bitPattern: value) &>> shift) & mask)
                                     let place = offsets[bucket]
-                                    offsets[bucket] = place + 1
+                                    offsets[bucket] = place &+ 1
                                     target[place] = value
                                     targetOrder[place] = sourceOrder[index]
                                 }
@@ -236,6 +242,9 @@ extension DeadlineHeap {
             if end - start > 1 { order[start..<end].sort(by: bySequence) }
             start = end
         }
-        return (order, values.map { Int64(bitPattern: $0 &+ UInt64(bitPattern: low)) })
+        values.withUnsafeMutableBufferPointer { values in
+            for index in 0..<count { values[index] = values[index] &+ low }
+        }
+        return (order, values)
     }
 }
