@@ -97,4 +97,19 @@ import Testing
         #expect(heap.isEmpty && heap.runKeys.isEmpty)
         #expect(handles.allSatisfy { heap.remove($0) == nil })
     }
+
+    /// A spill lowers the horizon; once the staged entry is cancelled and the heap drained, a late
+    /// insert must still be found (not staged behind an empty heap, where no pop would reach it).
+    @Test func anInsertAfterTheHeapAndStagingEmptiedIsStillPopped() {
+        var heap = DeadlineHeap<String>(heapTarget: 1)
+        heap.insert(deadline: 10, payload: "early")
+        let late = heap.insert(deadline: 20, payload: "late")
+        #expect(heap.stagedKeys.count == 1 && heap.horizon == 10, "the spill staged the later entry")
+        #expect(heap.remove(late) == "late")
+        #expect(heap.popFirst(ifDueBy: .max)?.payload == "early")
+        heap.insert(deadline: 30, payload: "after")
+        heap.checkInvariants()
+        #expect(heap.peekDeadline == 30)
+        #expect(heap.popFirst(ifDueBy: .max)?.payload == "after")
+    }
 }
