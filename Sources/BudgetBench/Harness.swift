@@ -60,3 +60,64 @@ extension String {
         self = "\(value < 0 && whole == 0 ? "-" : "")\(whole)." + String(repeating: "0", count: 3 - fractionText.count) + fractionText
     }
 }
+
+/// CPU time of the whole process (every thread, user and system), in nanoseconds, from `getrusage`:
+/// it counts work a benchmark hands to other threads (Dispatch's timer and worker threads) that wall
+/// time on the calling thread would hide or blur.
+func processCPUNanoseconds() -> UInt64 {
+    var usage = rusage()
+    #if canImport(Glibc)
+    getrusage(__rusage_who_t(RUSAGE_SELF.rawValue), &usage)
+    #else
+    getrusage(RUSAGE_SELF, &usage)
+    #endif
+    let user = UInt64(usage.ru_utime.tv_sec) * 1_000_000_000 + UInt64(usage.ru_utime.tv_usec) * 1_000
+    let system = UInt64(usage.ru_stime.tv_sec) * 1_000_000_000 + UInt64(usage.ru_stime.tv_usec) * 1_000
+    return user + system
+}
+
+/// Wall and CPU time of one measured run, in nanoseconds.
+struct Cost {
+    var wall: Double
+    var cpu: Double
+
+    /// Times `body`: wall time, and the CPU time of the thread (`process: false`) or of the whole
+    /// process (`process: true`).
+    static func of(process: Bool = false, _ body: () -> Void) -> Cost {
+        let cpuStart = process ? processCPUNanoseconds() : threadCPUNanoseconds()
+        let start = nowNanoseconds()
+        body()
+        let wall = nowNanoseconds() - start
+        let cpu = (process ? processCPUNanoseconds() : threadCPUNanoseconds()) - cpuStart
+        return Cost(wall: Double(wall), cpu: Double(cpu))
+    }
+
+    static func + (a: Cost, b: Cost) -> Cost { Cost(wall: a.wall + b.wall, cpu: a.cpu + b.cpu) }
+}
+
+/// The median wall and the median CPU time of some runs.
+func medianCost(_ costs: [Cost]) -> Cost {
+    Cost(wall: median(costs.map(\.wall)), cpu: median(costs.map(\.cpu)))
+}
+
+/// Resident memory of this process in bytes (Linux: `/proc/self/statm`), or the allocator's bytes in
+/// use (Apple platforms); 0 where neither is available.
+func residentBytes() -> Int {
+    #if canImport(Glibc)
+    let fd = open("/proc/self/statm", O_RDONLY)
+    guard fd >= 0 else { return 0 }
+    defer { close(fd) }
+    var buffer = [UInt8](repeating: 0, count: 256)
+    let count = read(fd, &buffer, buffer.count)
+    guard count > 0 else { return 0 }
+    let fields = buffer[..<count].split(separator: UInt8(ascii: " "))
+    guard fields.count > 1, let pages = Int(String(decoding: fields[1], as: UTF8.self)) else { return 0 }
+    return pages * Int(sysconf(Int32(_SC_PAGESIZE)))
+    #elseif canImport(Darwin)
+    var statistics = malloc_statistics_t()
+    malloc_zone_statistics(nil, &statistics)
+    return Int(statistics.size_in_use)
+    #else
+    return 0
+    #endif
+}

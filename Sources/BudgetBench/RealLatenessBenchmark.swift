@@ -1,108 +1,157 @@
 import BackgroundBudget
 import Dispatch
+import Foundation
 
-/// How late real deadlines fire: n live deadlines spread uniformly over 3 s, all scheduled up front,
-/// each recording the time it ran. The figure is the p99 of (ran − deadline) in milliseconds.
+/// Real deadlines: n deadlines spread uniformly over 2 s starting 50 ms after scheduling begins,
+/// all scheduled up front, each recording when it ran, at 10,000 and 100,000.
 ///
-/// Measured on ``DispatchClock`` (one timer over a deadline heap) for 10,000 and 100,000 deadlines,
-/// and, as the baseline in the same run, 100,000 deadlines with one `DispatchSourceTimer` each
-/// (zero leeway, `.strict`, all on one serial queue, like the clock's).
+/// Four mechanisms, in the same run: ``DispatchClock`` (one timer over a deadline heap), and as
+/// baselines `DispatchQueue.asyncAfter` per deadline, one `DispatchSourceTimer` per deadline (zero
+/// leeway, `.strict`), and a plain thread that sorts the deadlines and sleeps until each. All Dispatch
+/// work runs on one serial `.userInteractive` queue, like the clock's.
+///
+/// Figures per mechanism and size: p99 lateness (ran − deadline; setup that overruns the 50 ms lead
+/// shows up here), setup (the time to schedule everything, its own figure), and the process's CPU
+/// time from the start of scheduling to the last deadline run (every thread: Dispatch's timer
+/// threads count). The baseline of each is `asyncAfter`. Each figure is the median of three runs,
+/// the mechanisms taking turns.
 struct RealLatenessBenchmark: Benchmark {
-    var figureNames: [String] {
-        ["real_p99_lateness_ms_10k", "real_p99_lateness_ms_100k", "baseline_source_per_timer_p99_lateness_ms_100k"]
+    static let sizes = [10_000, 100_000]
+    private static let window: Int64 = 2_000_000_000
+    private static let lead: Int64 = 50_000_000
+    private static let rounds = 3
+
+    enum Mechanism: String, CaseIterable {
+        case dispatchClock = "dispatch_clock"
+        case asyncAfter = "async_after"
+        case sourcePerDeadline = "source_per_deadline"
+        case sortedArrayThread = "sorted_array_thread"
+
+        /// The figure name's suffix: none for the clock itself.
+        var suffix: String { self == .dispatchClock ? "" : "_" + rawValue }
     }
 
-    /// The deadlines' spread.
-    private static let window: Int64 = 3_000_000_000
-    /// Time from the start of scheduling to the first possible deadline, so that scheduling is over
-    /// before anything falls due.
-    private static let lead: Int64 = 750_000_000
+    var figureNames: [String] {
+        Self.sizes.flatMap { size in
+            Mechanism.allCases.filter { $0 != .asyncAfter }.flatMap { mechanism in
+                ["real_p99_lateness_ms", "real_setup_ms", "real_cpu_ms"].map { "\($0)_\(sizeName(size))\(mechanism.suffix)" }
+            }
+        }
+    }
+
+    private struct Outcome {
+        var lateness: [Double]   // milliseconds
+        var setup: Double        // milliseconds
+        var cpu: Double          // milliseconds
+        var p99: Double { percentile(lateness, 99) }
+    }
 
     func run() -> [Figure] {
-        _ = measureClock(count: 1_000, window: 100_000_000, seed: 0)   // warm-up
-        let clock10k = measureClock(count: 10_000, window: Self.window, seed: 1)
-        let clock100k = measureClock(count: 100_000, window: Self.window, seed: 2)
-        let sources100k = measureSourcePerTimer(count: 100_000, seed: 2)
-        return [
-            Figure(name: "real_p99_lateness_ms_10k", value: clock10k.p99, note: "target <= 0.5; " + clock10k.summary),
-            Figure(
-                name: "real_p99_lateness_ms_100k", value: clock100k.p99,
-                note: "target <= 1.0; " + clock100k.summary
-                    + "; one DispatchSourceTimer per deadline: \(String(format3: sources100k.p99)) ms"
-            ),
-            Figure(
-                name: "baseline_source_per_timer_p99_lateness_ms_100k", value: sources100k.p99,
-                note: "one DispatchSourceTimer per deadline; " + sources100k.summary
-            ),
-        ]
-    }
-
-    private struct Lateness {
-        var p99: Double
-        var summary: String
-
-        init(milliseconds: [Double], scheduling: UInt64) {
-            p99 = percentile(milliseconds, 99)
-            summary = "p50 \(String(format3: percentile(milliseconds, 50))) ms, "
-                + "max \(String(format3: milliseconds.max()!)) ms, "
-                + "\(milliseconds.count) deadlines scheduled in \(String(format3: Double(scheduling) / 1e6)) ms, "
-                + loadNote()
+        _ = measure(.dispatchClock, count: 1_000, seed: 0)   // warm-up
+        _ = measure(.asyncAfter, count: 1_000, seed: 0)
+        var figures: [Figure] = []
+        for size in Self.sizes {
+            // Three rounds, each mechanism once per round in a rotated order; each figure is the
+            // median of its three runs, so one burst of outside load does not decide it.
+            var runs: [Mechanism: [Outcome]] = [:]
+            let mechanisms = Mechanism.allCases
+            for round in 0..<Self.rounds {
+                for offset in mechanisms.indices {
+                    let mechanism = mechanisms[(offset + round) % mechanisms.count]
+                    runs[mechanism, default: []].append(measure(mechanism, count: size, seed: UInt64(size + round)))
+                }
+            }
+            var outcomes: [Mechanism: Outcome] = [:]
+            for (mechanism, list) in runs {
+                let byP99 = list.sorted { $0.p99 < $1.p99 }
+                var middle = byP99[byP99.count / 2]
+                middle.setup = median(list.map(\.setup))
+                middle.cpu = median(list.map(\.cpu))
+                outcomes[mechanism] = middle
+            }
+            let base = outcomes[.asyncAfter]!
+            for mechanism in Mechanism.allCases where mechanism != .asyncAfter {
+                let outcome = outcomes[mechanism]!
+                let name = sizeName(size) + mechanism.suffix
+                let spread = "p50 \(String(format3: percentile(outcome.lateness, 50))) ms, max \(String(format3: outcome.lateness.max()!)) ms"
+                figures += [
+                    Figure(name: "real_p99_lateness_ms_\(name)", value: outcome.p99, unit: "ms", baseline: "async_after",
+                           baselineValue: base.p99, note: "\(mechanism.rawValue), \(size) deadlines over 2 s from 50 ms after scheduling began; median of \(Self.rounds) runs; that run's \(spread); \(loadNote())"),
+                    Figure(name: "real_setup_ms_\(name)", value: outcome.setup, unit: "ms", baseline: "async_after",
+                           baselineValue: base.setup, note: "\(mechanism.rawValue): wall time to schedule \(size) deadlines, median of \(Self.rounds)"),
+                    Figure(name: "real_cpu_ms_\(name)", value: outcome.cpu, unit: "ms", baseline: "async_after",
+                           baselineValue: base.cpu, note: "\(mechanism.rawValue): process CPU time (getrusage, all threads), scheduling to last run, median of \(Self.rounds)"),
+                ]
+            }
         }
+        return figures
     }
 
     /// The deadlines, as offsets from the start of scheduling, in random order.
-    private func offsets(count: Int, window: Int64, seed: UInt64) -> [Int64] {
+    private func offsets(count: Int, seed: UInt64) -> [Int64] {
         var random = SplitMix64(seed: seed)
-        return (0..<count).map { _ in Self.lead + Int64(random.next(below: UInt64(window))) }
+        return (0..<count).map { _ in Self.lead + Int64(random.next(below: UInt64(Self.window))) }
     }
 
-    private func measureClock(count: Int, window: Int64, seed: UInt64) -> Lateness {
-        let offsets = offsets(count: count, window: window, seed: seed)
-        let clock = DispatchClock(label: "bench.clock")
+    private func measure(_ mechanism: Mechanism, count: Int, seed: UInt64) -> Outcome {
+        let offsets = offsets(count: count, seed: seed)
         let ranAt = Samples(count: count)
         let remaining = LockedValue(count)
         let done = DispatchSemaphore(value: 0)
-        let start = clock.now
-        let scheduleStart = nowNanoseconds()
-        for (index, offset) in offsets.enumerated() {
-            clock.schedule(at: start + .nanoseconds(offset)) {
-                ranAt[index] = clock.now.nanoseconds
-                if remaining.withLock({ $0 -= 1; return $0 }) == 0 { done.signal() }
-            }
+        let ran: @Sendable (Int) -> Void = { index in
+            ranAt[index] = Int64(nowNanoseconds())
+            if remaining.withLock({ $0 -= 1; return $0 }) == 0 { done.signal() }
         }
-        let scheduling = nowNanoseconds() - scheduleStart
-        done.wait()
-        clock.shutdown()
-        let lateness = offsets.indices.map { Double(ranAt[$0] - (start.nanoseconds + offsets[$0])) / 1e6 }
-        ranAt.deallocate()
-        return Lateness(milliseconds: lateness, scheduling: scheduling)
-    }
-
-    private func measureSourcePerTimer(count: Int, seed: UInt64) -> Lateness {
-        let offsets = offsets(count: count, window: Self.window, seed: seed)
-        let queue = DispatchQueue(label: "bench.sources", qos: .userInteractive)
-        let ranAt = Samples(count: count)
-        let remaining = LockedValue(count)
-        let done = DispatchSemaphore(value: 0)
+        var clocks: [DispatchClock] = []
         var sources: [any DispatchSourceTimer] = []
-        sources.reserveCapacity(count)
+        let cpuStart = processCPUNanoseconds()
         let start = nowNanoseconds()
-        for (index, offset) in offsets.enumerated() {
-            let source = DispatchSource.makeTimerSource(flags: .strict, queue: queue)
-            source.schedule(deadline: DispatchTime(uptimeNanoseconds: start + UInt64(offset)), leeway: .nanoseconds(0))
-            source.setEventHandler {
-                ranAt[index] = Int64(nowNanoseconds())
-                if remaining.withLock({ $0 -= 1; return $0 }) == 0 { done.signal() }
+        switch mechanism {
+        case .dispatchClock:
+            let clock = DispatchClock(label: "bench.clock")
+            let origin = clock.now.nanoseconds &- Int64(nowNanoseconds() &- start)
+            for (index, offset) in offsets.enumerated() {
+                clock.schedule(at: BudgetInstant(nanoseconds: origin + offset)) { ran(index) }
             }
-            source.activate()
-            sources.append(source)
+            clocks.append(clock)
+        case .asyncAfter:
+            let queue = DispatchQueue(label: "bench.asyncAfter", qos: .userInteractive)
+            for (index, offset) in offsets.enumerated() {
+                queue.asyncAfter(deadline: DispatchTime(uptimeNanoseconds: start + UInt64(offset))) { ran(index) }
+            }
+        case .sourcePerDeadline:
+            let queue = DispatchQueue(label: "bench.sources", qos: .userInteractive)
+            for (index, offset) in offsets.enumerated() {
+                let source = DispatchSource.makeTimerSource(flags: .strict, queue: queue)
+                source.schedule(deadline: DispatchTime(uptimeNanoseconds: start + UInt64(offset)), leeway: .nanoseconds(0))
+                source.setEventHandler { ran(index) }
+                source.activate()
+                sources.append(source)
+            }
+        case .sortedArrayThread:
+            let order = offsets.indices.sorted { offsets[$0] < offsets[$1] }
+            let deadlines = order.map { start + UInt64(offsets[$0]) }
+            let thread = Thread {
+                for (position, index) in order.enumerated() {
+                    let now = nowNanoseconds()
+                    if deadlines[position] > now {
+                        var wait = timespec(tv_sec: Int(deadlines[position] - now) / 1_000_000_000,
+                                            tv_nsec: Int(deadlines[position] - now) % 1_000_000_000)
+                        nanosleep(&wait, nil)
+                    }
+                    ran(index)
+                }
+            }
+            thread.start()
         }
-        let scheduling = nowNanoseconds() - start
+        let setup = nowNanoseconds() - start
         done.wait()
+        let cpu = processCPUNanoseconds() - cpuStart
+        for clock in clocks { clock.shutdown() }
         for source in sources { source.cancel() }
         let lateness = offsets.indices.map { Double(ranAt[$0] - Int64(start) - offsets[$0]) / 1e6 }
         ranAt.deallocate()
-        return Lateness(milliseconds: lateness, scheduling: scheduling)
+        return Outcome(lateness: lateness, setup: Double(setup) / 1e6, cpu: Double(cpu) / 1e6)
     }
 }
 

@@ -93,6 +93,22 @@ extension DeadlineHeap {
             while true {
                 let first = 4 &* hole &+ 1
                 if first >= count { break }
+                if first &+ 4 <= count {
+                    // A full node: pick the earliest child without branches the predictor would miss;
+                    // only a tie for the earliest key takes the careful path, which reads sequences.
+                    let key0 = keys[first], key1 = keys[first &+ 1], key2 = keys[first &+ 2], key3 = keys[first &+ 3]
+                    let low01 = key1 < key0 ? 1 : 0, min01 = Swift.min(key0, key1)
+                    let low23 = key3 < key2 ? 3 : 2, min23 = Swift.min(key2, key3)
+                    let earliest = Swift.min(min01, min23)
+                    let ties = (key0 == earliest ? 1 : 0) &+ (key1 == earliest ? 1 : 0)
+                        &+ (key2 == earliest ? 1 : 0) &+ (key3 == earliest ? 1 : 0)
+                    if ties == 1 {
+                        let best = first &+ (min23 < min01 ? low23 : low01)
+                        move(from: best, to: hole)
+                        hole = best
+                        continue
+                    }
+                }
                 var best = first
                 var bestKey = keys[first]
                 var child = first &+ 1

@@ -31,25 +31,40 @@
 /// Order is by `(deadline, sequence)` where `sequence` counts insertions, so entries with the same
 /// deadline pop in the order they were inserted; the sequence is read only to break a tie.
 ///
-/// ## Staging
+/// ## Staging and the sorted run
 /// A heap of a million entries no longer fits in cache, and each pop then waits on several memory
-/// loads along its path. So the heap holds only about ``heapTarget`` entries, those due at or before
-/// `horizon`; later entries are appended, unordered, to staging arrays (an O(1) insert and an O(1)
-/// cancel). When an insert grows the heap to `spillAt`, its latest entries move out and `horizon`
-/// comes earlier; when a pop or removal empties the heap, the earliest staged entries (about
-/// ``heapTarget`` of them, picked by a sampled quantile) move in and `horizon` goes later. Staging
-/// is never left holding entries while the heap is empty, so the heap's root is always the
-/// earliest entry. Equal deadlines always sit on the same side of `horizon`, which keeps FIFO.
+/// loads along its path. So the heap holds only entries due at or before `horizon`; later entries
+/// are appended, unordered, to staging arrays (an O(1) insert and an O(1) cancel). When an insert
+/// grows the heap to `spillAt`, its latest entries move out to staging and `horizon` comes earlier.
+/// When the heap is empty and the run's head is past `horizon` (or there is no run) while entries
+/// are staged, staging is sorted at once (a radix sort on the deadlines, ties put back in insertion
+/// order) and merged into the *run*: an array sorted by `(deadline, sequence)`, read from a cursor,
+/// so each pop from it is O(1) and touches memory in order. Cancelling a run entry leaves a tombstone
+/// the cursor skips. After a merge, `horizon` is the deadline a quarter of the way into the run: new
+/// entries due before it go to the heap, later ones are appended to staging, and the next merge
+/// comes when the cursor passes it, so each entry is moved a bounded number of times.
+///
+/// A pop takes the earlier of the heap's root and the run's head. Every staged key is after
+/// `horizon`, and staging never holds entries unless the heap is non-empty (its root is at most
+/// `horizon`) or the run's head is at most `horizon`: the earliest entry is always the root or the
+/// run's head. Equal deadlines always sit on the same side of `horizon`; staged entries came after
+/// every run entry (a merge empties staging); the run and the heap compare sequences. So FIFO holds.
+///
+/// While the structure is *loading* (from empty until its first pop or refill), the heap spills
+/// every ``loadBatch`` inserts, so a bulk of inserts goes almost entirely to staging and is sorted
+/// once, instead of paying a sift per insert and per pop.
 ///
 /// Storage per entry is 8 bytes of key, 4 of owner, 16 of slot bookkeeping (position, generation,
 /// sequence) and the optional payload (16 bytes for a closure): 44 bytes for closures, plus the
-/// arrays' spare capacity. The slot arrays never shrink, because a slot's generation must outlive
-/// every handle issued for it. A generation is 32 bits: a handle kept while its slot is reused 2³²
-/// times would match again.
+/// arrays' spare capacity (and, while a run is merged, a second copy of the run). The slot arrays
+/// never shrink, because a slot's generation must outlive every handle issued for it. A generation
+/// is 32 bits: a handle kept while its slot is reused 2³² times would match again.
 ///
-/// Popping is bound by memory latency, not instructions: on a 2-core Linux VM, draining a million
+/// Popping is bound by memory latency, not instructions. On a 2-core Linux VM, draining a million
 /// deadlines spread over an hour in 1 s steps ran about twice as fast with staging as with one
-/// 4-ary heap of all entries (which in turn beat binary, 8-ary and 16-byte-node layouts).
+/// 4-ary heap of all entries (which in turn beat binary, 8-ary and 16-byte-node layouts), and the
+/// sorted run beat refilling a 32 Ki-entry heap from staging by a sampled quantile (BudgetBench's
+/// `virtual_bulk_*` figures compare it with a sort-once array).
 package struct DeadlineHeap<Payload> {
     /// Identifies one inserted entry; stops matching once that entry has left.
     package struct Handle: Hashable, Sendable {
@@ -79,6 +94,19 @@ package struct DeadlineHeap<Payload> {
     package var generations: [UInt32] = []
     /// Per slot: insertion order, the tie-breaker among equal deadlines; read only on ties.
     package var sequences: [UInt64] = []
+    /// Run deadlines, sorted by `(deadline, sequence)` from `runHead` on.
+    package var runKeys: [Int64] = []
+    /// The slot of each run entry, parallel to `runKeys`; `UInt32.max` marks a tombstone (an entry
+    /// removed or popped).
+    package var runOwners: [UInt32] = []
+    /// The payload of each run entry, parallel to `runKeys`; `nil` for tombstones.
+    package var runPayloads: [Payload?] = []
+    /// The run's first live entry (or `runKeys.count` when the run is empty).
+    package var runHead = 0
+    /// How many run entries are live.
+    package var runLive = 0
+    /// From empty until the first pop or refill: the heap spills every ``loadBatch`` inserts.
+    package var loading = true
     /// Every heap key is at most `horizon`; every staged key is later.
     package var horizon: Int64 = .max
     /// About how many entries the heap holds when there are more; the rest are staged.
@@ -95,20 +123,25 @@ package struct DeadlineHeap<Payload> {
     package init(heapTarget: Int = Self.defaultHeapTarget) {
         precondition(heapTarget > 0, "DeadlineHeap needs a positive heap target")
         self.heapTarget = heapTarget
-        spillAt = heapTarget * 2
+        spillAt = Swift.min(heapTarget * 2, Self.loadBatch)
     }
 
     /// The number of entries, ordered and staged.
     /// - Complexity: O(1).
-    package var count: Int { keys.count + stagedKeys.count }
+    package var count: Int { keys.count + stagedKeys.count + runLive }
 
     /// Whether there are no entries.
     /// - Complexity: O(1).
-    package var isEmpty: Bool { keys.isEmpty }
+    package var isEmpty: Bool { keys.isEmpty && runLive == 0 }
 
     /// The earliest deadline of all entries, or `nil` when there are none.
     /// - Complexity: O(1).
-    package var peekDeadline: Int64? { keys.first }
+    package var peekDeadline: Int64? {
+        guard runLive > 0 else { return keys.first }
+        let runKey = runKeys[runHead]
+        guard let first = keys.first else { return runKey }
+        return Swift.min(first, runKey)
+    }
 
     /// Bytes held by the arrays, counting spare capacity but not what payloads point to.
     /// - Complexity: O(1).
@@ -116,6 +149,8 @@ package struct DeadlineHeap<Payload> {
         (keys.capacity + stagedKeys.capacity) * MemoryLayout<Int64>.stride
             + (owners.capacity + stagedOwners.capacity) * MemoryLayout<UInt32>.stride
             + (payloads.capacity + stagedPayloads.capacity) * MemoryLayout<Payload?>.stride
+            + runKeys.capacity * MemoryLayout<Int64>.stride + runOwners.capacity * MemoryLayout<UInt32>.stride
+            + runPayloads.capacity * MemoryLayout<Payload?>.stride
             + positions.capacity * 16
     }
 
@@ -138,7 +173,7 @@ package struct DeadlineHeap<Payload> {
             sequences[slot] = sequence
         } else {
             slot = positions.count
-            precondition(slot < Int(Self.stagedFlag), "DeadlineHeap is full")
+            precondition(slot < Int(Self.stagedFlag) && slot < Int(UInt32.max), "DeadlineHeap is full")
             positions.append(0)
             generations.append(0)
             sequences.append(sequence)
@@ -174,6 +209,7 @@ package struct DeadlineHeap<Payload> {
     package func deadline(of handle: Handle) -> Int64? {
         guard contains(handle) else { return nil }
         let position = positions[Int(handle.slot)]
+        if position >= Self.runFlag { return runKeys[Int(position - Self.runFlag)] }
         return position < Self.stagedFlag ? keys[Int(position)] : stagedKeys[Int(position - Self.stagedFlag)]
     }
 
@@ -187,6 +223,11 @@ package struct DeadlineHeap<Payload> {
     package mutating func remove(_ handle: Handle) -> Payload? {
         guard contains(handle) else { return nil }
         let position = positions[Int(handle.slot)]
+        if position >= Self.runFlag {
+            let payload = removeFromRun(at: Int(position - Self.runFlag))
+            settle()
+            return payload
+        }
         if position >= Self.stagedFlag {
             return unstage(at: Int(position - Self.stagedFlag))
         }
@@ -197,17 +238,28 @@ package struct DeadlineHeap<Payload> {
     /// - Parameter limit: The latest deadline to accept, in nanoseconds.
     /// - Returns: The earliest entry's deadline and payload, or `nil` if there are no entries or
     ///   the earliest deadline is after `limit`.
-    /// - Complexity: O(log n) amortised. The pop that empties the heap refills it from staging,
-    ///   which reads every staged entry once and moves about ``heapTarget`` of them.
+    /// - Complexity: O(1) from the run, O(log n) from the heap, amortised over merges: the pop that
+    ///   leaves the heap empty with the run's head past `horizon` sorts staging and merges it into
+    ///   the run (O(s + r)), which happens once per quarter of the run popped.
     package mutating func popFirst(ifDueBy limit: Int64) -> (deadline: Int64, payload: Payload)? {
+        if runLive > 0 && runPrecedesHeap() {
+            let key = runKeys[runHead]
+            guard key <= limit else { return nil }
+            loading = false
+            let payload = removeFromRun(at: runHead)
+            settle()
+            guard let payload else { fatalError("DeadlineHeap: the run's head held no payload") }
+            return (key, payload)
+        }
         guard let first = keys.first, first <= limit else { return nil }
+        loading = false
         return removeEntry(at: 0)
     }
 
     /// Removes every entry; handles issued so far all become stale.
     /// - Complexity: O(n).
     package mutating func removeAll() {
-        for owner in owners + stagedOwners {
+        for owner in owners + stagedOwners + runOwners[runHead...] where owner != .max {
             freeSlot(Int(owner))
         }
         keys.removeAll()
@@ -216,8 +268,10 @@ package struct DeadlineHeap<Payload> {
         stagedKeys.removeAll()
         stagedOwners.removeAll()
         stagedPayloads.removeAll()
+        resetRun()
+        loading = true
         horizon = .max
-        spillAt = heapTarget * 2
+        spillAt = Swift.min(heapTarget * 2, Self.loadBatch)
     }
 
     // MARK: - Internals
@@ -245,9 +299,7 @@ package struct DeadlineHeap<Payload> {
             removed = lastPayload
         }
         freeSlot(slot)
-        if keys.isEmpty && !stagedKeys.isEmpty {
-            refill()
-        }
+        settle()
         guard let removed else {
             fatalError("DeadlineHeap: heap index \(index) held no payload")
         }

@@ -198,4 +198,44 @@ extension ScriptedDelegate {
             }
         }
     }
+
+    /// The kept purge order names the same victim as a scan of every app, under both orders within
+    /// the band, through opens, Home, purges, kills, footprint changes (equal footprints included,
+    /// so install order breaks ties) and capacity changes.
+    @Test(arguments: [JetsamOrder.largestFootprint, .leastRecentlyUsed])
+    func purgeOrderNamesTheVictimAScanWouldFind(order: JetsamOrder) throws {
+        var random = SplitMix64(seed: 0x9A7 &+ UInt64(order.number))
+        var policy = BudgetPolicy.iOS13
+        policy.jetsamOrderWithinBand = order
+        let clock = VirtualClock()
+        let system = try BackgroundSystem(policy: policy, clock: clock)
+        let apps = try (0..<12).map { index in
+            var manifest = AppManifest(id: AppID(rawValue: "app\(index)"), backgroundModes: index == 0 ? [.audio] : [])
+            manifest.memoryFootprint = Int(1 + random.next(below: 4)) * 100_000_000
+            return try system.install(manifest)
+        }
+        var purgesByPressure = 0
+        for step in 0..<3_000 {
+            let app = apps[Int(random.next(below: 12))]
+            switch random.next(below: 8) {
+            case 0, 1: try? system.open(app)
+            case 2: try? system.pressHome()
+            case 3: try? system.purge(app)
+            case 4: try? system.killFromAppSwitcher(app)
+            case 5: app.setMemoryFootprint(Int(random.next(below: 4)) * 100_000_000)
+            case 6:
+                let before = system.memoryInUse
+                system.setMemoryCapacity(random.next(below: 3) == 0 ? nil : Int(300 + random.next(below: 1_200)) * 1_000_000)
+                if system.memoryInUse < before { purgesByPressure += 1 }
+            default: try? app.startPlayingAudio()
+            }
+            clock.advance(by: .seconds(1))
+            let (kept, scanned) = system.state.withLock { state in
+                state.core.purgeOrder.checkInvariants()
+                return (state.core.purgeOrder.first, state.core.purgeVictimRecomputed)
+            }
+            #expect(kept == scanned, "step \(step)")
+        }
+        #expect(purgesByPressure > 10, "pressure purged apps \(purgesByPressure) times")
+    }
 }

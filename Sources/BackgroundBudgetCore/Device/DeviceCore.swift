@@ -21,6 +21,9 @@ package struct DeviceCore: Sendable {
     package let retention: TraceRetention
     /// The device's memory: capacity, bytes in use, the episode of pressure under way.
     package var memory = MemoryPressureState()
+    /// The suspended apps in the order memory pressure purges them (kept up to date by
+    /// ``purgeOrderChanged(_:)``).
+    package internal(set) var purgeOrder = PurgeOrder()
     /// Device-wide settings: Background App Refresh, Low Power Mode.
     package var settings = DeviceSettings()
     /// Network, power and idleness, for processing tasks.

@@ -188,6 +188,7 @@ extension DeviceCore {
             break
         }
         records[s] = record
+        purgeOrderChanged(s)
         effects += rearmTimers(app, at: now)
         return effects
     }

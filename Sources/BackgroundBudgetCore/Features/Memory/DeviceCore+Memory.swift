@@ -14,6 +14,22 @@ extension DeviceCore {
         records.reduce(0) { $0 + ($1.state == .notRunning ? 0 : $1.memory.footprint) }
     }
 
+    /// The app memory pressure would purge first, found by scanning every app: what ``purgeOrder``
+    /// keeps at hand (for checks).
+    package var purgeVictimRecomputed: Int? {
+        let order = policy.jetsamOrderWithinBand
+        return records.indices.filter { records[$0].state == .suspended }.min { a, b in
+            records[a].memory.purgeRank(order) < records[b].memory.purgeRank(order)
+        }
+    }
+
+    /// An app's state, footprint or last use changed: its place among the purge candidates follows.
+    /// - Complexity: O(log n).
+    mutating func purgeOrderChanged(_ s: Int) {
+        let rank = records[s].state == .suspended ? records[s].memory.purgeRank(policy.jetsamOrderWithinBand) : nil
+        purgeOrder.set(s, rank: rank)
+    }
+
     /// The jetsam band an app is in now.
     package func jetsamBand(of record: AppRecord) -> JetsamBand {
         record.jetsamBand
@@ -33,6 +49,7 @@ extension DeviceCore {
         let s = slot(app)
         guard records[s].state != .notRunning else { return [] }
         memory.inUse += records[s].memory.setFootprint(bytes)
+        purgeOrderChanged(s)
         return relieveMemoryPressure(at: now)
     }
 
@@ -50,12 +67,9 @@ extension DeviceCore {
             return []
         }
         var effects: [Effect] = []
-        // 1. Suspended apps, silently, in the policy's order within the band. Usually one or two purges
-        // suffice, so each victim is found by a linear scan rather than a sort.
-        let order = policy.jetsamOrderWithinBand
-        while memory.inUse > capacity, let victim = records.indices.filter({ records[$0].state == .suspended }).min(by: { a, b in
-            records[a].memory.purgeRank(order) < records[b].memory.purgeRank(order)
-        }) {
+        // 1. Suspended apps, silently, in the policy's order within the band (then install order),
+        // which `purgeOrder` keeps: each victim costs O(log n), whatever the number of apps.
+        while memory.inUse > capacity, let victim = purgeOrder.first {
             effects += applyValid(.purge, to: records[victim].manifest.id, at: now, invariant: "a suspended app can be purged")
         }
         guard memory.inUse > capacity else {

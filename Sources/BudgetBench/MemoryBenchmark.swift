@@ -1,0 +1,92 @@
+// Memory per live entry, each measured alone in a fresh child process (see ChildProcess.swift), so
+// that memory freed by earlier benchmarks cannot hide growth.
+#if canImport(Dispatch)
+import Dispatch
+#endif
+import BackgroundBudget
+
+/// - `bytes_per_live_task`: resident growth per live `BudgetScheduler` budget (warning and stop
+///   deadlines) at 1,000,000; baseline: one `DispatchSourceTimer` per budget, 1,000,000 of them.
+/// - `bytes_per_virtual_deadline`: resident growth per pending ``VirtualClock`` deadline at
+///   1,000,000; baseline: the sort-once array (``SortOnceArrayClock``), sorted.
+struct MemoryBenchmark: Benchmark {
+    static let count = 1_000_000
+
+    var figureNames: [String] { ["bytes_per_live_task", "bytes_per_virtual_deadline"] }
+
+    func run() -> [Figure] {
+        let budget = ChildMeasurement.run("budget-memory", count: Self.count)
+        let source = ChildMeasurement.run("source-memory", count: Self.count)
+        let clock = ChildMeasurement.run("clock-memory", count: Self.count)
+        let array = ChildMeasurement.run("array-memory", count: Self.count)
+        let how = "resident growth per entry at \(Self.count), each in a fresh child process"
+        return [
+            Figure(name: "bytes_per_live_task", value: budget.rounded(), unit: "B", baseline: "dispatch_source_per_budget",
+                   baselineValue: source.rounded(), note: "BudgetScheduler budget with warning and stop deadlines; \(how)"),
+            Figure(name: "bytes_per_virtual_deadline", value: clock.rounded(), unit: "B", baseline: "sort_once_array",
+                   baselineValue: array.rounded(), note: "VirtualClock pending deadline, no captures; \(how)"),
+        ]
+    }
+
+    /// Bytes of resident growth per entry while `body` creates `count` entries and keeps them.
+    private static func growth(count: Int, _ body: () -> AnyObject?) -> Double {
+        let before = residentBytes()
+        let kept = body()
+        let after = residentBytes()
+        withExtendedLifetime(kept) {}
+        return Double(after - before) / Double(count)
+    }
+
+    @Sendable static func bytesPerBudget(count: Int) -> Double {
+        let scheduler = BudgetScheduler(clock: VirtualClock())
+        var budgets: [Budget] = []
+        budgets.reserveCapacity(count)   // the caller's handles are not the budgets' cost
+        return growth(count: count) {
+            for index in 0..<count {
+                budgets.append(try! scheduler.requestBudget(named: "job", allowance: .milliseconds(Int64(1_000 + index % 3_600_000)),
+                                                           warningLead: .milliseconds(500)))
+            }
+            precondition(scheduler.liveCount == count)
+            return scheduler
+        }
+    }
+
+    @Sendable static func bytesPerTimerSource(count: Int) -> Double {
+        #if canImport(Dispatch)
+        let queue = DispatchQueue(label: "bench.sources")
+        var sources: [any DispatchSourceTimer] = []
+        sources.reserveCapacity(count)
+        return growth(count: count) {
+            for index in 0..<count {
+                let source = DispatchSource.makeTimerSource(queue: queue)
+                source.schedule(deadline: .now() + .milliseconds(3_600_000 + index % 3_600_000), leeway: .nanoseconds(0))
+                source.setEventHandler {}
+                source.resume()
+                sources.append(source)
+            }
+            return nil
+        }
+        #else
+        return .nan
+        #endif
+    }
+
+    @Sendable static func bytesPerVirtualDeadline(count: Int) -> Double {
+        let clock = VirtualClock()
+        var random = SplitMix64(seed: 5)
+        return growth(count: count) {
+            for _ in 0..<count { clock.schedule(at: BudgetInstant(nanoseconds: 1 + Int64(random.next(below: 3_600_000_000_000)))) {} }
+            return clock
+        }
+    }
+
+    @Sendable static func bytesPerArrayDeadline(count: Int) -> Double {
+        let clock = SortOnceArrayClock()
+        var random = SplitMix64(seed: 5)
+        return growth(count: count) {
+            for _ in 0..<count { clock.schedule(at: 1 + Int64(random.next(below: 3_600_000_000_000))) {} }
+            clock.advance(by: 0)   // sorted, as the array keeps them
+            return clock
+        }
+    }
+}
