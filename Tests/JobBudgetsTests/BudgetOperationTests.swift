@@ -135,3 +135,31 @@ import TestSupport
         await #expect(throws: CancellationError.self) { try await cancelled.value }
     }
 }
+
+#if canImport(Glibc) || canImport(Darwin)
+#if canImport(Glibc)
+import Glibc
+#else
+import Darwin
+#endif
+
+/// A real signal, raised in the test process itself, shuts the scheduler down.
+@Suite(.serialized) struct ShutdownSignalsTests {
+    @Test func aSignalShutsDownWithTheGraceAndASecondOneWithNone() async throws {
+        let clock = VirtualClock()
+        let scheduler = BudgetScheduler(clock: clock)
+        let job = try scheduler.requestBudget(named: "job", allowance: .seconds(600))
+        let (seen, continuation) = AsyncStream<Int32>.makeStream()
+        let signals = ShutdownSignals(scheduler: scheduler, grace: .seconds(30), signals: [SIGUSR2]) { continuation.yield($0) }
+        defer { signals.cancel() }
+        var iterator = seen.makeAsyncIterator()
+        kill(getpid(), SIGUSR2)
+        #expect(await iterator.next() == SIGUSR2)
+        #expect(scheduler.deadline(of: job) == .seconds(30))
+        kill(getpid(), SIGUSR2)
+        _ = await iterator.next()
+        #expect(scheduler.deadline(of: job) == .zero)
+        #expect(signals.receivedSignals == [SIGUSR2, SIGUSR2])
+    }
+}
+#endif
