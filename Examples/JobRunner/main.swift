@@ -52,60 +52,16 @@ func say(_ line: String) {
 /// Runs the jobs until all are done, or until a signal's shutdown has stopped them all.
 func runWorker(_ options: Options) async throws -> Int32 {
     let jobs = try loadJobs(from: options.jobs)
-    let folder = URL(fileURLWithPath: options.state)
     let clock = DispatchClock(label: "JobRunner.clock")
     let scheduler = BudgetScheduler(clock: clock)
     let signals = ShutdownSignals(scheduler: scheduler, grace: options.grace) { number in
         say("signal \(number == SIGTERM ? "SIGTERM" : "SIGINT"): every job warned, hard stops within \(options.grace)")
     }
     defer { signals.cancel() }
-    var queue: [(Job, StateStore<Checkpoint>, Checkpoint)] = []
-    for job in jobs {
-        let store = try StateStore<Checkpoint>(directory: folder, name: "job-\(job.id)")
-        let loaded = try store.load()
-        for issue in loaded.issues { say("state \(job.id): \(issue)") }
-        let checkpoint = loaded.value ?? Checkpoint()
-        if checkpoint.result != nil {
-            say("skip \(job.id): done in an earlier run")
-        } else {
-            queue.append((job, store, checkpoint))
-        }
-    }
-    let pending = LockedValue(queue[...])
-    let finished = LockedValue(0)
-    await withTaskGroup(of: Void.self) { group in
-        for _ in 0..<options.concurrency {
-            group.addTask {
-                while !scheduler.isShuttingDown, let (job, store, checkpoint) = pending.withLock({ $0.popFirst() }) {
-                    say(checkpoint.nextStep == 0 ? "start \(job.id)" : "resume \(job.id) from step \(checkpoint.nextStep)")
-                    let next: Checkpoint
-                    do {
-                        let outcome = try await withBackgroundTask(named: job.id, allowance: options.allowance,
-                                                                   warningLead: options.warningLead, scheduler: scheduler) { task in
-                            try await runAttempt(of: job, from: checkpoint, store: store, clock: clock, task: task)
-                        }
-                        switch outcome.result {
-                        case .success(.done(let result)):
-                            say("done \(job.id) result \(result)")
-                            finished.withLock { $0 += 1 }
-                            continue
-                        case .success(.checkpointed(let step)):
-                            say("checkpoint \(job.id) at step \(step)\(scheduler.isShuttingDown ? " (shutdown)" : "")")
-                        case .failure(let error):
-                            say("stopped \(job.id): \(outcome.stopReason.map { "\($0)" } ?? "\(error)"); its last checkpoint stands")
-                        }
-                        next = try store.load().value ?? Checkpoint()
-                    } catch {
-                        say("error \(job.id): \(error)")
-                        continue
-                    }
-                    if !scheduler.isShuttingDown { pending.withLock { $0.append((job, store, next)) } }
-                }
-            }
-        }
-    }
-    let left = queue.count - finished.withLock { $0 }
-    say(scheduler.isShuttingDown ? "shutdown: \(left) job(s) left for the next run" : "all jobs done")
+    let worker = Worker(clock: clock, scheduler: scheduler, state: URL(fileURLWithPath: options.state),
+                        concurrency: options.concurrency, allowance: options.allowance, warningLead: options.warningLead,
+                        report: say)
+    try await worker.run(jobs)
     clock.shutdown()
     return 0
 }
