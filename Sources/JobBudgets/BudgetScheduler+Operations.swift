@@ -68,9 +68,10 @@ extension BudgetScheduler {
     /// now: what a worker does on `SIGTERM` so that every job is warned first and stopped before the
     /// orchestrator's kill.
     ///
-    /// Warnings not yet delivered are delivered at once (on the clock's thread, as usual); hard stops
-    /// later than now + `grace` move to that instant and report ``BudgetStopReason/shutdown``; earlier
-    /// ones stay. Later requests are still granted, warned at once and stopped no later than that
+    /// Warnings not yet delivered are delivered before the call returns, on the calling thread, after
+    /// the lock is released (with the same guarantees towards ``end(_:)`` as on the clock's thread);
+    /// hard stops later than now + `grace` move to that instant and report
+    /// ``BudgetStopReason/shutdown``; earlier ones stay. Later requests are still granted, warned at once and stopped no later than that
     /// instant; extensions cannot pass it. Calling it again can only bring the instant earlier.
     ///
     /// ```swift
@@ -83,7 +84,8 @@ extension BudgetScheduler {
     public func shutdown(grace: Duration) -> Int {
         let now = clock.now.nanoseconds
         let deadline = now.addingSaturating(max(grace, .zero).nanosecondsSaturating)
-        return state.withLock { state -> Int in
+        var warnings: [(Budget, BudgetWarningHandler)] = []
+        let rearmed = state.withLock { state -> Int in
             let shutdownAt = min(deadline, state.shutdownAt ?? .max)
             state.shutdownAt = shutdownAt
             state.deadlines.removeAll()
@@ -93,14 +95,15 @@ extension BudgetScheduler {
                     state.records[slot].stopAt = shutdownAt
                     state.records[slot].stopsForShutdown = true
                 }
-                if state.records[slot].warnAt != .max { state.records[slot].warnAt = now }
-                let record = state.records[slot]
-                state.records[slot].entry = state.deadlines.insert(deadline: min(record.warnAt, record.stopAt), payload: UInt32(slot))
+                queueWarning(of: slot, in: &state, into: &warnings)
+                state.records[slot].entry = state.deadlines.insert(deadline: state.records[slot].stopAt, payload: UInt32(slot))
                 rearmed += 1
             }
             armIfEarlier(&state)
             return rearmed
         }
+        deliver(warnings)
+        return rearmed
     }
 
     /// Whether ``shutdown(grace:)`` has been called.

@@ -244,7 +244,7 @@ public final class BudgetScheduler: Sendable {
     /// it ``BudgetStopReason/parentStopped``, whatever order their deadlines are found in. Warnings that
     /// fell due by then are delivered first, each only if no `end` has claimed its budget before its
     /// delivery begins.
-    func fire() {
+    private func fire() {
         let now = clock.now.nanoseconds
         var warnings: [(Budget, BudgetWarningHandler)] = []
         var stopped: [(Budget, BudgetStopReason, BudgetStopHandler?)] = []
@@ -342,7 +342,7 @@ public final class BudgetScheduler: Sendable {
     }
 
     /// Unlinks a budget from its parent and siblings, drops its deadline and frees its slot.
-    func remove(_ slot: Int, in state: inout State) {
+    private func remove(_ slot: Int, in state: inout State) {
         let record = state.records[slot]
         if let entry = record.entry { state.deadlines.remove(entry) }
         if let handler = record.onWarning { state.released.warnings.append(handler) }

@@ -65,6 +65,43 @@ import TestSupport
         #expect(clock.pendingCount == 0 && clock.sleeperCount == 0)
     }
 
+    @Test func aJobThatIgnoresTheHardStopKeepsTheCallWaitingUntilItReturns() async throws {
+        // Expected order: the job sees the cancellation, the test lets it go, the job returns, the
+        // call returns. Were the call to return at the hard stop, "call returned" would come earlier.
+        let scheduler = BudgetScheduler(clock: clock)
+        let clock = self.clock
+        let log = TestLog<String>()
+        let (cancelled, cancelledSignal) = AsyncStream<Void>.makeStream()
+        let (waiting, waitingSignal) = AsyncStream<Void>.makeStream()
+        let gate = LockedValue<CheckedContinuation<Void, Never>?>(nil)
+        let call = Task {
+            let outcome = try await withBackgroundTask(named: "stubborn", allowance: .seconds(30), scheduler: scheduler) { _ in
+                await withTaskCancellationHandler {
+                    await withCheckedContinuation { continuation in              // not cancellable
+                        gate.withLock { $0 = continuation }
+                        waitingSignal.yield()
+                    }
+                } onCancel: {
+                    log.append("job sees cancellation")
+                    cancelledSignal.yield()
+                }
+                log.append("job returns")
+                return 7
+            }
+            log.append("call returned")
+            return outcome
+        }
+        for await _ in waiting { break }
+        clock.advance(by: .seconds(30))
+        for await _ in cancelled { break }
+        log.append("test lets the job go")
+        gate.withLock { $0 }?.resume()
+        let outcome = try await call.value
+        #expect(log.entries == ["job sees cancellation", "test lets the job go", "job returns", "call returned"])
+        #expect(outcome.stopReason == .expired)
+        #expect(try outcome.get() == 7)                    // what the job returned, after its hard stop
+    }
+
     @Test func shutdownWarnsThenStopsWithinTheGrace() async throws {
         let scheduler = BudgetScheduler(clock: clock)
         let clock = self.clock
