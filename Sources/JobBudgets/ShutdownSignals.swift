@@ -32,7 +32,8 @@ public final class ShutdownSignals: Sendable {
     private let sources: [Source]
     private let received = LockedValue<[Int32]>([])
 
-    /// Starts listening for the signals.
+    /// Starts listening for the signals, and returns once the signal sources are registered: a signal
+    /// that comes after `init` has returned starts the shutdown, never the signal's default action.
     /// - Parameters:
     ///   - scheduler: The scheduler to shut down.
     ///   - grace: How long the jobs have after the first signal; 30 s (Kubernetes' default grace period)
@@ -44,6 +45,7 @@ public final class ShutdownSignals: Sendable {
         self.grace = grace
         let queue = DispatchQueue(label: "JobBudgets.ShutdownSignals")
         let received = self.received
+        let registered = DispatchSemaphore(value: 0)
         sources = signals.map { number in
             #if canImport(Darwin)
             // kqueue delivers a signal to the source only when the signal's own action does not win.
@@ -58,9 +60,12 @@ public final class ShutdownSignals: Sendable {
                 scheduler.shutdown(grace: count == 1 ? grace : .zero)
                 onSignal?(number)
             }
+            source.setRegistrationHandler { registered.signal() }
             source.activate()
             return Source(number: number, source: source)
         }
+        // Registration happens on Dispatch's own thread, after `activate` has returned.
+        for _ in signals { registered.wait() }
     }
 
     /// The signals received so far, in order.
