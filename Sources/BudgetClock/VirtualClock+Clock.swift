@@ -3,8 +3,9 @@
 /// `debounce`) run on virtual time.
 ///
 /// A sleeping task is woken, on the thread that advances the clock, when an advance reaches its
-/// deadline; it then runs on its own executor. A test waits for the tasks it drives to be asleep
-/// with ``waitForSleepers(_:)``, which is resumed by the sleeps themselves (no polling, no yields):
+/// deadline; it then runs on its own executor, after the advance has returned, so a task that sleeps in
+/// a loop is woken once per advance. A test waits for the tasks it drives to be asleep with
+/// ``waitForSleepers(_:)``, which is resumed by the sleeps themselves (no polling, no yields):
 ///
 /// ```swift
 /// let clock = VirtualClock()

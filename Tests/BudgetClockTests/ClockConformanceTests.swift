@@ -66,3 +66,17 @@ import BudgetClock
     }
     #endif
 }
+
+/// The loop from the BudgetClock article: one wake-up per advance, each after the task sleeps again.
+@Suite struct VirtualClockLoopTests {
+    @Test func aTaskSleepingInALoopIsWokenOncePerAdvance() async throws {
+        let clock = VirtualClock()
+        let ticker = Task { for _ in 0..<3 { try await clock.sleep(for: .seconds(1)) }; return clock.now }
+        for _ in 0..<3 {
+            try await clock.waitForSleepers(1)
+            clock.advance(by: .seconds(1))
+        }
+        #expect(try await ticker.value == .seconds(3))
+        #expect(clock.sleeperCount == 0 && clock.pendingCount == 0)
+    }
+}
