@@ -9,8 +9,8 @@ import ServiceLifecycle
 ///
 /// - Graceful shutdown → ``BudgetScheduler/shutdown(grace:)``: every job is warned at once (it saves
 ///   a checkpoint and returns), and any job still running when `grace` has passed is stopped.
-/// - Cancellation (the group's own escalation) → `shutdown(grace: .zero)`: every job's hard stop is
-///   due now, and the jobs' tasks are cancelled with the service's.
+/// - Cancellation (the group's own escalation) → `shutdown(grace: .zero)`: every job's warning and
+///   hard stop are due now, and the jobs' tasks are cancelled with the service's.
 ///
 /// `run()` returns once every job has finished or stopped.
 public struct JobService: Service {
