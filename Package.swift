@@ -18,6 +18,7 @@ let package = Package(
         .executable(name: "LocationTracker", targets: ["LocationTracker"]),
         .executable(name: "MemoryPressure", targets: ["MemoryPressure"]),
         .executable(name: "NewsFetcher", targets: ["NewsFetcher"]),
+        .executable(name: "JobRunner", targets: ["JobRunner"]),
         .executable(name: "BudgetBench", targets: ["BudgetBench"]),
         .executable(name: "bgbudget", targets: ["bgbudget"]),
     ],
@@ -61,6 +62,12 @@ let package = Package(
             path: "Examples/NewsFetcher",
             exclude: ["README.md"]
         ),
+        .executableTarget(
+            name: "JobRunner",
+            dependencies: ["JobBudgets", "SavedState"],
+            path: "Examples/JobRunner",
+            exclude: ["README.md", "jobs.jsonl", "kubernetes.yaml"]
+        ),
         .executableTarget(name: "BudgetBench", dependencies: ["BackgroundBudget", "BackgroundBudgetScenario"]),
         .executableTarget(name: "bgbudget", dependencies: ["BackgroundBudgetScenario"]),
         // The child process the crash test kills while it saves; the tests find it next to their bundle.
@@ -68,7 +75,8 @@ let package = Package(
         // Helpers the test targets share: long-suite switches, tags, child processes, a thread-safe log.
         .target(name: "TestSupport", dependencies: ["BudgetClock"], path: "Tests/TestSupport"),
         .testTarget(name: "BudgetClockTests", dependencies: ["BudgetClock", "TestSupport"]),
-        .testTarget(name: "JobBudgetsTests", dependencies: ["JobBudgets", "TestSupport"]),
+        // JobRunner is a dependency so that it is built before the end-to-end test runs it.
+        .testTarget(name: "JobBudgetsTests", dependencies: ["JobBudgets", "TestSupport", "JobRunner"]),
         .testTarget(name: "SavedStateTests", dependencies: ["SavedState", "BudgetClock", "StateStoreTorture", "TestSupport"]),
         .testTarget(name: "BackgroundBudgetCoreTests", dependencies: ["BackgroundBudgetCore", "BudgetClock", "TestSupport"]),
         .testTarget(name: "BackgroundBudgetTests", dependencies: [

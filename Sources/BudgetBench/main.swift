@@ -18,6 +18,7 @@ let benchmarks: [any Benchmark] = [
     ScenarioBenchmark(),
     ScaleBenchmark(),
     LockBenchmark(),
+    JobBudgetOperationsBenchmark(),
 ]
 
 if !ChildMeasurement.runIfChild(CommandLine.arguments) {

@@ -55,6 +55,8 @@ public final class VirtualClock: Sendable {
     private let state: LockedValue<State>
     /// Distinguishes this clock's handles from other clocks'.
     private let identity: UInt64
+    /// The tasks suspended in `sleep(until:)` (see `VirtualClock+Clock.swift`).
+    let sleepers = SleeperRegistry()
 
     /// Creates a clock with no pending work.
     /// - Parameter start: The clock's initial ``now``; ``BudgetInstant/zero`` by default.

@@ -1,4 +1,6 @@
-/// A budget request that cannot be granted. Nothing was scheduled.
+import BudgetClock
+
+/// A budget request or extension that cannot be granted. Nothing was scheduled or changed.
 public struct BudgetError: Error, Sendable, Hashable, CustomStringConvertible {
     /// What was wrong.
     public enum Problem: Sendable, Hashable {
@@ -10,6 +12,18 @@ public struct BudgetError: Error, Sendable, Hashable, CustomStringConvertible {
         case graceNegative(Duration)
         /// The parent budget has ended or stopped, or belongs to another scheduler.
         case parentNotLive(Budget)
+        /// The maximum allowance (the request's or the scheduler's) is below the allowance.
+        case maximumAllowanceBelowAllowance(Duration, allowance: Duration)
+        /// The budget to extend has ended or stopped, or belongs to another scheduler.
+        case notLive
+        /// The extension is zero or negative.
+        case extensionNotPositive(Duration)
+        /// The extension would move the hard stop past the budget's ceiling (its maximum allowance).
+        case extensionBeyondCeiling(Duration, ceiling: BudgetInstant)
+        /// The extension would move the hard stop past its parent's.
+        case extensionBeyondParent(Duration, parent: Budget)
+        /// The extension would move the hard stop past the one ``BudgetScheduler/shutdown(grace:)`` set.
+        case extensionBeyondShutdown(Duration, deadline: BudgetInstant)
     }
 
     /// The name given to the request.
@@ -31,6 +45,15 @@ public struct BudgetError: Error, Sendable, Hashable, CustomStringConvertible {
             "warningLead must be between zero and the allowance \(allowance) (got \(lead))"
         case .graceNegative(let grace): "grace must not be negative (got \(grace))"
         case .parentNotLive(let parent): "parent \(parent) is not live"
+        case .maximumAllowanceBelowAllowance(let maximum, let allowance):
+            "maximumAllowance \(maximum) must not be below the allowance \(allowance)"
+        case .notLive: "the budget has ended or stopped"
+        case .extensionNotPositive(let extra): "an extension must be greater than zero (got \(extra))"
+        case .extensionBeyondCeiling(let extra, let ceiling):
+            "extending by \(extra) would pass the budget's ceiling at \(ceiling)"
+        case .extensionBeyondParent(let extra, let parent): "extending by \(extra) would outlive its parent \(parent)"
+        case .extensionBeyondShutdown(let extra, let deadline):
+            "extending by \(extra) would pass the shutdown's hard stop at \(deadline)"
         }
         return "budget \"\(name)\": \(what)"
     }

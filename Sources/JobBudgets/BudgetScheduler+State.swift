@@ -8,8 +8,14 @@ extension BudgetScheduler {
         /// Nanoseconds; `Int64.max` once the warning is delivered (or when there is none).
         var warnAt: Int64
         var stopAt: Int64
+        /// The warning lead in nanoseconds, to move the warning with ``BudgetScheduler/extend(_:by:)``.
+        var lead: Int64 = 0
+        /// The latest `stopAt` an extension may reach; `Int64.max` for none.
+        var ceiling: Int64 = .max
         var generation: UInt32
         var isLive = false
+        /// Whether `stopAt` is the shutdown's deadline: the stop then reports `.shutdown`.
+        var stopsForShutdown = false
         /// Slot numbers plus one; zero means none. `parent` links the free list while the slot is free.
         var parent: UInt32 = 0
         var firstChild: UInt32 = 0
@@ -41,6 +47,10 @@ extension BudgetScheduler {
         /// How many entries of `deliveries` list each budget number among their ancestors, so that
         /// `end` of a budget with no delivery under it looks up one key instead of scanning them all.
         var ancestorCounts: [UInt64: Int] = [:]
+        /// The hard stop ``BudgetScheduler/shutdown(grace:)`` set, if it was called.
+        var shutdownAt: Int64?
+        /// Tasks in ``BudgetScheduler/waitForLiveBudgets(_:)``.
+        var liveWaiters = CountWaiters()
 
         func slot(of budget: Budget) -> Int? {
             let slot = Int(budget.id & 0xFFFF_FFFF) - 1
@@ -78,7 +88,7 @@ extension BudgetScheduler {
         }
 
         func budget(at slot: Int) -> Budget {
-            Budget(id: UInt64(records[slot].generation) << 32 | UInt64(slot + 1))
+            Budget(id: UInt64(records[slot].generation) << 32 | UInt64(slot + 1), name: records[slot].name)
         }
     }
 

@@ -39,12 +39,18 @@ import BudgetClock
 public final class BudgetScheduler: Sendable {
     /// The clock deadlines run on.
     public let clock: any BudgetClock
-    private let state = LockedValue(State())
+    /// The longest allowance ``extend(_:by:)`` may take a budget to, unless its request sets its own.
+    public let maximumAllowance: Duration?
+    let state = LockedValue(State())
 
     /// Creates a scheduler with no budgets.
-    /// - Parameter clock: A ``/BudgetClock/VirtualClock`` for tests, a real-time clock for real work.
-    public init(clock: any BudgetClock) {
+    /// - Parameters:
+    ///   - clock: A ``/BudgetClock/VirtualClock`` for tests, a real-time clock for real work.
+    ///   - maximumAllowance: The ceiling of every budget's allowance, extensions included (a request's
+    ///     own `maximumAllowance` can only lower it); `nil` for none.
+    public init(clock: any BudgetClock, maximumAllowance: Duration? = nil) {
         self.clock = clock
+        self.maximumAllowance = maximumAllowance
     }
 
     /// The number of live budgets.
@@ -58,6 +64,8 @@ public final class BudgetScheduler: Sendable {
     ///   - warningLead: How long before the allowance runs out `onWarning` is called; zero for a
     ///     warning at the end of the allowance.
     ///   - grace: Extra time after the allowance before the hard stop.
+    ///   - maximumAllowance: How long the allowance may grow to with ``extend(_:by:)``, measured from
+    ///     now; `nil` for the scheduler's ``maximumAllowance``, never above it.
     ///   - parent: A live budget this one belongs to; it ends no later than its parent.
     ///   - onWarning: Called at most once, when the warning is due (also when it falls due at the
     ///     same instant as the hard stop), unless ``end(_:)`` was called for the budget or an ancestor
@@ -66,13 +74,18 @@ public final class BudgetScheduler: Sendable {
     ///   - onStop: Called once if the budget stops before it is ended, with the reason.
     /// - Returns: The budget.
     /// - Throws: ``BudgetError`` for a non-positive allowance, a warning lead outside the allowance, a
-    ///   negative grace, or a parent that is not live. Nothing is scheduled then.
+    ///   negative grace, a maximum allowance below the allowance, or a parent that is not live.
+    ///   Nothing is scheduled then.
+    ///
+    /// After ``shutdown(grace:)`` a request is still granted (a job wrapping up may need a budget for
+    /// its clean-up), but its hard stop is no later than the shutdown's and its warning is due at once.
     /// - Complexity: O(log n) in the number of live budgets.
     public func requestBudget(
         named name: String,
         allowance: Duration,
         warningLead: Duration = .zero,
         grace: Duration = .zero,
+        maximumAllowance: Duration? = nil,
         parent: Budget? = nil,
         onWarning: BudgetWarningHandler? = nil,
         onStop: BudgetStopHandler? = nil
@@ -82,12 +95,22 @@ public final class BudgetScheduler: Sendable {
             throw BudgetError(name: name, problem: .warningLeadOutOfRange(warningLead, allowance: allowance))
         }
         guard grace >= .zero else { throw BudgetError(name: name, problem: .graceNegative(grace)) }
+        let ceilingAllowance = [maximumAllowance, self.maximumAllowance].compactMap { $0 }.min()
+        if let ceilingAllowance, ceilingAllowance < allowance {
+            throw BudgetError(name: name, problem: .maximumAllowanceBelowAllowance(ceilingAllowance, allowance: allowance))
+        }
         let now = clock.now.nanoseconds
         let allowanceNanos = allowance.nanosecondsSaturating
         let leadNanos = warningLead.nanosecondsSaturating
-        return try state.withLock { (state) throws(BudgetError) -> Budget in
-            var stopAt = now.addingSaturating(allowanceNanos).addingSaturating(grace.nanosecondsSaturating)
+        let graceNanos = grace.nanosecondsSaturating
+        let (budget, satisfied) = try state.withLock { (state) throws(BudgetError) -> (Budget, [UnsafeContinuation<Void, any Error>]) in
+            var stopAt = now.addingSaturating(allowanceNanos).addingSaturating(graceNanos)
             var warnAt = now.addingSaturating(allowanceNanos - leadNanos)
+            var stopsForShutdown = false
+            if let shutdownAt = state.shutdownAt {
+                warnAt = now
+                if shutdownAt < stopAt { (stopAt, stopsForShutdown) = (shutdownAt, true) }
+            }
             var parentSlot: Int?
             if let parent {
                 guard let slot = state.slot(of: parent) else {
@@ -97,6 +120,7 @@ public final class BudgetScheduler: Sendable {
                 if state.records[slot].stopAt < stopAt {
                     stopAt = state.records[slot].stopAt
                     warnAt = min(warnAt, stopAt - leadNanos)
+                    stopsForShutdown = false
                 }
             }
             let slot: Int
@@ -111,7 +135,9 @@ public final class BudgetScheduler: Sendable {
             }
             let entry = state.deadlines.insert(deadline: min(warnAt, stopAt), payload: UInt32(slot))
             let generation = state.records[slot].generation
-            var record = Record(name: name, warnAt: warnAt, stopAt: stopAt, generation: generation, isLive: true,
+            let ceiling = ceilingAllowance.map { now.addingSaturating($0.nanosecondsSaturating).addingSaturating(graceNanos) } ?? .max
+            var record = Record(name: name, warnAt: warnAt, stopAt: stopAt, lead: leadNanos, ceiling: ceiling,
+                                generation: generation, isLive: true, stopsForShutdown: stopsForShutdown,
                                 entry: entry, onWarning: onWarning, onStop: onStop)
             if let parentSlot {
                 record.parent = UInt32(parentSlot + 1)
@@ -122,8 +148,10 @@ public final class BudgetScheduler: Sendable {
             state.records[slot] = record
             state.liveCount += 1
             armIfEarlier(&state)
-            return state.budget(at: slot)
+            return (state.budget(at: slot), state.liveWaiters.takeSatisfied(by: state.liveCount))
         }
+        for waiter in satisfied { waiter.resume() }
+        return budget
     }
 
     /// Ends a budget: its work is done. Its live children stop with ``BudgetStopReason/parentEnded``.
@@ -144,13 +172,20 @@ public final class BudgetScheduler: Sendable {
     ///   else happens then, except that a warning still due is cancelled or waited for as above).
     @discardableResult
     public func end(_ budget: Budget) -> Bool {
+        finish(budget, stopping: nil)
+    }
+
+    /// Ends a budget (`reason` `nil`) or stops it now with `reason`: see ``end(_:)`` and
+    /// ``stop(_:reason:)``.
+    func finish(_ budget: Budget, stopping reason: BudgetStopReason?) -> Bool {
         let me = currentThreadIdentity()
         let (wasLive, stopped, released, waits) = state.withLock {
             state -> (Bool, [(Budget, BudgetStopReason, BudgetStopHandler?)], ReleasedHandlers, [OneShotSignal]) in
             var stopped: [(Budget, BudgetStopReason, BudgetStopHandler?)] = []
             let slot = state.slot(of: budget)
             if let slot {
-                stopChildren(of: slot, reason: .parentEnded, in: &state, into: &stopped)
+                stopChildren(of: slot, reason: reason == nil ? .parentEnded : .parentStopped, in: &state, into: &stopped)
+                if let reason { stopped.append((state.budget(at: slot), reason, state.records[slot].onStop)) }
                 remove(slot, in: &state)
             }
             var waits: [OneShotSignal] = []
@@ -233,7 +268,7 @@ public final class BudgetScheduler: Sendable {
                 }
                 stopChildren(of: top, reason: .parentStopped, in: &state, into: &stopped, warningsDueBy: now, warnings: &warnings)
                 queueWarning(of: top, dueBy: now, in: &state, into: &warnings)
-                stopped.append((state.budget(at: top), .expired, state.records[top].onStop))
+                stopped.append((state.budget(at: top), state.records[top].stopsForShutdown ? .shutdown : .expired, state.records[top].onStop))
                 remove(top, in: &state)
             }
             armIfEarlier(&state)
@@ -247,7 +282,7 @@ public final class BudgetScheduler: Sendable {
 
     /// Marks a budget's warning as delivered-or-due and queues it for delivery, if it has a handler
     /// and the warning is due by `dueBy` and not queued before.
-    private func queueWarning(of slot: Int, dueBy: Int64 = .max, in state: inout State,
+    func queueWarning(of slot: Int, dueBy: Int64 = .max, in state: inout State,
                               into warnings: inout [(Budget, BudgetWarningHandler)]) {
         let record = state.records[slot]
         guard record.warnAt != .max, record.warnAt <= dueBy else { return }
@@ -266,7 +301,7 @@ public final class BudgetScheduler: Sendable {
 
     /// Calls each queued warning handler whose delivery no `end` has cancelled, one at a time, and
     /// wakes the `end` calls that waited for it.
-    private func deliver(_ warnings: [(Budget, BudgetWarningHandler)]) {
+    func deliver(_ warnings: [(Budget, BudgetWarningHandler)]) {
         guard !warnings.isEmpty else { return }
         let me = currentThreadIdentity()
         for (budget, handler) in warnings {
@@ -330,7 +365,7 @@ public final class BudgetScheduler: Sendable {
 
     /// Keeps one clock timer armed no later than the earliest deadline. Moving it earlier re-arms it;
     /// a timer left earlier than needed (after budgets ended) fires, finds nothing due and re-arms.
-    private func armIfEarlier(_ state: inout State) {
+    func armIfEarlier(_ state: inout State) {
         guard let earliest = state.deadlines.peekDeadline else { return }
         if let armed = state.timerAt, armed <= earliest { return }
         if let timer = state.timer { clock.cancel(timer) }

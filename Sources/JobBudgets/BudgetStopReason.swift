@@ -6,6 +6,10 @@ public enum BudgetStopReason: String, Sendable, Hashable, CaseIterable, CustomSt
     case parentStopped
     /// Its parent was ended by its owner while this budget was still live.
     case parentEnded
+    /// Its owner stopped it with ``BudgetScheduler/stop(_:reason:)`` before its time was up.
+    case stopRequested
+    /// ``BudgetScheduler/shutdown(grace:)`` brought its hard stop forward, and the grace ran out.
+    case shutdown
 
     /// The reason's name.
     public var description: String { rawValue }

@@ -1,6 +1,6 @@
 /// A budget stopped before the work finished.
 public struct BudgetStoppedError: Error, Sendable, Hashable, CustomStringConvertible {
-    /// The budget that stopped.
+    /// The budget that stopped; its ``Budget/name`` names the work.
     public var budget: Budget
     /// Why it stopped.
     public var reason: BudgetStopReason
@@ -11,6 +11,6 @@ public struct BudgetStoppedError: Error, Sendable, Hashable, CustomStringConvert
         self.reason = reason
     }
 
-    /// `"budget#3 stopped: expired"`.
-    public var description: String { "\(budget) stopped: \(reason)" }
+    /// `"budget \"thumbnail\" (budget#3) stopped: expired"`.
+    public var description: String { "budget \(budget) stopped: \(reason)" }
 }

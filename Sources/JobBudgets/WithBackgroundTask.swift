@@ -1,110 +1,81 @@
 import BudgetClock
 
-/// Runs async work under a time budget: the work's task is cancelled at the warning, and the call
-/// returns at the hard stop at the latest, throwing ``BudgetStoppedError``.
+/// Runs async work under a time budget, as a child task, and returns when the work has finished, with
+/// what happened.
+///
+/// What the work sees, in order:
+/// 1. It starts at once, with ``BackgroundTask/current`` set and the ``BackgroundTask`` passed in.
+/// 2. At allowance − `warningLead` (or at once on ``BudgetScheduler/shutdown(grace:)``), the warning:
+///    ``BackgroundTask/isWarned`` turns `true` and ``BackgroundTask/waitForWarning()`` returns. Nothing
+///    is cancelled: clean-up may still `await`.
+/// 3. At allowance + `grace` (or the shutdown's hard stop), if it has not finished: the hard stop.
+///    Its task is cancelled and ``BackgroundTask/stopReason`` is set.
+/// 4. The call returns only once the work has returned or thrown: no work outlives it.
 ///
 /// ```swift
-/// let thumbnails = try await withBackgroundTask(name: "thumbnails", allowance: .seconds(30),
-///                                               warningLead: .seconds(5), scheduler: scheduler) {
-///     try await renderAll()            // sees Task.isCancelled at 25 s
+/// let outcome = try await withBackgroundTask(named: "thumbnails", allowance: .seconds(30),
+///                                            warningLead: .seconds(5), scheduler: scheduler) { task in
+///     try await renderAll(until: { task.isWarned })   // sees isWarned at 25 s, cancellation at 30 s
 /// }
+/// let thumbnails = try outcome.get()
 /// ```
 ///
 /// Calls nest: a `withBackgroundTask` inside another (same scheduler) gets a child budget, which never
-/// outlives its parent (``Budget/current``). Cancelling the calling task cancels the work too.
+/// outlives its parent. Cancelling the calling task cancels the work too (the outcome then has no
+/// ``BackgroundTaskOutcome/stopReason``, and the budget is ended).
 ///
 /// - Parameters:
-///   - name: A name for errors and debugging.
-///   - allowance: How long the work may take.
-///   - warningLead: How long before the allowance runs out the work is cancelled.
-///   - grace: Extra time after the allowance before the call gives up on the work.
+///   - name: A name for errors, logs and the outcome.
+///   - allowance: How long the work may take before the warning's lead and grace are counted.
+///   - warningLead: How long before the allowance runs out the work is warned.
+///   - grace: Extra time after the allowance before the hard stop.
+///   - maximumAllowance: How long ``BackgroundTask/extend(by:)`` may take the allowance.
 ///   - scheduler: The scheduler that keeps the budget.
-///   - operation: The work; it runs in a new child task.
-/// - Returns: What the work returned, if it finished before the hard stop.
-/// - Throws: ``BudgetError`` for a bad request; ``BudgetStoppedError`` at the hard stop (the work
-///   keeps running, cancelled, but its result is dropped); or whatever the work threw.
-public func withBackgroundTask<T: Sendable>(
-    name: String,
+///   - operation: The work; it runs in a child task, and the call does not return before it has.
+/// - Returns: The ``BackgroundTaskOutcome``: what the work returned or threw, whether it was warned
+///   and whether the hard stop cancelled it.
+/// - Throws: ``BudgetError`` only, for a request that cannot be granted (the work does not run then).
+public func withBackgroundTask<Success: Sendable>(
+    named name: String,
     allowance: Duration,
     warningLead: Duration = .zero,
     grace: Duration = .zero,
+    maximumAllowance: Duration? = nil,
     scheduler: BudgetScheduler,
-    operation: @escaping @Sendable () async throws -> T
-) async throws -> T {
-    let outcome = Outcome<T>()
-    let parent = Budget.current.flatMap { $0.scheduler === scheduler ? $0.budget : nil }
+    operation: @Sendable (BackgroundTask) async throws -> Success
+) async throws(BudgetError) -> BackgroundTaskOutcome<Success> {
+    let parent = BackgroundTask.current.flatMap { $0.scheduler === scheduler ? $0.budget : nil }
+    let signals = BackgroundTask.Signals()
     let budget = try scheduler.requestBudget(
-        named: name, allowance: allowance, warningLead: warningLead, grace: grace, parent: parent,
-        onWarning: { _ in outcome.cancelWork() },
-        onStop: { budget, reason in
-            outcome.cancelWork()
-            outcome.finish(.failure(BudgetStoppedError(budget: budget, reason: reason)))
-        }
-    )
-    let work = Task {
-        let result: Result<T, any Error>
-        do {
-            result = .success(try await Budget.$current.withValue((budget, scheduler)) { try await operation() })
-        } catch {
-            result = .failure(error)
-        }
-        scheduler.end(budget)
-        outcome.finish(result)
-    }
-    outcome.setWork(work)
-    return try await withTaskCancellationHandler {
-        try await outcome.value()
-    } onCancel: {
-        outcome.cancelWork()
-    }
-}
-
-/// The one result of a budgeted operation, delivered exactly once to the one waiter.
-private final class Outcome<T: Sendable>: Sendable {
-    private struct State {
-        var result: Result<T, any Error>?
-        var waiter: CheckedContinuation<T, any Error>?
-        var work: Task<Void, Never>?
-        var cancelRequested = false
-    }
-
-    private let state = LockedValue(State())
-
-    func setWork(_ work: Task<Void, Never>) {
-        let cancel = state.withLock { state -> Bool in
-            state.work = work
-            return state.cancelRequested
-        }
-        if cancel { work.cancel() }
-    }
-
-    func cancelWork() {
-        let work = state.withLock { state -> Task<Void, Never>? in
-            state.cancelRequested = true
-            return state.work
-        }
-        work?.cancel()
-    }
-
-    /// Records the result if none was recorded yet, and hands it to the waiter if there is one.
-    func finish(_ result: Result<T, any Error>) {
-        let waiter = state.withLock { state -> CheckedContinuation<T, any Error>? in
-            guard state.result == nil else { return nil }
-            state.result = result
-            defer { state.waiter = nil }
-            return state.waiter
-        }
-        waiter?.resume(with: result)
-    }
-
-    func value() async throws -> T {
-        try await withCheckedThrowingContinuation { continuation in
-            let ready = state.withLock { state -> Result<T, any Error>? in
-                if let result = state.result { return result }
-                state.waiter = continuation
+        named: name, allowance: allowance, warningLead: warningLead, grace: grace,
+        maximumAllowance: maximumAllowance, parent: parent,
+        onWarning: { _ in signals.warned.raise() },
+        onStop: { _, reason in signals.stop(reason) })
+    let task = BackgroundTask(budget: budget, scheduler: scheduler, signals: signals)
+    let result = await withoutActuallyEscaping(operation) { operation in
+        await withTaskGroup(of: Result<Success, any Error>?.self) { group in
+            group.addTask {
+                do {
+                    return .success(try await BackgroundTask.$current.withValue(task) { try await operation(task) })
+                } catch {
+                    return .failure(error)
+                }
+            }
+            // Returns at the hard stop, or when cancelled once the work has finished.
+            group.addTask {
+                try? await signals.stopped.wait()
                 return nil
             }
-            if let ready { continuation.resume(with: ready) }
+            var result: Result<Success, any Error>?
+            while let event = await group.next() {
+                if let event { result = event }
+                group.cancelAll()
+            }
+            guard let result else { fatalError("withBackgroundTask: the work's child task returned no result") }
+            return result
         }
     }
+    let stoppedFirst = !scheduler.end(budget)
+    return BackgroundTaskOutcome(budget: budget, result: result, wasWarned: task.isWarned,
+                                 stopReason: stoppedFirst ? task.stopReason : nil)
 }

@@ -33,7 +33,8 @@ import TestSupport
         // The core is values only: its only import is the clock module, for `BudgetInstant`.
         "BackgroundBudgetCore": ["BudgetClock"],
         "BudgetClock": ["Dispatch", "Darwin", "Glibc", "Musl", "Android"],
-        "JobBudgets": ["BudgetClock", "Dispatch"],
+        // The C library only for `signal()`, which a Dispatch signal source needs (ShutdownSignals).
+        "JobBudgets": ["BudgetClock", "Dispatch", "Darwin", "Glibc", "Musl"],
         "SavedState": ["Foundation", "Darwin", "Glibc", "Musl"],
     ]
 

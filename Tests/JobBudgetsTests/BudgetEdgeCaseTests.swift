@@ -23,7 +23,7 @@ import TestSupport
         clock.advance(by: .seconds(20))
         #expect(log.entries == [
             "\(early) expired",                                  // its own, earlier deadline
-            "budget#3 parentStopped", "budget#2 parentStopped", "budget#1 expired",
+            "\"clamped\" (budget#3) parentStopped", "\"same\" (budget#2) parentStopped", "\"parent\" (budget#1) expired",
         ])
         #expect(scheduler.liveCount == 0)
         #expect(clock.pendingCount == 0)
@@ -37,7 +37,7 @@ import TestSupport
         let middle = try scheduler.requestBudget(named: "middle", allowance: .seconds(10), warningLead: .seconds(1), parent: top, onStop: onStop)
         _ = try scheduler.requestBudget(named: "leaf", allowance: .seconds(10), parent: middle, onStop: onStop)
         clock.advance(by: .seconds(10))
-        #expect(log.entries == ["budget#3 parentStopped", "budget#2 parentStopped", "budget#1 expired"])
+        #expect(log.entries == ["\"leaf\" (budget#3) parentStopped", "\"middle\" (budget#2) parentStopped", "\"top\" (budget#1) expired"])
     }
 
     @Test func endingABudgetWhoseWarningIsDueButNotYetDeliveredCancelsTheWarning() throws {
@@ -73,8 +73,8 @@ import TestSupport
         _ = try scheduler.requestBudget(named: "child", allowance: .seconds(10), parent: parent,
                                         onWarning: { log.append("warning \($0)") }, onStop: { log.append("stop \($0) \($1)") })
         clock.advance(by: .seconds(10))
-        #expect(Set(log.entries.prefix(2)) == ["warning budget#1", "warning budget#2"])
-        #expect(log.entries.suffix(2) == ["stop budget#2 parentStopped", "stop budget#1 expired"])
+        #expect(Set(log.entries.prefix(2)) == ["warning \"parent\" (budget#1)", "warning \"child\" (budget#2)"])
+        #expect(log.entries.suffix(2) == ["stop \"child\" (budget#2) parentStopped", "stop \"parent\" (budget#1) expired"])
     }
 
     #if canImport(Dispatch)

@@ -19,7 +19,7 @@ import TestSupport
             onWarning: { log.append("warning \($0) at \(clock.now)") },
             onStop: { log.append("stop \($0) \($1) at \(clock.now)") })
         clock.advance(by: .seconds(100))
-        #expect(log.entries == ["warning budget#1 at t=25.000s", "stop budget#1 expired at t=32.000s"])
+        #expect(log.entries == ["warning \"job\" (budget#1) at t=25.000s", "stop \"job\" (budget#1) expired at t=32.000s"])
         #expect(!scheduler.isLive(budget))
         #expect(scheduler.end(budget) == false)
         #expect(clock.pendingCount == 0)
@@ -50,7 +50,7 @@ import TestSupport
         #expect(scheduler.timeRemaining(child) == .seconds(10))
         clock.advance(by: .seconds(10))
         #expect(log.entries == [
-            "budget#3 parentStopped at t=10.000s", "budget#2 parentStopped at t=10.000s", "budget#1 expired at t=10.000s",
+            "\"grandchild\" (budget#3) parentStopped at t=10.000s", "\"child\" (budget#2) parentStopped at t=10.000s", "\"parent\" (budget#1) expired at t=10.000s",
         ])
         #expect(scheduler.liveCount == 0)
     }
@@ -63,7 +63,7 @@ import TestSupport
         _ = try scheduler.requestBudget(named: "b", allowance: .seconds(5), parent: parent, onStop: { log.append("\($0) \($1)") })
         scheduler.end(first)
         scheduler.end(parent)
-        #expect(log.entries == ["budget#3 parentEnded"])
+        #expect(log.entries == ["\"b\" (budget#3) parentEnded"])
         #expect(scheduler.liveCount == 0)
     }
 
@@ -123,65 +123,4 @@ import TestSupport
         #expect(clock.pendingCount == 0)
     }
     #endif
-}
-
-@Suite struct WithBackgroundTaskTests {
-    let clock = VirtualClock()
-
-    @Test func returnsTheResultAndEndsTheBudget() async throws {
-        let scheduler = BudgetScheduler(clock: clock)
-        let value = try await withBackgroundTask(name: "quick", allowance: .seconds(30), scheduler: scheduler) { 42 }
-        #expect(value == 42)
-        #expect(scheduler.liveCount == 0)
-        #expect(clock.pendingCount == 0)
-    }
-
-    @Test func theWarningCancelsTheWork() async throws {
-        let scheduler = BudgetScheduler(clock: clock)
-        let (started, signal) = AsyncStream<Void>.makeStream()
-        let call = Task {
-            try await withBackgroundTask(name: "slow", allowance: .seconds(30), warningLead: .seconds(5), scheduler: scheduler) {
-                signal.yield()
-                let (never, _) = AsyncStream<Void>.makeStream()
-                for await _ in never {}                  // ends when the task is cancelled
-                try Task.checkCancellation()
-                return 1
-            }
-        }
-        for await _ in started { break }
-        clock.advance(by: .seconds(25))
-        await #expect(throws: CancellationError.self) { try await call.value }
-        #expect(scheduler.liveCount == 0)
-    }
-
-    @Test func theHardStopReturnsEvenIfTheWorkIgnoresCancellation() async throws {
-        let scheduler = BudgetScheduler(clock: clock)
-        let (started, signal) = AsyncStream<Void>.makeStream()
-        let (release, releaser) = AsyncStream<Void>.makeStream()
-        let call = Task {
-            try await withBackgroundTask(name: "stubborn", allowance: .seconds(30), warningLead: .seconds(5),
-                                         grace: .seconds(2), scheduler: scheduler) {
-                signal.yield()
-                for await _ in release {}                // ignores cancellation until released
-                return 1
-            }
-        }
-        for await _ in started { break }
-        clock.advance(by: .seconds(32))
-        await #expect(throws: BudgetStoppedError(budget: Budget(id: 1), reason: .expired)) { try await call.value }
-        releaser.finish()
-    }
-
-    @Test func nestedCallsGetChildBudgets() async throws {
-        let scheduler = BudgetScheduler(clock: clock)
-        let inner = try await withBackgroundTask(name: "outer", allowance: .seconds(10), scheduler: scheduler) {
-            try await withBackgroundTask(name: "inner", allowance: .seconds(60), scheduler: scheduler) {
-                let current = try #require(Budget.current)
-                return (current.budget, scheduler.timeRemaining(current.budget))
-            }
-        }
-        #expect(inner.0 == Budget(id: 2))
-        #expect(inner.1 == .seconds(10))
-        #expect(Budget.current == nil)
-    }
 }

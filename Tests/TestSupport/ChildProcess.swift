@@ -93,6 +93,22 @@ package final class ChildProcess {
         reaped = true
     }
 
+    /// Sends a signal (`SIGTERM`, `SIGINT`) to the child, if it has not been reaped yet.
+    package func send(signal number: Int32) {
+        guard !reaped else { return }
+        _ = sendSignal(pid, number)
+    }
+
+    /// Waits for the child to exit (after ``send(signal:)``, or once it is done) and reaps it.
+    /// - Returns: The exit status, or the negated signal number when a signal ended it.
+    package func waitForExit() -> Int32 {
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0, errno == EINTR {}
+        reaped = true
+        let signal = status & 0x7f
+        return signal == 0 ? (status >> 8) & 0xff : -signal
+    }
+
     /// Every line the child wrote that has not been read yet, up to the end of its output. Call after
     /// ``kill()``, so the end is near.
     package func remainingLines() -> [String] {
@@ -110,6 +126,11 @@ package final class ChildProcess {
             reachedEnd = true
         }
     }
+}
+
+/// `kill(pid, number)`, under a name that `ChildProcess.kill()` does not shadow.
+private func sendSignal(_ pid: pid_t, _ number: Int32) -> Int32 {
+    kill(pid, number)
 }
 
 /// `kill(pid, SIGKILL)`, under a name that `ChildProcess.kill()` does not shadow.

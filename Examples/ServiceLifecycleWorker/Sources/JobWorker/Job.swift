@@ -1,0 +1,1 @@
+../../../JobRunner/Job.swift

@@ -1,0 +1,107 @@
+import BudgetClock
+
+/// What work running under ``withBackgroundTask(named:allowance:warningLead:grace:maximumAllowance:scheduler:operation:)``
+/// sees of its budget: whether the warning has come, how long is left, and a way to ask for more.
+///
+/// The warning is a soft signal: it never cancels the work. Check ``isWarned`` between steps, or
+/// wait for it with ``waitForWarning()`` beside the work; then checkpoint and return. Only the hard
+/// stop cancels the work (`Task.isCancelled`, `CancellationError` from `Task.sleep` and friends),
+/// and ``stopReason`` then says why.
+///
+/// ```swift
+/// let outcome = try await withBackgroundTask(named: "resize", allowance: .seconds(30),
+///                                            warningLead: .seconds(5), scheduler: scheduler) { task in
+///     for image in images[progress...] {
+///         if task.isWarned { return try checkpoint(progress) }   // at 25 s: wrap up
+///         try await resize(image)                                // cancelled at 30 s
+///         progress += 1
+///     }
+///     return .done
+/// }
+/// ```
+public final class BackgroundTask: Sendable {
+    /// The budget the work runs under.
+    public let budget: Budget
+    /// The scheduler that keeps the budget.
+    public let scheduler: BudgetScheduler
+    /// The warning and the hard stop, made before the budget so that its handlers can reach them.
+    let signals: Signals
+
+    init(budget: Budget, scheduler: BudgetScheduler, signals: Signals) {
+        self.budget = budget
+        self.scheduler = scheduler
+        self.signals = signals
+    }
+
+    /// The warning and the hard stop of one budget, raised by its handlers.
+    final class Signals: Sendable {
+        let warned = BudgetSignal()
+        let stopped = BudgetSignal()
+        let reason = LockedValue<BudgetStopReason?>(nil)
+
+        /// Records the hard stop and wakes whoever waits for it.
+        func stop(_ stopReason: BudgetStopReason) {
+            reason.withLock { $0 = stopReason }
+            stopped.raise()
+        }
+    }
+
+    /// The innermost background task running in the current Swift task, if any: a
+    /// `withBackgroundTask` inside it (on the same scheduler) gets a child budget.
+    @TaskLocal public static var current: BackgroundTask?
+
+    /// The budget's name.
+    public var name: String { budget.name }
+
+    /// Whether the warning has come: the allowance is running out, or the scheduler is shutting down.
+    public var isWarned: Bool { signals.warned.isRaised }
+
+    /// Why the budget stopped, once it has (the work is then cancelled); `nil` before.
+    public var stopReason: BudgetStopReason? { signals.reason.withLock { $0 } }
+
+    /// Time left before the hard stop; `nil` once the budget has ended or stopped.
+    public var timeRemaining: Duration? { scheduler.timeRemaining(budget) }
+
+    /// Suspends until the warning has come; returns at once if it has.
+    /// - Throws: `CancellationError` if the task is cancelled first (by the hard stop, or by whoever
+    ///   cancels the caller).
+    public func waitForWarning() async throws {
+        try await signals.warned.wait()
+    }
+
+    /// Moves the hard stop later (see ``BudgetScheduler/extend(_:by:)``).
+    /// - Parameter extra: How much later.
+    /// - Returns: The new hard stop.
+    /// - Throws: ``BudgetError`` if the budget is not live or the extension passes a limit.
+    @discardableResult
+    public func extend(by extra: Duration) throws(BudgetError) -> BudgetInstant {
+        try scheduler.extend(budget, by: extra)
+    }
+}
+
+/// A flag raised once, which tasks can wait for without polling.
+final class BudgetSignal: Sendable {
+    private struct State: Sendable {
+        var raised = false
+        var waiters = CountWaiters()
+    }
+
+    private let state = LockedValue(State())
+
+    /// Whether ``raise()`` has been called.
+    var isRaised: Bool { state.withLock { $0.raised } }
+
+    /// Raises the flag and resumes the waiters (after unlocking).
+    func raise() {
+        let waiters = state.withLock { state in
+            state.raised = true
+            return state.waiters.takeSatisfied(by: 1)
+        }
+        for waiter in waiters { waiter.resume() }
+    }
+
+    /// Suspends until the flag is raised, or throws `CancellationError` if the task is cancelled first.
+    func wait() async throws {
+        try await waitForCount(1, in: state, current: { $0.raised ? 1 : 0 }, waiters: \.waiters)
+    }
+}

@@ -1,0 +1,129 @@
+import BudgetClock
+
+/// Operations on live budgets: extend one, stop one now, shut them all down within a grace period.
+extension BudgetScheduler {
+    /// Moves a live budget's hard stop (and its warning, if not yet delivered) later by `extra`.
+    ///
+    /// The new hard stop must stay within the budget's ceiling (its `maximumAllowance`, or the
+    /// scheduler's), its parent's hard stop, and the hard stop of a ``shutdown(grace:)``; otherwise
+    /// nothing changes. Live children keep their deadlines. A warning already delivered is not
+    /// delivered again.
+    ///
+    /// ```swift
+    /// let job = try scheduler.requestBudget(named: "export", allowance: .seconds(30),
+    ///                                       maximumAllowance: .seconds(120))
+    /// try scheduler.extend(job, by: .seconds(60))      // hard stop at 90 s
+    /// try scheduler.extend(job, by: .seconds(60))      // throws: past the ceiling at 120 s
+    /// ```
+    /// - Parameters:
+    ///   - budget: The budget.
+    ///   - extra: How much later the hard stop comes.
+    /// - Returns: The new hard stop.
+    /// - Throws: ``BudgetError`` naming the budget: ``BudgetError/Problem/notLive``,
+    ///   ``BudgetError/Problem/extensionNotPositive(_:)``, or the limit it would pass.
+    /// - Complexity: O(log n) in the number of live budgets.
+    @discardableResult
+    public func extend(_ budget: Budget, by extra: Duration) throws(BudgetError) -> BudgetInstant {
+        guard extra > .zero else { throw BudgetError(name: budget.name, problem: .extensionNotPositive(extra)) }
+        let extraNanos = extra.nanosecondsSaturating
+        let stopAt = try state.withLock { (state) throws(BudgetError) -> Int64 in
+            guard let slot = state.slot(of: budget) else { throw BudgetError(name: budget.name, problem: .notLive) }
+            var record = state.records[slot]
+            let stopAt = record.stopAt.addingSaturating(extraNanos)
+            if stopAt > record.ceiling {
+                throw BudgetError(name: budget.name, problem: .extensionBeyondCeiling(extra, ceiling: BudgetInstant(nanoseconds: record.ceiling)))
+            }
+            if record.parent != 0, stopAt > state.records[Int(record.parent - 1)].stopAt {
+                throw BudgetError(name: budget.name, problem: .extensionBeyondParent(extra, parent: state.budget(at: Int(record.parent - 1))))
+            }
+            if let shutdownAt = state.shutdownAt, stopAt > shutdownAt {
+                throw BudgetError(name: budget.name, problem: .extensionBeyondShutdown(extra, deadline: BudgetInstant(nanoseconds: shutdownAt)))
+            }
+            record.stopAt = stopAt
+            if record.warnAt != .max { record.warnAt = record.warnAt.addingSaturating(extraNanos) }
+            if let entry = record.entry { state.deadlines.remove(entry) }
+            record.entry = state.deadlines.insert(deadline: min(record.warnAt, stopAt), payload: UInt32(slot))
+            state.records[slot] = record
+            return stopAt
+        }
+        return BudgetInstant(nanoseconds: stopAt)
+    }
+
+    /// Stops a live budget now, as its hard stop would: its live children stop first with
+    /// ``BudgetStopReason/parentStopped``, then its stop handler is called with `reason`, on the
+    /// calling thread, after the lock is released. A warning not yet delivered is not delivered.
+    ///
+    /// When `stop` returns, the warning handlers of the budget and of every budget under it are not
+    /// running and never will be, as for ``end(_:)`` (with the same one exception).
+    /// - Parameters:
+    ///   - budget: The budget.
+    ///   - reason: The reason its stop handler is given.
+    /// - Returns: `true` if the budget was live; `false` if it had already ended or stopped.
+    @discardableResult
+    public func stop(_ budget: Budget, reason: BudgetStopReason = .stopRequested) -> Bool {
+        finish(budget, stopping: reason)
+    }
+
+    /// Brings every live budget's hard stop forward to at most `grace` from now, and its warning to
+    /// now: what a worker does on `SIGTERM` so that every job is warned first and stopped before the
+    /// orchestrator's kill.
+    ///
+    /// Warnings not yet delivered are delivered before the call returns, on the calling thread, after
+    /// the lock is released (with the same guarantees towards ``end(_:)`` as on the clock's thread);
+    /// hard stops later than now + `grace` move to that instant and report
+    /// ``BudgetStopReason/shutdown``; earlier ones stay. Later requests are still granted, warned at once and stopped no later than that
+    /// instant; extensions cannot pass it. Calling it again can only bring the instant earlier.
+    ///
+    /// ```swift
+    /// scheduler.shutdown(grace: .seconds(25))   // Kubernetes sends SIGKILL 30 s after SIGTERM
+    /// ```
+    /// - Parameter grace: How long the jobs have to wrap up; negative counts as zero.
+    /// - Returns: How many live budgets were re-armed.
+    /// - Complexity: O(n) in the number of live budgets.
+    @discardableResult
+    public func shutdown(grace: Duration) -> Int {
+        let now = clock.now.nanoseconds
+        let deadline = now.addingSaturating(max(grace, .zero).nanosecondsSaturating)
+        var warnings: [(Budget, BudgetWarningHandler)] = []
+        let rearmed = state.withLock { state -> Int in
+            let shutdownAt = min(deadline, state.shutdownAt ?? .max)
+            state.shutdownAt = shutdownAt
+            state.deadlines.removeAll()
+            var rearmed = 0
+            for slot in state.records.indices where state.records[slot].isLive {
+                if state.records[slot].stopAt > shutdownAt {
+                    state.records[slot].stopAt = shutdownAt
+                    state.records[slot].stopsForShutdown = true
+                }
+                queueWarning(of: slot, in: &state, into: &warnings)
+                state.records[slot].entry = state.deadlines.insert(deadline: state.records[slot].stopAt, payload: UInt32(slot))
+                rearmed += 1
+            }
+            armIfEarlier(&state)
+            return rearmed
+        }
+        deliver(warnings)
+        return rearmed
+    }
+
+    /// Whether ``shutdown(grace:)`` has been called.
+    public var isShuttingDown: Bool {
+        state.withLock { $0.shutdownAt != nil }
+    }
+
+    /// The budget's hard stop, or `nil` if it is not live.
+    public func deadline(of budget: Budget) -> BudgetInstant? {
+        state.withLock { state in state.slot(of: budget).map { BudgetInstant(nanoseconds: state.records[$0].stopAt) } }
+    }
+
+    /// Suspends until at least `count` budgets are live; returns at once if they already are.
+    ///
+    /// The request that makes the count resumes the waiter, so a test on a ``/BudgetClock/VirtualClock``
+    /// advances the clock only once the jobs it started hold their budgets: no polling of
+    /// ``liveCount``, no `Task.yield()` loops.
+    /// - Parameter count: How many live budgets to wait for.
+    /// - Throws: `CancellationError` if the waiting task is cancelled first.
+    public func waitForLiveBudgets(_ count: Int) async throws {
+        try await waitForCount(count, in: state, current: { $0.liveCount }, waiters: \.liveWaiters)
+    }
+}
