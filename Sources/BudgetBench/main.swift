@@ -14,6 +14,7 @@ let benchmarks: [any Benchmark] = [
     ScenarioBenchmark(),
     ScaleBenchmark(),
     LockBenchmark(),
+    ExplorerBenchmark(),
 ]
 
 let filters = CommandLine.arguments.dropFirst()

@@ -110,7 +110,10 @@ import TestSupport
     }
 
     @Test func theExhaustiveSearchFindsThePlantedBugAtDepthThree() throws {
-        let explorer = try Explorer(target: Self.draftLoss, invariants: Self.buggy)
+        let menu = try ExplorerMenu([.init(.act(.open(Self.notes))), .init(.act(.home)), .init(.act(.purge(Self.notes))),
+                                     .init(.act(.killFromAppSwitcher(Self.notes))), .init(.act(.beginInterruption)),
+                                     .init(.act(.answerInterruption)), .init(.act(.setLowPowerMode(true))), .init(.wait(.seconds(10)))])
+        let explorer = try Explorer(target: Self.draftLoss, invariants: Self.buggy, menu: menu)
         #expect(explorer.exhaustive(depth: 2).failures.isEmpty)
         let report = explorer.exhaustive(depth: 3)
         #expect(report.failures.map(\.events) == [Self.minimal])

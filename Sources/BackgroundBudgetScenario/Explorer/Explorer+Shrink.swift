@@ -91,7 +91,7 @@ extension Explorer {
         }
         let failingEvent = broken?.index ?? max(current.count - 1, 0)
         let message = broken?.message ?? "the sequence no longer breaks \(invariant)"
-        let description = "Found by bgbudget explore: \(invariant) breaks at event \(failingEvent + 1) of \(current.count)"
+        let description = "Found by the explorer: \(invariant) breaks at event \(failingEvent + 1) of \(current.count)"
             + (current.indices.contains(failingEvent) ? " (\(current[failingEvent]))" : "") + ": \(message)"
         return ExplorerFailure(invariant: invariant, message: message, events: current, failingEvent: failingEvent,
                                foundLength: events.count, scenarioFile: target.scenarioFile(for: current, description: description))

@@ -91,7 +91,8 @@ public struct Explorer: Sendable {
     /// Bounded exhaustive search: every sequence of menu events up to `depth` long, breadth first,
     /// except that a sequence reaching a state already seen (by the fingerprint of the core's state,
     /// with instants relative to now, and of delegates that describe theirs) is not extended. A
-    /// sequence that breaks an invariant is not extended either.
+    /// sequence that breaks an invariant is not extended either. (An action that records nothing can
+    /// still change the state: swiping away an app that is not running marks it killed by the user.)
     /// - Parameters:
     ///   - depth: The longest sequence.
     ///   - progress: Called after each level with the report so far.
@@ -126,6 +127,7 @@ public struct Explorer: Sendable {
             if frontier.isEmpty { break }
         }
         report.statesSeen = seen.count
+        report.seenSetBytes = seen.capacity * MemoryLayout<UInt64>.stride + (seen.capacity + 7) / 8
         report.failures = found.map { shrink($0.events, invariant: $0.invariant) }
         return report
     }

@@ -36,6 +36,9 @@ public struct ExplorerReport: Sendable, Hashable, CustomStringConvertible {
     public var eventsPerformed = 0
     /// Distinct states reached (exhaustive search only; 0 for random walks).
     public var statesSeen = 0
+    /// The memory the exhaustive search's seen-set held at the end, in bytes: a 64-bit fingerprint per
+    /// bucket and its occupancy bit (0 for random walks).
+    public var seenSetBytes = 0
     /// Sequences that broke an invariant.
     public var failingSequences = 0
     /// For each invariant that broke, its first failure, shrunk; in the order they were found.

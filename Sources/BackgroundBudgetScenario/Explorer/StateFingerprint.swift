@@ -10,6 +10,9 @@ struct StateFingerprint {
     private(set) var value: UInt64 = 0xCBF2_9CE4_8422_2325
     let now: BudgetInstant
 
+    /// Stored properties that are the same in every state of a run, skipped.
+    static let constantLabels: Set<String> = ["policy", "retention", "manifest", "factors"]
+
     init(now: BudgetInstant) {
         self.now = now
     }
@@ -30,22 +33,34 @@ struct StateFingerprint {
         mix(UInt64(text.utf8.count))
     }
 
-    /// Mixes a value in: its leaves, or its children with their labels, recursively.
+    /// Mixes a value in: its leaves, or its children in order, recursively.
     mutating func mix(any value: Any, depth: Int = 0) {
-        switch value {
-        case let number as Int: mix(UInt64(bitPattern: Int64(number)))
-        case let number as Int64: mix(UInt64(bitPattern: number))
-        case let number as UInt64: mix(number)
-        case let number as UInt32: mix(UInt64(number))
-        case let flag as Bool: mix(flag ? 1 : 2)
-        case let text as String: mix(text)
-        case let number as Double: mix(number.bitPattern)
-        case let instant as BudgetInstant: mix(UInt64(bitPattern: instant.nanoseconds &- now.nanoseconds))
-        case let duration as Duration:
+        // One type lookup instead of a chain of failed casts: most nodes are not leaves of these types.
+        switch ObjectIdentifier(type(of: value)) {
+        case Self.int: mix(UInt64(bitPattern: Int64(value as! Int)))
+        case Self.int64: mix(UInt64(bitPattern: value as! Int64))
+        case Self.uint64: mix(value as! UInt64)
+        case Self.bool: mix((value as! Bool) ? 1 : 2)
+        case Self.string: mix(value as! String)
+        case Self.double: mix((value as! Double).bitPattern)
+        case Self.instant: mix(UInt64(bitPattern: (value as! BudgetInstant).nanoseconds &- now.nanoseconds))
+        case Self.duration:
+            let duration = value as! Duration
             mix(UInt64(bitPattern: duration.components.seconds))
             mix(UInt64(bitPattern: duration.components.attoseconds))
         default: mixChildren(of: value, depth: depth)
         }
+    }
+
+    private static let int = ObjectIdentifier(Int.self), int64 = ObjectIdentifier(Int64.self),
+                       uint64 = ObjectIdentifier(UInt64.self), bool = ObjectIdentifier(Bool.self),
+                       string = ObjectIdentifier(String.self), double = ObjectIdentifier(Double.self),
+                       instant = ObjectIdentifier(BudgetInstant.self), duration = ObjectIdentifier(Duration.self)
+
+    /// A value of one byte or none (an enum without payloads), as that byte.
+    private static func smallBits<T>(_ value: T) -> UInt64? {
+        guard MemoryLayout<T>.size <= 1 else { return nil }
+        return withUnsafeBytes(of: value) { bytes in bytes.first.map(UInt64.init) ?? 0 }
     }
 
     private mutating func mixChildren(of value: Any, depth: Int) {
@@ -65,11 +80,16 @@ struct StateFingerprint {
             mix(UInt64(mirror.children.count))
         default:
             if mirror.children.isEmpty {
-                mix(String(describing: value))
+                if mirror.displayStyle == .enum, let bits = Self.smallBits(value) {
+                    mix(bits)
+                } else {
+                    mix(String(describing: value))
+                }
                 return
             }
             for child in mirror.children {
-                if let label = child.label { mix(label) }
+                // What never changes after installation: the policy, the trace's retention, each manifest.
+                if let label = child.label, Self.constantLabels.contains(label) { continue }
                 mix(any: child.value, depth: depth + 1)
             }
             mix(UInt64(mirror.children.count))
