@@ -86,6 +86,7 @@ import TestSupport
             let scenario = try Scenario(json: #"{"apps": [{"id": "com.example.a"}, {"id": "com.example.b"}], "events": ["# + json + "]}")
             #expect(scenario.events.first?.action == action, "\(json)")
         }
-        #expect(JSONNode.quoted("a\"b\\c\n\u{01}") == #""a\"b\\c\n\u0001""#)
+        let text = #"{"a": ["x\"y\n\u0001", 1.5, true, null, {"b": 2}]}"#
+        #expect(try JSONParser.parse(Array(text.utf8)).rendered() == text)
     }
 }

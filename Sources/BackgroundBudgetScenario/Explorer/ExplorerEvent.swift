@@ -36,8 +36,8 @@ public enum ExplorerEvent: Sendable, Hashable, CustomStringConvertible {
         guard case .act(let action) = self, let fields = Self.fields(of: action) else { return nil }
         var members = ["\"at\": \(plainNumber(instant.seconds))", "\"do\": \"\(action.name)\""]
         for field in fields {
-            let quoted = field.isText ? JSONNode.quoted(field.value) : field.value
-            members.append("\(JSONNode.quoted(field.key)): \(quoted)")
+            let quoted = field.isText ? jsonString(field.value) : field.value
+            members.append("\(jsonString(field.key)): \(quoted)")
         }
         return "{" + members.joined(separator: ", ") + "}"
     }

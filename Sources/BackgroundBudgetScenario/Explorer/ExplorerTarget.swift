@@ -67,10 +67,10 @@ public struct ExplorerTarget: Sendable {
     ///   - description: The new description.
     /// - Returns: The file's text, ending in a newline.
     func scenarioFile(for events: [ExplorerEvent], description: String) -> String {
-        var lines = ["{", "  \"description\": \(JSONNode.quoted(description)),"]
+        var lines = ["{", "  \"description\": \(jsonString(description)),"]
         if case .object(let members) = root.value {
             for member in members where ["policy", "device"].contains(member.key) {
-                lines.append("  \(JSONNode.quoted(member.key)): \(member.value.rendered()),")
+                lines.append("  \(jsonString(member.key)): \(member.value.rendered()),")
             }
             if let apps = members.first(where: { $0.key == "apps" }), case .array(let list) = apps.value.value {
                 lines.append("  \"apps\": [")
