@@ -57,7 +57,7 @@ import TestSupport
         #expect(outcome.standardOutput.contains("distinct shrunk failures: 0"))
         #expect(outcome.standardOutput.contains("invariants: dataSaved, noWatchdogKill, noKillWithOpenTask"))
         let progress = lines.entries
-        #expect(progress.contains("\rexplore: seed 1/1, 100 sequences, 0 failing seeds"))
+        #expect(progress.contains("\rexplore: seed 1/1, 100 sequences, 0 failing seeds\u{1B}[K"))
         #expect(progress.contains { $0.hasPrefix("\rexplore: exhaustive search, ") })
         #expect(progress.last == "\r\u{1B}[K")
     }

@@ -51,7 +51,7 @@ extension ScenarioCommand {
                 let seed = options.firstSeed &+ UInt64(offset)
                 let report = explorer.randomWalks(seed: seed, sequences: options.sequences, length: options.length) { report in
                     if report.sequencesTried % 100 == 0 {
-                        progress?("\rexplore: seed \(offset + 1)/\(seeds), \(tried + report.sequencesTried) sequences, \(failingSeeds) failing seeds")
+                        progress?("\rexplore: seed \(offset + 1)/\(seeds), \(tried + report.sequencesTried) sequences, \(failingSeeds) failing seeds\u{1B}[K")
                     }
                 }
                 tried += report.sequencesTried
@@ -63,7 +63,7 @@ extension ScenarioCommand {
         }
         if let depth = options.depth {
             let report = explorer.exhaustive(depth: depth) { report in
-                progress?("\rexplore: exhaustive search, \(report.sequencesTried) sequences, \(report.statesSeen) states")
+                progress?("\rexplore: exhaustive search, \(report.sequencesTried) sequences, \(report.statesSeen) states\u{1B}[K")
             }
             lines.append("exhaustive search to depth \(depth): sequences tried: \(report.sequencesTried), states seen: \(report.statesSeen), "
                          + "failing sequences: \(report.failingSequences)")
