@@ -1,5 +1,5 @@
 import BackgroundBudget
-@_exported import BackgroundBudgetScenario
+import BackgroundBudgetScenario
 import Testing
 
 extension ExplorerReport {
@@ -19,10 +19,13 @@ extension ExplorerReport {
 
 extension Explorer {
     /// Explores from a test and records an issue for each invariant that breaks (see
-    /// ``/BackgroundBudgetScenario/ExplorerReport/recordIssues(sourceLocation:)``): random walks from
-    /// each seed, then, with `depth`, the exhaustive search.
+    /// `ExplorerReport.recordIssues(sourceLocation:)`): random walks from each seed, then, with
+    /// `depth`, the exhaustive search.
     ///
     /// ```swift
+    /// import BackgroundBudgetScenario
+    /// import BackgroundBudgetTestKit
+    ///
     /// @Test func theDraftSurvivesEverySequence() throws {
     ///     let explorer = try Explorer(target: ExplorerTarget(json: notesScenario),
     ///                                 invariants: [.dataSaved(by: [.didEnterBackground])])

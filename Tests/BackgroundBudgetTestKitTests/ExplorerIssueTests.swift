@@ -1,3 +1,4 @@
+import BackgroundBudgetScenario
 import BackgroundBudgetTestKit
 import Testing
 
