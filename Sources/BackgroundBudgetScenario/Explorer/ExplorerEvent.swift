@@ -3,7 +3,7 @@ import BackgroundBudget
 /// One step of an explored sequence: time passing, or something the user or the system does.
 ///
 /// A sequence of events becomes a scenario by giving each action the instant the waits before it
-/// add up to (``ExplorerReport/counterexample``).
+/// add up to (``ExplorerFailure/scenarioFile``).
 public enum ExplorerEvent: Sendable, Hashable, CustomStringConvertible {
     /// Time passes: timers fire, allowances run out, fetch opportunities come.
     case wait(Duration)
