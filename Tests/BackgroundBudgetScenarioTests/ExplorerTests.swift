@@ -77,6 +77,11 @@ import TestSupport
         #expect(failure.events == Self.minimal)
         #expect(failure.foundLength == long.count)
         #expect(failure.failingEvent == 2)
+        // A sequence that does not break the invariant is returned as it was, saying so.
+        let clean = explorer.shrink([.act(.open(Self.notes))], invariant: "dataSaved")
+        #expect(clean.events == [.act(.open(Self.notes))])
+        #expect(clean.message == "the sequence no longer breaks dataSaved")
+        #expect(explorer.shrink([], invariant: "dataSaved").description.hasPrefix("dataSaved broke at event 1 of 0, "))
         // The same input always shrinks to the same output.
         #expect(explorer.shrink(long, invariant: "dataSaved") == failure)
     }
@@ -135,4 +140,43 @@ import TestSupport
         #expect(fingerprint(open) != fingerprint(open + [.act(.home)]))
         #expect(fingerprint([.act(.setLowPowerMode(true)), .act(.setLowPowerMode(false))]) == fingerprint([]))
     }
+}
+
+/// A scenario's own events are the setup every explored sequence starts from, and stay in the
+/// counterexample, before the explored events.
+@Suite struct ExplorerSetupTests {
+    static let withSetup = """
+        {"description": "Notes, opened by the setup.",
+         "apps": [{"id": "com.example.notes", "displayName": "Notes"}],
+         "events": [{"at": 0, "do": "setMemoryCapacity", "mb": 4000}, {"at": 0, "do": "open", "app": "com.example.notes"}],
+         "end": 5}
+        """
+
+    @Test func theSetupRunsFirstAndIsWrittenBeforeTheExploredEvents() throws {
+        let explorer = try Explorer(target: ExplorerTarget(json: Self.withSetup), invariants: [.dataSaved(by: [.willTerminate])])
+        let failure = try #require(explorer.randomWalks(seed: 1, sequences: 1_000).failures.first)
+        #expect(failure.events == [.act(.home), .act(.purge("com.example.notes"))])
+        #expect(failure.scenarioFile.contains("""
+              "events": [
+                {"at": 0, "do": "setMemoryCapacity", "mb": 4000},
+                {"at": 0, "do": "open", "app": "com.example.notes"},
+                {"at": 5, "do": "home"},
+                {"at": 5, "do": "purge", "app": "com.example.notes"}
+              ],
+              "end": 5
+            """))
+        let run = try Scenario(json: failure.scenarioFile).run()
+        #expect(ExplorerInvariant.dataSaved(by: [.willTerminate]).violation(in: ExplorerObservation(trace: run.trace, now: run.end))
+                == failure.message)
+    }
+
+    @Test func aSetupThatIsRefusedOrADelegateForAnUnknownAppIsATypedError() {
+        let refused = #"{"apps": [{"id": "com.example.notes"}], "events": [{"at": 0, "do": "home"}]}"#
+        #expect(throws: ScenarioError.self) { try Explorer(target: ExplorerTarget(json: refused)) }
+        #expect(throws: ScenarioError.self) {
+            try ExplorerTarget(json: Self.withSetup, delegates: ["com.example.other": { ExplorerSetupTests.Nothing() }])
+        }
+    }
+
+    final class Nothing: ApplicationDelegate {}
 }

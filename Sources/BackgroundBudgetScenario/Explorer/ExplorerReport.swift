@@ -18,7 +18,8 @@ public struct ExplorerFailure: Sendable, Hashable, CustomStringConvertible {
 
     /// `dataSaved broke at event 3 of 3 (purge com.example.notes): …`, then the numbered events.
     public var description: String {
-        var lines = ["\(invariant) broke at event \(failingEvent + 1) of \(events.count) (\(events[failingEvent])), "
+        let event = events.indices.contains(failingEvent) ? " (\(events[failingEvent]))" : ""
+        var lines = ["\(invariant) broke at event \(failingEvent + 1) of \(events.count)\(event), "
                      + "shrunk from \(foundLength) events: \(message)"]
         lines += events.enumerated().map { "  \($0 + 1). \($1)" }
         return lines.joined(separator: "\n")
