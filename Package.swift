@@ -19,6 +19,7 @@ let package = Package(
         .executable(name: "MemoryPressure", targets: ["MemoryPressure"]),
         .executable(name: "NewsFetcher", targets: ["NewsFetcher"]),
         .executable(name: "JobRunner", targets: ["JobRunner"]),
+        .executable(name: "DraftLoss", targets: ["DraftLoss"]),
         .executable(name: "BudgetBench", targets: ["BudgetBench"]),
         .executable(name: "bgbudget", targets: ["bgbudget"]),
     ],
@@ -31,7 +32,8 @@ let package = Package(
         .target(name: "BackgroundBudget", dependencies: ["BackgroundBudgetCore", "BudgetClock", "JobBudgets", "SavedState"]),
         .target(name: "BackgroundBudgetScenario", dependencies: ["BackgroundBudget"]),
         // What policy tests need: scripted delegates, typed trace expectations, a pending-work check.
-        .target(name: "BackgroundBudgetTestKit", dependencies: ["BackgroundBudget"]),
+        // The explorer's engine lives in BackgroundBudgetScenario (the CLI needs it); the kit adds Swift Testing issues.
+        .target(name: "BackgroundBudgetTestKit", dependencies: ["BackgroundBudget", "BackgroundBudgetScenario"]),
         .executableTarget(
             name: "StateLab",
             dependencies: ["BackgroundBudget"],
@@ -68,6 +70,12 @@ let package = Package(
             path: "Examples/JobRunner",
             exclude: ["README.md", "jobs.jsonl", "kubernetes.yaml"]
         ),
+        .executableTarget(
+            name: "DraftLoss",
+            dependencies: ["BackgroundBudget", "BackgroundBudgetScenario"],
+            path: "Examples/DraftLoss",
+            exclude: ["README.md"]
+        ),
         .executableTarget(name: "BudgetBench", dependencies: ["BackgroundBudget", "BackgroundBudgetScenario"]),
         .executableTarget(name: "bgbudget", dependencies: ["BackgroundBudgetScenario"]),
         // The child process the crash test kills while it saves; the tests find it next to their bundle.
@@ -87,9 +95,9 @@ let package = Package(
         // from the source tree, hence excluded from the target).
         .testTarget(name: "BackgroundBudgetScenarioTests", dependencies: [
             "BackgroundBudgetScenario", "TestSupport", "bgbudget", "FuzzScenario", "FuzzInfoPlist", "FuzzStateFrame", "FuzzSupport",
-            "StateLab", "AudioPlayer", "LocationTracker", "MemoryPressure", "NewsFetcher",
+            "StateLab", "AudioPlayer", "LocationTracker", "MemoryPressure", "NewsFetcher", "DraftLoss",
         ], exclude: ["ExpectedTraces"]),
-        .testTarget(name: "BackgroundBudgetTestKitTests", dependencies: ["BackgroundBudgetTestKit"]),
+        .testTarget(name: "BackgroundBudgetTestKitTests", dependencies: ["BackgroundBudgetTestKit", "BackgroundBudgetScenario"]),
         // Fuzz harnesses (Tests/Fuzz/README.md): each replays a corpus in an ordinary build
         // (`swift run FuzzScenario Tests/Fuzz/Corpus/scenario`) and is a libFuzzer target when built by
         // `.ci/fuzz` with `-DFUZZING -sanitize=fuzzer,address`.

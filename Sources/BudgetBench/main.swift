@@ -19,6 +19,7 @@ let benchmarks: [any Benchmark] = [
     ScaleBenchmark(),
     LockBenchmark(),
     JobBudgetOperationsBenchmark(),
+    ExplorerBenchmark(),
 ]
 
 if !ChildMeasurement.runIfChild(CommandLine.arguments) {

@@ -36,7 +36,7 @@ import Testing
         #expect(files == [
             "a-day-in-the-background.json", "allowance-is-shared.json", "answer-call-during-upload.json", "audio-keeps-running.json", "background-fetch.json",
             "background-launch.json", "continued-processing.json",
-            "dormant-foreground-task.json", "exits-on-suspend.json", "foreground-return-resets-allowance.json",
+            "dormant-foreground-task.json", "draft-loss.json", "exits-on-suspend.json", "foreground-return-resets-allowance.json",
             "handler-ends-the-task.json", "ios7-allowance.json", "location-relaunch.json", "memory-pressure.json",
             "never-ended-task-is-killed.json",
             "notifications-while-suspended.json", "silent-push-completion.json", "slow-did-enter-background.json", "state-lab.json",

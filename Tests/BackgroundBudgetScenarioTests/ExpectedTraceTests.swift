@@ -82,6 +82,7 @@ import TestSupport
         ExampleRun("AudioPlayer"), ExampleRun("AudioPlayer", "--jsonl"),
         ExampleRun("LocationTracker"), ExampleRun("LocationTracker", "--jsonl"),
         ExampleRun("MemoryPressure"), ExampleRun("MemoryPressure", "--trace"),
+        ExampleRun("DraftLoss"),
         // Without --svg it would write to $TMPDIR/NewsFetcher.svg and print that path, a different one
         // each run; relative to its folder the path printed is the same every time.
         ExampleRun("NewsFetcher", "--svg", "NewsFetcher.svg", writes: ["NewsFetcher.svg"]),

@@ -36,9 +36,13 @@ import TestSupport
         // The C library only for `signal()`, which a Dispatch signal source needs (ShutdownSignals).
         "JobBudgets": ["BudgetClock", "Dispatch", "Darwin", "Glibc", "Musl"],
         "SavedState": ["Foundation", "Darwin", "Glibc", "Musl"],
+        // Scenarios, the `bgbudget` command line and the explorer sit on the shell; the test kit on both.
+        "BackgroundBudgetScenario": ["BackgroundBudget", "Foundation", "Darwin", "Glibc", "Musl"],
+        "BackgroundBudgetTestKit": ["BackgroundBudget", "BackgroundBudgetScenario", "Testing"],
     ]
 
-    @Test(arguments: ["BackgroundBudgetCore", "BudgetClock", "JobBudgets", "SavedState"])
+    @Test(arguments: ["BackgroundBudgetCore", "BudgetClock", "JobBudgets", "SavedState", "BackgroundBudgetScenario",
+                      "BackgroundBudgetTestKit"])
     func aModuleImportsOnlyWhatItsArrowsAllow(module: String) throws {
         let allowed = try #require(Self.allowedImports[module])
         let files = try Self.sources(of: module)

@@ -296,7 +296,7 @@ func formatCode(_ code: UInt32) -> String {
 }
 
 /// A JSON string literal for `text`, escaping what RFC 8259 requires.
-func jsonString(_ text: String) -> String {
+package func jsonString(_ text: String) -> String {
     var out = "\""
     for scalar in text.unicodeScalars {
         switch scalar {

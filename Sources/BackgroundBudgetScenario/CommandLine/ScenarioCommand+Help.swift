@@ -10,11 +10,14 @@ extension ScenarioCommand {
         USAGE
           bgbudget run FILE [--format log|jsonl|svg] [--out PATH] [--from TIME] [--to TIME]
           bgbudget validate FILE
+          bgbudget explore FILE [--invariant NAME]... [--seeds N] [--depth D]
           bgbudget --help
 
         COMMANDS
           run        Run the scenario and print its trace (or write it to --out PATH).
           validate   Check the scenario without running it.
+          explore    Drive the scenario's apps through many sequences of events, report
+                     every invariant that breaks, shrunk to a minimal scenario file.
 
         OPTIONS (run)
           -f, --format FORMAT   log    NSLog-style lines, state changes in parentheses (default)
@@ -28,10 +31,23 @@ extension ScenarioCommand {
                                 TIME is seconds (90, 1.5) or a number with a unit:
                                 ms, s, min, h, d (250ms, 15min, 6h)
 
+        OPTIONS (explore)
+          --invariant NAME      check NAME (repeatable; all built-in ones by default):
+                                noWatchdogKill, noKillWithOpenTask, everyTaskEndsOnce,
+                                scheduledTaskCompletes, noCallbackAfterExit, all, or
+                                dataSaved:CALLBACK[,CALLBACK...] (the callbacks that save)
+          --seeds N             random walks from N seeds (100 unless only --depth is given)
+          --first-seed S        the first seed (1)
+          --sequences N         sequences per seed, stopping at the first failure (1000)
+          --length N            events per sequence (20)
+          --depth D             also search every sequence up to D events, pruning seen states
+          --out PATH            write the first counterexample's scenario file to PATH
+
         EXIT STATUS
           0  success
           1  the scenario is invalid or unreadable, an event was refused when it ran
              (no trace is printed), or the output could not be written
+             (explore) an invariant broke
           2  the command line is wrong
 
         SCENARIO FILES

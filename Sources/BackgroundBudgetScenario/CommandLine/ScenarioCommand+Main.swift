@@ -30,7 +30,10 @@ extension ScenarioCommand {
         // Likewise a write past the file-size limit (`ulimit -f`) fails with EFBIG instead of killing.
         signal(SIGXFSZ, SIG_IGN)
         let closed = holdClosedStandardDescriptors()
-        let outcome = run(arguments)
+        // The progress line of `explore` goes to standard error, only when standard output is a terminal.
+        var progress: (@Sendable (String) -> Void)?
+        if isatty(1) == 1 { progress = { (line: String) in _ = OutputFile.writeAll(line, to: 2) } }
+        let outcome = run(arguments, progress: progress)
         return deliver(outcome, standardOutput: closed.contains(1) ? nil : 1, standardError: closed.contains(2) ? nil : 2).rawValue
     }
 

@@ -44,13 +44,15 @@ package enum ScenarioCommand {
     }
 
     /// The commands, for messages.
-    static let commands = ["run", "validate", "help"]
+    static let commands = ["run", "validate", "explore", "help"]
 
     /// Runs the tool.
     /// - Parameter arguments: The arguments after the program name.
     /// - Returns: What to print and the exit status. Errors never throw: they are in the outcome.
-    package static func run(_ arguments: [String]) -> Outcome {
-        guard let command = arguments.first else { return .usage("missing command; expected one of run, validate, --help") }
+    /// - Parameter progress: Where `explore` writes its progress line as it goes (the executable passes
+    ///   a writer to standard error when standard output is a terminal); `nil` writes none.
+    package static func run(_ arguments: [String], progress: (@Sendable (String) -> Void)? = nil) -> Outcome {
+        guard let command = arguments.first else { return .usage("missing command; expected one of run, validate, explore, --help") }
         let rest = Array(arguments.dropFirst())
         switch command {
         case "--help", "-h", "help":
@@ -59,11 +61,13 @@ package enum ScenarioCommand {
             return runCommand(rest)
         case "validate":
             return validateCommand(rest)
+        case "explore":
+            return exploreCommand(rest, progress: progress)
         default:
-            if command.hasPrefix("-") { return .usage("unknown option '\(clipped(command))'; expected a command: run, validate, --help") }
+            if command.hasPrefix("-") { return .usage("unknown option '\(clipped(command))'; expected a command: run, validate, explore, --help") }
             let close = command.count > 64 ? nil : commands.min { editDistance(command, $0) < editDistance(command, $1) }
             let hint = close.map { editDistance(command, $0) <= 2 ? " (did you mean '\($0)'?)" : "" } ?? ""
-            return .usage("unknown command '\(clipped(command))'\(hint); expected one of run, validate, --help")
+            return .usage("unknown command '\(clipped(command))'\(hint); expected one of run, validate, explore, --help")
         }
     }
 
@@ -158,7 +162,7 @@ package enum ScenarioCommand {
     }
 
     /// A failed outcome, as an error.
-    private struct Failed: Error {
+    struct Failed: Error {
         var outcome: Outcome
     }
 
@@ -202,17 +206,17 @@ package enum ScenarioCommand {
     }
 
     /// A command-line argument as messages quote it: at most ``BoundedText/quoteLimit`` characters.
-    private static func clipped(_ argument: String) -> String {
+    static func clipped(_ argument: String) -> String {
         BoundedText.clipped(argument)
     }
 
     /// A path as messages quote it: whole, unless it is longer than any path a system accepts.
-    private static func quotedPath(_ path: String) -> String {
+    static func quotedPath(_ path: String) -> String {
         BoundedText.clipped(path, limit: 1024)
     }
 
     /// `--name=value` as (`--name`, `value`); anything else as (argument, nil).
-    private static func split(_ argument: String) -> (String, String?) {
+    static func split(_ argument: String) -> (String, String?) {
         guard argument.hasPrefix("--"), let equals = argument.firstIndex(of: "=") else { return (argument, nil) }
         return (String(argument[..<equals]), String(argument[argument.index(after: equals)...]))
     }
