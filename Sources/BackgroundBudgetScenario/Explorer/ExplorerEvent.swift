@@ -56,7 +56,7 @@ public enum ExplorerEvent: Sendable, Hashable, CustomStringConvertible {
         switch action {
         case .launch(let id), .open(let id), .switchTo(let id), .killFromAppSwitcher(let id), .purge(let id):
             return [app(id)]
-        case .home, .beginInterruption, .dismissInterruption, .answerInterruption, .reclaimResources:
+        case .home, .beginInterruption, .dismissInterruption, .answerInterruption, .reclaimResources, .reboot:
             return []
         case .launchInBackground(let id, let reason):
             return [app(id), Field(key: "reason", value: reason.rawValue, isText: true)]
@@ -74,7 +74,8 @@ public enum ExplorerEvent: Sendable, Hashable, CustomStringConvertible {
             return [flag("enabled", enabled)] + (id.map { [app($0)] } ?? [])
         case .setBackgroundAppRefreshRestricted(let restricted): return [flag("restricted", restricted)]
         case .setLowPowerMode(let enabled), .setNetwork(let enabled), .setExternalPower(let enabled),
-             .setDeviceIdle(let enabled), .setSystemUnderLoad(let enabled), .setBackgroundGPU(let enabled):
+             .setDeviceIdle(let enabled), .setSystemUnderLoad(let enabled), .setBackgroundGPU(let enabled),
+             .setCriticallyLowBattery(let enabled):
             return [flag("enabled", enabled)]
         case .startActivity(let id, let activity), .stopActivity(let id, let activity):
             return [app(id), Field(key: "activity", value: activity.rawValue, isText: true)]
