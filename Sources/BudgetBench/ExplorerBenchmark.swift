@@ -51,13 +51,18 @@ struct ExplorerBenchmark: Benchmark {
         let exhaustive = search.exhaustive(depth: 6)
         let searchSeconds = Double(threadCPUNanoseconds() - start) / 1e9
         return [
-            Figure(name: "explorer_walk20_3apps_seq_per_s", value: Double(report.sequencesTried) / walkSeconds,
-                   note: "\(report.eventsPerformed) events, \(report.failingSequences) failing; 20-event scenarios through Scenario.run(): "
-                       + "\(format(Double(sequences) / plainSeconds))/s (\(traced) trace events)"),
+            Figure(name: "explorer_walk20_3apps_seq_per_s", value: Double(report.sequencesTried) / walkSeconds, unit: "/s",
+                   baseline: "plain_scenario_run_20_events", baselineValue: Double(sequences) / plainSeconds,
+                   note: "\(report.eventsPerformed) events, \(report.failingSequences) failing; the baseline runs "
+                       + "\(sequences) fixed 20-event scenarios through Scenario.run() (\(traced) trace events), CPU time"),
             Figure(name: "explorer_exhaustive_d6_states_per_s", value: Double(exhaustive.statesSeen) / searchSeconds,
                    note: "\(exhaustive.statesSeen) states, \(exhaustive.sequencesTried) sequences in \(String(format3: searchSeconds)) s CPU"),
-            Figure(name: "explorer_exhaustive_d6_seen_set_kb", value: Double(exhaustive.seenSetBytes) / 1024,
-                   note: "\(exhaustive.statesSeen) fingerprints of 8 bytes"),
+            {
+                var figure = Figure(name: "explorer_exhaustive_d6_seen_set_kb", value: Double(exhaustive.seenSetBytes) / 1024,
+                                    note: "\(exhaustive.statesSeen) fingerprints of 8 bytes")
+                figure.unit = "KiB"
+                return figure
+            }(),
         ]
     }
 

@@ -71,12 +71,15 @@ struct JobBudgetOperationsBenchmark: Benchmark {
     }
 
     /// A figure with its in-run baseline (`baseline` nil: the baseline itself, or no alternative). The
-    /// one place that knows how `Figure` is made; the baseline goes into the note.
+    /// one place that knows how `Figure` is made.
     private func figure(_ name: String, _ value: Double, _ unit: String, _ baseline: String?, _ baselineValue: Double?,
                         note: String = "") -> Figure {
-        guard let baseline, let baselineValue else { return Figure(name: name, value: value, note: note) }
-        let against = "\(unit) beside \(baseline) \(String(format3: baselineValue)) \(unit)"
-        return Figure(name: name, value: value, note: note.isEmpty ? against : against + "; " + note)
+        guard let baseline, let baselineValue else {
+            var figure = Figure(name: name, value: value, note: note)
+            figure.unit = unit
+            return figure
+        }
+        return Figure(name: name, value: value, unit: unit, baseline: baseline, baselineValue: baselineValue, note: note)
     }
 
     #if canImport(Dispatch)
