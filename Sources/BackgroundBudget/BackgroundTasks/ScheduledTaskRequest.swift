@@ -6,7 +6,7 @@ import Foundation
 /// The earliest begin date is given either as a `Date` (``earliestBeginDate``, as in Apple's API) or as
 /// an instant of the system's clock (``earliestBeginInstant``). Setting one clears the other; the
 /// system converts a date when the request is submitted (``BackgroundSystem/instant(at:)``). The
-/// requests ``TaskScheduler/pendingTaskRequests()-1ofuw`` returns have both set. Downcast with `as?`, as
+/// requests `TaskScheduler.pendingTaskRequests()` returns have both set. Downcast with `as?`, as
 /// with `BGTaskRequest`:
 ///
 /// ```swift
@@ -26,16 +26,40 @@ public protocol ScheduledTaskRequest: Sendable, CustomStringConvertible {
     /// Not before this instant of the system's clock; `nil` for as soon as the system allows. Setting
     /// it clears ``earliestBeginDate``.
     var earliestBeginInstant: BudgetInstant? { get set }
+    /// The earliest begin date in the form or forms it is known in; ``earliestBeginDate`` and
+    /// ``earliestBeginInstant`` read and write it.
+    var earliestBegin: TaskBeginTime { get set }
     /// The kind of the lower-level ``TaskRequest`` this request is submitted as.
     var taskRequestKind: TaskRequest.Kind { get }
 }
 
-/// A request's earliest begin date in the one or two forms it is known in.
-struct EarliestBegin: Sendable, Hashable {
-    var date: Date?
-    var instant: BudgetInstant?
+extension ScheduledTaskRequest {
+    /// Not before this date; `nil` for as soon as the system allows. Setting it clears ``earliestBeginInstant``.
+    public var earliestBeginDate: Date? {
+        get { earliestBegin.date }
+        set { earliestBegin = TaskBeginTime(date: newValue) }
+    }
 
-    init(date: Date? = nil, instant: BudgetInstant? = nil) {
+    /// Not before this instant; `nil` for as soon as the system allows. Setting it clears ``earliestBeginDate``.
+    public var earliestBeginInstant: BudgetInstant? {
+        get { earliestBegin.instant }
+        set { earliestBegin = TaskBeginTime(instant: newValue) }
+    }
+}
+
+/// A request's earliest begin date in the one or two forms it is known in: a `Date`, an instant of the
+/// system's clock, or both once the system has resolved it (a pending request). Empty: no lower bound.
+public struct TaskBeginTime: Sendable, Hashable {
+    /// The date, if known.
+    public var date: Date?
+    /// The instant, if known; it wins over the date when both are set.
+    public var instant: BudgetInstant?
+
+    /// A begin time given as a date, an instant, both, or neither.
+    /// - Parameters:
+    ///   - date: The date, or `nil`.
+    ///   - instant: The instant of the system's clock, or `nil`.
+    public init(date: Date? = nil, instant: BudgetInstant? = nil) {
         self.date = date
         self.instant = instant
     }
@@ -64,7 +88,8 @@ struct EarliestBegin: Sendable, Hashable {
 public struct AppRefreshTaskRequest: ScheduledTaskRequest, Hashable {
     /// The identifier, one of the app's `BGTaskSchedulerPermittedIdentifiers`.
     public let identifier: String
-    var begin = EarliestBegin()
+    /// The earliest begin date (``earliestBeginDate``, ``earliestBeginInstant``).
+    public var earliestBegin = TaskBeginTime()
 
     /// A refresh request with no earliest begin date (`init(identifier:)`).
     /// - Parameter identifier: A permitted task identifier.
@@ -72,23 +97,11 @@ public struct AppRefreshTaskRequest: ScheduledTaskRequest, Hashable {
         self.identifier = identifier
     }
 
-    /// Not before this date; `nil` for as soon as the system allows. Setting it clears ``earliestBeginInstant``.
-    public var earliestBeginDate: Date? {
-        get { begin.date }
-        set { begin = EarliestBegin(date: newValue) }
-    }
-
-    /// Not before this instant; `nil` for as soon as the system allows. Setting it clears ``earliestBeginDate``.
-    public var earliestBeginInstant: BudgetInstant? {
-        get { begin.instant }
-        set { begin = EarliestBegin(instant: newValue) }
-    }
-
     /// ``TaskRequest/Kind/appRefresh``.
     public var taskRequestKind: TaskRequest.Kind { .appRefresh }
 
     /// `AppRefreshTaskRequest "com.example.refresh" earliest t=900.000s`.
-    public var description: String { "AppRefreshTaskRequest \"\(identifier)\"" + begin.clause }
+    public var description: String { "AppRefreshTaskRequest \"\(identifier)\"" + earliestBegin.clause }
 }
 
 /// A deferrable maintenance request (`BGProcessingTaskRequest`): it runs only while the device is idle,
@@ -102,7 +115,8 @@ public struct AppRefreshTaskRequest: ScheduledTaskRequest, Hashable {
 public struct ProcessingTaskRequest: ScheduledTaskRequest, Hashable {
     /// The identifier, one of the app's `BGTaskSchedulerPermittedIdentifiers`.
     public let identifier: String
-    var begin = EarliestBegin()
+    /// The earliest begin date (``earliestBeginDate``, ``earliestBeginInstant``).
+    public var earliestBegin = TaskBeginTime()
     /// Whether the task runs only with a network connection (`requiresNetworkConnectivity`); `false` by default.
     public var requiresNetworkConnectivity = false
     /// Whether the task runs only on external power (`requiresExternalPower`); `false` by default.
@@ -114,18 +128,6 @@ public struct ProcessingTaskRequest: ScheduledTaskRequest, Hashable {
         self.identifier = identifier
     }
 
-    /// Not before this date; `nil` for as soon as the system allows. Setting it clears ``earliestBeginInstant``.
-    public var earliestBeginDate: Date? {
-        get { begin.date }
-        set { begin = EarliestBegin(date: newValue) }
-    }
-
-    /// Not before this instant; `nil` for as soon as the system allows. Setting it clears ``earliestBeginDate``.
-    public var earliestBeginInstant: BudgetInstant? {
-        get { begin.instant }
-        set { begin = EarliestBegin(instant: newValue) }
-    }
-
     /// ``TaskRequest/Kind/processing(requiresNetworkConnectivity:requiresExternalPower:)`` with this
     /// request's requirements.
     public var taskRequestKind: TaskRequest.Kind {
@@ -135,13 +137,13 @@ public struct ProcessingTaskRequest: ScheduledTaskRequest, Hashable {
     /// `ProcessingTaskRequest "com.example.clean" network power earliest t=60.000s`.
     public var description: String {
         "ProcessingTaskRequest \"\(identifier)\"" + (requiresNetworkConnectivity ? " network" : "")
-            + (requiresExternalPower ? " power" : "") + begin.clause
+            + (requiresExternalPower ? " power" : "") + earliestBegin.clause
     }
 }
 
 /// Work the user started that may go on in the background (`BGContinuedProcessingTaskRequest`,
 /// iOS 26): submitted from the foreground, started at once or queued, shown to the user with its
-/// progress [S46][S47][S53][S54][S55]. Its earliest begin date is kept but ignored, as Apple's is.
+/// progress [S46][S47][S53][S54][S55]. Its earliest begin date is kept but ignored, as Apple's is [S47].
 ///
 /// ```swift
 /// var request = ContinuedProcessingTaskRequest(identifier: "com.example.podcasts.export.42",
@@ -167,7 +169,8 @@ public struct ContinuedProcessingTaskRequest: ScheduledTaskRequest, Hashable {
 
     /// The identifier, one of the app's `BGTaskSchedulerPermittedIdentifiers`.
     public let identifier: String
-    var begin = EarliestBegin()
+    /// The earliest begin date (``earliestBeginDate``, ``earliestBeginInstant``).
+    public var earliestBegin = TaskBeginTime()
     /// What the system shows the user while the task is queued or runs.
     public var title: String
     /// The line under the title.
@@ -187,18 +190,6 @@ public struct ContinuedProcessingTaskRequest: ScheduledTaskRequest, Hashable {
         self.identifier = identifier
         self.title = title
         self.subtitle = subtitle
-    }
-
-    /// Kept, and ignored by the system for these requests [S47]. Setting it clears ``earliestBeginInstant``.
-    public var earliestBeginDate: Date? {
-        get { begin.date }
-        set { begin = EarliestBegin(date: newValue) }
-    }
-
-    /// Kept, and ignored by the system for these requests [S47]. Setting it clears ``earliestBeginDate``.
-    public var earliestBeginInstant: BudgetInstant? {
-        get { begin.instant }
-        set { begin = EarliestBegin(instant: newValue) }
     }
 
     /// ``TaskRequest/Kind/continuedProcessing(_:)`` with this request's options.

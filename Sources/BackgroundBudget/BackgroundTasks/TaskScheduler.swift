@@ -107,9 +107,8 @@ public struct TaskScheduler: Sendable {
         guard let system = application.system else {
             throw TaskSchedulerError(.notInstalled, identifier: request.identifier)
         }
-        let begin = EarliestBegin(date: request.earliestBeginDate, instant: request.earliestBeginInstant)
         try application.submit(TaskRequest(identifier: request.identifier, kind: request.taskRequestKind,
-                                           earliestBeginDate: begin.resolved(on: system)))
+                                           earliestBeginDate: request.earliestBegin.resolved(on: system)))
     }
 
     /// Cancels the pending request with an identifier, if any (`cancel(taskRequestWithIdentifier:)`),
@@ -140,7 +139,7 @@ public struct TaskScheduler: Sendable {
 
     /// Calls `completionHandler` with the app's pending requests (`getPendingTaskRequests(completionHandler:)`).
     /// It is called once, before this method returns, on the caller's thread, on either clock.
-    /// - Parameter completionHandler: Receives the requests, as ``pendingTaskRequests()-1ofuw`` returns them.
+    /// - Parameter completionHandler: Receives the requests, as `pendingTaskRequests()` returns them.
     public func getPendingTaskRequests(completionHandler: ([any ScheduledTaskRequest]) -> Void) {
         completionHandler(pending())
     }
@@ -153,24 +152,24 @@ public struct TaskScheduler: Sendable {
 
     /// A pending lower-level request in this API's types, with its earliest begin date in both forms.
     static func request(_ request: TaskRequest, on system: BackgroundSystem) -> any ScheduledTaskRequest {
-        let begin = EarliestBegin(date: request.earliestBeginDate.map(system.date(at:)), instant: request.earliestBeginDate)
+        let begin = TaskBeginTime(date: request.earliestBeginDate.map(system.date(at:)), instant: request.earliestBeginDate)
         switch request.kind {
         case .appRefresh:
             var refresh = AppRefreshTaskRequest(identifier: request.identifier)
-            refresh.begin = begin
+            refresh.earliestBegin = begin
             return refresh
         case .processing(let network, let power):
             var processing = ProcessingTaskRequest(identifier: request.identifier)
             processing.requiresNetworkConnectivity = network
             processing.requiresExternalPower = power
-            processing.begin = begin
+            processing.earliestBegin = begin
             return processing
         case .continuedProcessing(let options):
             var continued = ContinuedProcessingTaskRequest(identifier: request.identifier, title: options.title,
                                                            subtitle: options.subtitle)
             continued.strategy = options.strategy
             continued.requiredResources = options.requiresGPU ? .gpu : .default
-            continued.begin = begin
+            continued.earliestBegin = begin
             return continued
         }
     }
