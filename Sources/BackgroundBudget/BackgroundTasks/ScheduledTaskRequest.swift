@@ -175,7 +175,7 @@ public struct ContinuedProcessingTaskRequest: ScheduledTaskRequest, Hashable {
     public var title: String
     /// The line under the title.
     public var subtitle: String
-    /// ``SubmissionStrategy/queue`` (the default) or ``SubmissionStrategy/fail``.
+    /// ``ContinuedProcessingOptions/SubmissionStrategy/queue`` (the default) or ``ContinuedProcessingOptions/SubmissionStrategy/fail``.
     public var strategy: SubmissionStrategy = .queue
     /// ``Resources/default`` unless set.
     public var requiredResources: Resources = .default
