@@ -264,6 +264,21 @@ import BackgroundBudgetTestKit
         #expect(app.taskScheduler.pendingTaskRequests().map(\.identifier) == [Self.refreshID])
     }
 
+    @Test func anEleventhProcessingIdentifierIsTooManyPendingTaskRequests() throws {
+        let system = BackgroundSystem(clock: clock)
+        let identifiers = (1...11).map { "com.example.podcasts.clean\($0)" }
+        let app = try system.install(AppManifest(id: "com.example.podcasts", backgroundModes: [.processing],
+                                                 permittedTaskIdentifiers: identifiers))
+        try system.open(app)
+        for identifier in identifiers.prefix(10) { try app.taskScheduler.submit(ProcessingTaskRequest(identifier: identifier)) }
+        let error = #expect(throws: TaskScheduler.Error.self) {
+            try app.taskScheduler.submit(ProcessingTaskRequest(identifier: identifiers[10]))
+        }
+        #expect(error == TaskSchedulerError(.pendingLimitReached(10), identifier: identifiers[10]))
+        #expect(error.map { TaskScheduler.Error.tooManyPendingTaskRequests ~= $0 } == true)
+        #expect(app.taskScheduler.pendingTaskRequests().count == 10)
+    }
+
     @Test func aFailStrategyUnderLoadIsImmediateRunIneligible() throws {
         let system = BackgroundSystem(clock: clock)
         let app = try podcasts(system)
