@@ -138,7 +138,7 @@ public enum ScenarioStep: Sendable, Hashable {
                 progressSteps: progressSteps))
         },
         Verb(name: "submitTask", keys: ScenarioStep.submissionKeys,
-             summary: "submit a task request: kind \"refresh\" | \"processing\" | \"continuedProcessing\" (see the Scenario format article)") { step throws(ScenarioError) in
+             summary: "submit a task request: kind \"refresh\" or \"appRefresh\" | \"processing\" | \"continuedProcessing\" (see the Scenario format article)") { step throws(ScenarioError) in
             let (identifier, kind, earliest) = try ScenarioStep.decodeSubmission(step)
             return .submitTask(identifier: identifier, kind: kind, earliest: earliest)
         },
@@ -169,13 +169,17 @@ public enum ScenarioStep: Sendable, Hashable {
     /// The keys of a task submission, as a step or an event takes them.
     static let submissionKeys = ["identifier", "kind", "earliest", "network", "power", "title", "subtitle", "strategy", "gpu"]
 
-    /// Reads a task submission: `identifier`, `kind` (`refresh` by default), and the keys of the kind —
+    /// The spellings of a submission's `kind`: the scenario's own and Swift's (`TaskRequest.Kind.appRefresh`).
+    static let submissionKinds: KeyValuePairs<String, String> = [
+        "refresh": "refresh", "appRefresh": "refresh", "processing": "processing", "continuedProcessing": "continuedProcessing",
+    ]
+
+    /// Reads a task submission: `identifier`, `kind` (`refresh`, or `appRefresh`, by default), and the keys of the kind —
     /// `earliest` for refresh and processing, `network` and `power` for processing, `title`,
     /// `subtitle`, `strategy` and `gpu` for continued processing. A key of another kind is refused.
     static func decodeSubmission(_ step: ObjectReader) throws(ScenarioError) -> (String, TaskRequest.Kind, Duration?) {
         let identifier = try step.required("identifier").string()
-        let kindName = try step.optional("kind")?.oneOf(["refresh": "refresh", "processing": "processing",
-                                                          "continuedProcessing": "continuedProcessing"]) ?? "refresh"
+        let kindName = try step.optional("kind")?.oneOf(submissionKinds) ?? "refresh"
         let own: [String] = switch kindName {
         case "processing": ["identifier", "kind", "earliest", "network", "power"]
         case "continuedProcessing": ["identifier", "kind", "title", "subtitle", "strategy", "gpu"]

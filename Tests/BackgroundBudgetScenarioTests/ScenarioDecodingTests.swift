@@ -105,6 +105,28 @@ import Testing
             .contains(#"unknown value "music"; accepted: "audioPlayback""#))
     }
 
+    @Test func submissionKindsTakeTheSwiftSpellingsAndSuggestTheNearestForOthers() throws {
+        func kind(_ name: String) throws -> ScenarioAction {
+            try Scenario(json: scenario(events: #"{"at": 1, "do": "submitTask", "app": "com.example.news", "identifier": "i", "kind": "\#(name)"}"#)).events[1].action
+        }
+        #expect(try kind("appRefresh") == .submitTask("com.example.news", identifier: "i", kind: .appRefresh, earliest: nil))
+        #expect(try kind("appRefresh") == kind("refresh"))
+        #expect(try kind("processing") == .submitTask("com.example.news", identifier: "i",
+                                                      kind: .processing(requiresNetworkConnectivity: false, requiresExternalPower: false), earliest: nil))
+        let accepted = #"accepted: "refresh", "appRefresh", "processing", "continuedProcessing""#
+        #expect(failure(scenario(events: #"{"at": 1, "do": "submitTask", "app": "com.example.news", "identifier": "i", "kind": "AppRefresh"}"#))
+            == #"6:89 $.events[1].kind: unknown value "AppRefresh"; "# + accepted + #" (did you mean "appRefresh"?)"#)
+        #expect(failure(scenario(events: #"{"at": 1, "do": "submitTask", "app": "com.example.news", "identifier": "i", "kind": "bgAppRefresh"}"#))
+            .hasSuffix(#"(did you mean "appRefresh"?)"#))
+        #expect(failure(scenario(events: #"{"at": 1, "do": "submitTask", "app": "com.example.news", "identifier": "i", "kind": "continuedprocessing"}"#))
+            .hasSuffix(#"(did you mean "continuedProcessing"?)"#))
+        #expect(failure(scenario(events: #"{"at": 1, "do": "submitTask", "app": "com.example.news", "identifier": "i", "kind": "upload"}"#))
+            .hasSuffix(accepted))
+        // The Swift spelling takes the refresh's keys, no others.
+        #expect(failure(scenario(events: #"{"at": 1, "do": "submitTask", "app": "com.example.news", "identifier": "i", "kind": "appRefresh", "power": true}"#))
+            .contains(#"unknown key "power"; accepted: "identifier", "kind", "earliest""#))
+    }
+
     @Test func continuedProcessingVocabularyDecodesAndRefusesKeysOfOtherKinds() throws {
         let decoded = try Scenario(json: scenario(
             events: #"{"at": 1, "do": "submitTask", "app": "com.example.news", "identifier": "com.example.news.x.1", "kind": "continuedProcessing", "title": "Export", "subtitle": "Album", "strategy": "fail", "gpu": true}, {"at": 2, "do": "cancelContinuedTask", "app": "com.example.news", "identifier": "com.example.news.x.1"}, {"at": 3, "do": "reclaimResources"}, {"at": 4, "do": "setSystemUnderLoad", "enabled": true}, {"at": 5, "do": "setBackgroundGPU", "enabled": true}"#,

@@ -1,4 +1,6 @@
-/// `BGTaskScheduler`, in Apple's names, on the app ([S46]).
+/// `BGTaskScheduler`'s methods on the app itself ([S46]): the lower-level form, taking and returning the
+/// one ``TaskRequest`` type. ``Application/taskScheduler`` (a ``TaskScheduler``) is the same in the
+/// shape of Apple's API, with its request types, `Date`s and the `using:` queue, and calls these.
 ///
 /// ```swift
 /// func application(_ application: Application, didFinishLaunchingWithOptions options: LaunchOptions) -> Bool {

@@ -52,6 +52,9 @@ public final class BackgroundSystem: Sendable {
     }
 
     let state: LockedValue<State>
+    /// On a ``DispatchClock``, the wall-clock date of the instant zero in seconds since 2001, measured
+    /// the first time a date is converted (BackgroundSystem+Dates.swift).
+    let wallClockOrigin = LockedValue<Double?>(nil)
 
     /// How much of the trace the system keeps: the retention it was created with, with
     /// ``TraceRetention/automatic`` resolved for its clock.
