@@ -61,10 +61,25 @@ public final class Application: Sendable {
         side.withLock { $0.state }
     }
 
-    /// The object that receives lifecycle callbacks; retained by the app.
+    /// The object that receives lifecycle callbacks on the app's queue; retained by the app. `nil`
+    /// when the app has a ``mainActorDelegate`` instead; setting it replaces that one.
     public var delegate: (any ApplicationDelegate)? {
-        get { side.withLock { $0.delegate } }
-        set { side.withLock { $0.delegate = newValue } }
+        get { side.withLock { $0.delegate is MainActorDelegateAdapter ? nil : $0.delegate } }
+        set { setDelegate(newValue, mainActor: false) }
+    }
+
+    /// The main-actor object that receives lifecycle callbacks on the main actor (see
+    /// ``MainActorApplicationDelegate``); retained by the app. `nil` when the app has a ``delegate``
+    /// instead; setting it replaces that one, and makes all the app's work run on the main thread.
+    public var mainActorDelegate: (any MainActorApplicationDelegate)? {
+        get { side.withLock { ($0.delegate as? MainActorDelegateAdapter)?.base } }
+        set { setDelegate(newValue.map(MainActorDelegateAdapter.init), mainActor: newValue != nil) }
+    }
+
+    /// Sets the object the shell delivers to, and where the app's queue runs its work.
+    private func setDelegate(_ delegate: (any ApplicationDelegate)?, mainActor: Bool) {
+        side.withLock { $0.delegate = delegate }
+        queue.setRunsOnMainActor(mainActor)
     }
 
     /// Registers a block called after each lifecycle callback is delivered to the delegate, as UIKit
