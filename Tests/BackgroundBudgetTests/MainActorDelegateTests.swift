@@ -7,7 +7,7 @@ import TestSupport
 import BackgroundBudgetTestKit
 
 /// A delegate as a UIKit engineer writes one: main-actor isolated, with plain stored properties.
-final class PodcastsDelegate: MainActorApplicationDelegate {
+final class MainActorPodcastsDelegate: MainActorApplicationDelegate {
     let clock: any BudgetClock
     var callbacks: [String] = []
     var onMainThread: [Bool] = []
@@ -53,7 +53,7 @@ final class PodcastsDelegate: MainActorApplicationDelegate {
 
     @Test func aMainActorDelegateWithPlainVarsPassesAPolicyTest() throws {
         let system = BackgroundSystem(clock: clock)
-        let delegate = PodcastsDelegate(clock: clock)
+        let delegate = MainActorPodcastsDelegate(clock: clock)
         let app = try system.install(AppManifest(id: "com.example.podcasts"), delegate: delegate)
         try system.open(app)
         clock.advance(by: .seconds(10))
@@ -74,7 +74,7 @@ final class PodcastsDelegate: MainActorApplicationDelegate {
 
     @Test func theAppHoldsOneKindOfDelegateAtATime() throws {
         let system = BackgroundSystem(clock: clock)
-        let delegate = PodcastsDelegate(clock: clock)
+        let delegate = MainActorPodcastsDelegate(clock: clock)
         let app = try system.install(AppManifest(id: "com.example.podcasts"), delegate: delegate)
         #expect(app.delegate == nil)
         #expect(app.mainActorDelegate === delegate)
@@ -103,7 +103,7 @@ final class PodcastsDelegate: MainActorApplicationDelegate {
             clock.advance(by: .seconds(60))
             return system.logLines()
         }
-        let mainActor = try run { try $0.install(AppManifest(id: "a"), delegate: PodcastsDelegate(clock: $0.clock)) }
+        let mainActor = try run { try $0.install(AppManifest(id: "a"), delegate: MainActorPodcastsDelegate(clock: $0.clock)) }
         let sendable = try run { system in
             let delegate = ScriptedDelegate()
             delegate.on(.didEnterBackground) { app in
@@ -123,7 +123,7 @@ final class PodcastsDelegate: MainActorApplicationDelegate {
             let clock = VirtualClock()
             let system = BackgroundSystem(clock: clock)
             let app = await MainActor.run {
-                try! system.install(AppManifest(id: "a"), delegate: PodcastsDelegate(clock: clock))
+                try! system.install(AppManifest(id: "a"), delegate: MainActorPodcastsDelegate(clock: clock))
             }
             await Task.detached { try? system.open(app) }.value
         }
@@ -139,7 +139,7 @@ struct MainActorDelegateRealClockTests {
         let clock = DispatchClock()
         defer { clock.shutdown() }
         let system = BackgroundSystem(clock: clock)
-        let delegate = await PodcastsDelegate(clock: clock)
+        let delegate = await MainActorPodcastsDelegate(clock: clock)
         let app = try await MainActor.run { try system.install(AppManifest(id: "podcasts"), delegate: delegate) }
         try system.open(app)
         try system.pressHome()
@@ -150,6 +150,26 @@ struct MainActorDelegateRealClockTests {
         #expect(onMain == Array(repeating: true, count: 5))
     }
 
+    @Test func theQueueRunsOnTheMainActorWhileAnyHolderAsks() {
+        let executor = AppExecutor(backend: .dispatch(DispatchQueue(label: "holders")))
+        func runsOnMain() -> Bool? {
+            let result = LockedValue<Bool?>(nil)
+            let done = DispatchSemaphore(value: 0)
+            executor.enqueue {
+                result.withLock { $0 = isOnMainQueue() }
+                done.signal()
+            }
+            return done.wait(timeout: .now() + 5) == .success ? result.withLock { $0 } : nil
+        }
+        #expect(runsOnMain() == false)
+        executor.setRunsOnMainActor(true, for: "appDelegate")
+        executor.setRunsOnMainActor(true, for: "scene 1")
+        executor.setRunsOnMainActor(false, for: "appDelegate")
+        #expect(runsOnMain() == true)
+        executor.setRunsOnMainActor(false, for: "scene 1")
+        #expect(runsOnMain() == false)
+    }
+
     @Test(LongRun.only) func expirationHandlersRunOnTheMainThreadOnTheDispatchClock() async throws {
         var policy = BudgetPolicy.iOS13
         policy.backgroundTaskAllowance = .milliseconds(400)
@@ -157,7 +177,7 @@ struct MainActorDelegateRealClockTests {
         let clock = DispatchClock()
         defer { clock.shutdown() }
         let system = try BackgroundSystem(policy: policy, clock: clock)
-        let delegate = await PodcastsDelegate(clock: clock)
+        let delegate = await MainActorPodcastsDelegate(clock: clock)
         let app = try await MainActor.run { try system.install(AppManifest(id: "podcasts"), delegate: delegate) }
         try system.open(app)
         try system.pressHome()

@@ -18,7 +18,7 @@
 /// - ``terminate()`` drops everything not yet started and says how much that was: work is tagged with
 ///   the epoch it was queued in and skipped if the epoch has moved on.
 ///
-/// For an app whose code runs on the main actor (``setRunsOnMainActor(_:)``), the queue still orders,
+/// For an app whose code runs on the main actor (``setRunsOnMainActor(_:for:)``), the queue still orders,
 /// holds and drops the work, but each item runs on the main thread: inline, the driving thread must be
 /// it (``onMainActor(_:file:line:)`` checks); on Dispatch, the item hands itself to the main queue with
 /// `DispatchQueue.main.sync` and the app's queue waits for it, as the app's main thread would be busy.
@@ -34,8 +34,9 @@ final class AppExecutor: Sendable {
         var epoch: UInt64 = 0
         var queued = 0
         var suspended = false
-        /// Whether work runs on the main thread (the app's delegate is a main-actor one).
-        var mainActor = false
+        /// What asks for the app's work to run on the main actor (its app delegate, a scene's
+        /// delegate…): it does while any does.
+        var mainActorHolders: Set<String> = []
     }
 
     private let backend: Backend
@@ -72,7 +73,7 @@ final class AppExecutor: Sendable {
             let (current, mainActor) = state.withLock { state -> (Bool, Bool) in
                 guard state.epoch == epoch else { return (false, false) }
                 state.queued -= 1
-                return (true, state.mainActor)
+                return (true, !state.mainActorHolders.isEmpty)
             }
             guard current else { return }
             // The work runs as code of the process it was queued in (see `ProcessContext`), which is
@@ -88,10 +89,13 @@ final class AppExecutor: Sendable {
         }
     }
 
-    /// Makes work that starts from now on run on the main thread (`true`), for an app whose delegate
-    /// is isolated to the main actor, or on the queue's own thread (`false`, the default).
-    func setRunsOnMainActor(_ mainActor: Bool) {
-        state.withLock { $0.mainActor = mainActor }
+    /// Says whether `holder` (`"appDelegate"`, a scene's identifier…) has a delegate isolated to the
+    /// main actor. Work that starts from now on runs on the main actor while any holder says so, on
+    /// the queue's own thread otherwise (the default).
+    func setRunsOnMainActor(_ mainActor: Bool, for holder: String) {
+        state.withLock { state in
+            if mainActor { state.mainActorHolders.insert(holder) } else { state.mainActorHolders.remove(holder) }
+        }
     }
 
     /// Runs `work` on the main thread and waits for it: on Dispatch, through the main queue; inline,

@@ -79,7 +79,7 @@ public final class Application: Sendable {
     /// Sets the object the shell delivers to, and where the app's queue runs its work.
     private func setDelegate(_ delegate: (any ApplicationDelegate)?, mainActor: Bool) {
         side.withLock { $0.delegate = delegate }
-        queue.setRunsOnMainActor(mainActor)
+        queue.setRunsOnMainActor(mainActor, for: "appDelegate")
     }
 
     /// Registers a block called after each lifecycle callback is delivered to the delegate, as UIKit
@@ -87,7 +87,8 @@ public final class Application: Sendable {
     ///
     /// - Parameters:
     ///   - callbacks: The callbacks to observe; all by default.
-    ///   - block: Called on the app's executor with the callback that was delivered.
+    ///   - block: Called on the app's executor with the callback that was delivered (on the main
+    ///     actor, for an app with a ``mainActorDelegate``).
     /// - Returns: A token for ``removeObserver(_:)``.
     @discardableResult
     public func addObserver(

@@ -33,26 +33,44 @@
 /// ## Where the callbacks run
 ///
 /// The app's serial queue still decides *when* each callback runs (it is what is suspended with the
-/// app); for an app with a main-actor delegate, every piece of work on that queue (callbacks,
-/// expiration handlers, launch handlers, ``Application/async(_:)``) runs on the main thread, as an iOS
-/// app's code runs on its main thread:
-/// - On a ``VirtualClock`` the queue runs inline on the thread that drives the clock, so drive the system
-///   and the clock from the main actor: mark the test (or its suite) `@MainActor`. A callback that the
-///   clock would deliver on another thread stops the program with a message that says so, rather than
-///   race with the main actor.
-/// - On a real clock (``DispatchClock``) the app's queue hands each piece of work to the main queue and
-///   waits for it, so the main thread must run the main queue: an app's or test's `async` code that
-///   awaits does (the main actor's executor is the main queue); a synchronous command-line program
-///   calls `dispatchMain()` (or runs `RunLoop.main`) once it has set things up, and ends with
-///   `exit(_:)`. While the main thread is blocked (in a semaphore wait, say), no callback is delivered
-///   and the app's queue waits.
+/// app); for an app with a main-actor delegate, every piece of work on that queue (callbacks and the
+/// lifecycle observers that follow them, expiration handlers, launch handlers,
+/// ``Application/async(_:)``) runs on the main actor, as an iOS app's code runs on its main thread:
+/// - On a ``VirtualClock`` the queue runs inline on the thread that drives the clock, so drive the
+///   system and the clock from the main actor: mark the test (or its suite) `@MainActor`. A callback
+///   that the clock would deliver elsewhere stops the program with a message that says so
+///   ("mark the test @MainActor"), rather than race with the main actor.
+/// - On a real clock (``DispatchClock``) the app's queue hands each piece of work to the main queue
+///   (where the main actor runs) and waits for it, as a busy main thread holds up an app. So the
+///   program must let the main queue run: `async` code that awaits does (a test, an `async` main);
+///   a synchronous command-line program calls `dispatchMain()` once it has set things up (or runs
+///   `RunLoop.main`) and ends with `exit(_:)`. While the main actor is blocked (in a semaphore wait,
+///   say) no callback is delivered and the app's queue waits; never block the main actor waiting for
+///   one. On Linux, after `dispatchMain()`, the main queue may be drained by a thread other than the
+///   process's first one; it is still the main actor.
+///
+/// ```swift
+/// // main.swift of a command-line program (top-level code runs on the main actor)
+/// let clock = DispatchClock()
+/// let system = BackgroundSystem(clock: clock)
+/// let app = try system.install(AppManifest(id: "com.example.podcasts"), delegate: PodcastsDelegate())
+/// try system.open(app)
+/// try system.pressHome()
+/// dispatchMain()   // the callbacks arrive from here on; a callback calls exit(0) when done
+/// ```
 ///
 /// Every app of a ``BackgroundSystem`` shares the one main actor, where each iOS app has a main thread
 /// of its own: main-actor callbacks of different apps run one after another, never at once.
 ///
 /// Handlers the app registers (an expiration handler, say) stay `@Sendable` closures: for such an app
-/// they run on the main thread, so `MainActor.assumeIsolated { … }` inside one reaches the delegate's
-/// state.
+/// they run on the main actor, so `MainActor.assumeIsolated { … }` inside one reaches the delegate's
+/// state:
+///
+/// ```swift
+/// upload = application.beginBackgroundTask(withName: "upload") { [self] in
+///     MainActor.assumeIsolated { application.endBackgroundTask(upload) }
+/// }
+/// ```
 ///
 /// ## Why a protocol of its own
 ///
@@ -168,7 +186,7 @@ final class MainActorDelegateAdapter: ApplicationDelegate {
 /// the main actor, for any kind of main-actor delegate (app or scene).
 ///
 /// The app's queue already runs on the main queue when the app has a main-actor delegate (see
-/// ``AppExecutor/setRunsOnMainActor(_:)``); this checks it, and stops the program with an explanation
+/// ``AppExecutor/setRunsOnMainActor(_:for:)``); this checks it, and stops the program with an explanation
 /// when it is not so (a ``VirtualClock`` driven from another thread) instead of racing. The check is
 /// made before the runtime's own, which on Linux fails inside libdispatch without saying why.
 func onMainActor(_ body: @MainActor () -> Void, file: StaticString = #fileID, line: UInt = #line) {
