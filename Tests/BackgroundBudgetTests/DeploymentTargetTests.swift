@@ -22,8 +22,8 @@ import TestSupport
 /// - `os_unfair_lock` (the lock on Apple systems): macOS 10.12 / iOS 10.
 /// - Language features with no runtime need: typed throws (no stored typed-throws function types,
 ///   whose metadata would need macOS 15), `consuming` parameters, `@MainActor` protocols. The package
-///   uses no isolated conformance (`extension T: @MainActor P`), whose dynamic casts need the
-///   Swift 6.2 runtime.
+///   uses no isolated conformance (`extension T: @MainActor P`, Swift 6.2), so nothing depends on
+///   the newer runtime's isolation checks for them; main-actor delegates are a `@MainActor` protocol.
 /// - `Synchronization.Mutex` (macOS 15 / iOS 18) appears only in the `BudgetBench` executable, behind
 ///   `#available`.
 @Suite struct DeploymentTargetTests {

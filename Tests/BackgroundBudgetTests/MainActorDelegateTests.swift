@@ -141,6 +141,8 @@ struct MainActorDelegateRealClockTests {
         let system = BackgroundSystem(clock: clock)
         let delegate = await MainActorPodcastsDelegate(clock: clock)
         let app = try await MainActor.run { try system.install(AppManifest(id: "podcasts"), delegate: delegate) }
+        let observed = TestLog<Bool>()
+        app.addObserver { _ in observed.append(isOnMainQueue()) }
         try system.open(app)
         try system.pressHome()
         // Waits off the main thread, which stays free to run the main queue.
@@ -148,6 +150,9 @@ struct MainActorDelegateRealClockTests {
         let (callbacks, onMain) = await MainActor.run { (delegate.callbacks, delegate.onMainThread) }
         #expect(callbacks == ["willFinish", "didFinish", "didBecomeActive", "willResignActive", "didEnterBackground"])
         #expect(onMain == Array(repeating: true, count: 5))
+        // Observers follow the callback in the same piece of work, on the main actor too.
+        #expect(waitUntil(seconds: 5) { observed.entries.count == 5 })
+        #expect(observed.entries == Array(repeating: true, count: 5))
     }
 
     @Test func theQueueRunsOnTheMainActorWhileAnyHolderAsks() {
