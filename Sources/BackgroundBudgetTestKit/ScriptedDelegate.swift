@@ -19,7 +19,10 @@ import BackgroundBudget
 /// #expect(delegate.times(of: .lifecycle(.didEnterBackground)) == [.zero])
 /// ```
 ///
-/// Thread-safe: handlers and records live behind a lock that is never held while a handler runs.
+/// Thread-safe: handlers and records live behind a lock that is never held while a handler runs. It is
+/// a `Sendable` delegate, called on the app's queue, and works unchanged in a `@MainActor` test; to test
+/// a delegate written as a UIKit one (a `@MainActor` class), adopt `MainActorApplicationDelegate` in
+/// the test instead.
 public final class ScriptedDelegate: ApplicationDelegate {
     /// What the delegate received.
     public enum Callback: Sendable, Hashable, CustomStringConvertible {

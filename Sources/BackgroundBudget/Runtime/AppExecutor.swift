@@ -17,6 +17,11 @@
 ///   `suspend()`/`resume()` calls are made under this executor's lock, so they always balance.
 /// - ``terminate()`` drops everything not yet started and says how much that was: work is tagged with
 ///   the epoch it was queued in and skipped if the epoch has moved on.
+///
+/// For an app whose code runs on the main actor (``setRunsOnMainActor(_:for:)``), the queue still orders,
+/// holds and drops the work, but each item runs on the main thread: inline, the driving thread must be
+/// it (``onMainActor(_:file:line:)`` checks); on Dispatch, the item hands itself to the main queue with
+/// `DispatchQueue.main.sync` and the app's queue waits for it, as the app's main thread would be busy.
 final class AppExecutor: Sendable {
     enum Backend: Sendable {
         case inline(InlineSerialExecutor)
@@ -29,6 +34,9 @@ final class AppExecutor: Sendable {
         var epoch: UInt64 = 0
         var queued = 0
         var suspended = false
+        /// What asks for the app's work to run on the main actor (its app delegate, a scene's
+        /// delegate…): it does while any does.
+        var mainActorHolders: Set<String> = []
     }
 
     private let backend: Backend
@@ -62,18 +70,41 @@ final class AppExecutor: Sendable {
         // after the app is gone: the executor's deinit then resumes the queue and the work is skipped.
         let guarded: @Sendable () -> Void = { [weak self] in
             guard let self else { return }
-            let current = state.withLock { state -> Bool in
-                guard state.epoch == epoch else { return false }
+            let (current, mainActor) = state.withLock { state -> (Bool, Bool) in
+                guard state.epoch == epoch else { return (false, false) }
                 state.queued -= 1
-                return true
+                return (true, !state.mainActorHolders.isEmpty)
             }
-            // The work runs as code of the process it was queued in (see `ProcessContext`).
-            if current { ProcessContext(executor: self, epoch: epoch).run(work) }
+            guard current else { return }
+            // The work runs as code of the process it was queued in (see `ProcessContext`), which is
+            // bound again on the main thread: a task-local value does not cross threads.
+            let context = ProcessContext(executor: self, epoch: epoch)
+            if mainActor { self.onMainThread { context.run(work) } } else { context.run(work) }
         }
         switch backend {
         case .inline(let executor): executor.enqueue(guarded)
         #if canImport(Dispatch)
         case .dispatch(let queue): queue.async(execute: guarded)
+        #endif
+        }
+    }
+
+    /// Says whether `holder` (`"appDelegate"`, a scene's identifier…) has a delegate isolated to the
+    /// main actor. Work that starts from now on runs on the main actor while any holder says so, on
+    /// the queue's own thread otherwise (the default).
+    func setRunsOnMainActor(_ mainActor: Bool, for holder: String) {
+        state.withLock { state in
+            if mainActor { state.mainActorHolders.insert(holder) } else { state.mainActorHolders.remove(holder) }
+        }
+    }
+
+    /// Runs `work` on the main thread and waits for it: on Dispatch, through the main queue; inline,
+    /// where the driving thread runs the work, in place (the delegate adapter checks the thread).
+    private func onMainThread(_ work: () -> Void) {
+        switch backend {
+        case .inline: work()
+        #if canImport(Dispatch)
+        case .dispatch: DispatchQueue.main.sync(execute: work)
         #endif
         }
     }

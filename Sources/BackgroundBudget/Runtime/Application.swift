@@ -1,10 +1,11 @@
 
 /// An installed app as the app itself sees it: its state, its delegate, and observers of its lifecycle.
 ///
-/// You get one from ``BackgroundSystem/install(_:delegate:)``. The system decides transitions; the
-/// app's view of them (``applicationState``, delegate calls, observer calls) is updated on the app's
-/// own serial executor, step by step, so that inside `applicationWillResignActive` the state still
-/// reads `.active`, as it does in UIKit.
+/// You get one from ``BackgroundSystem/install(_:delegate:)-n4zf`` (or, for a
+/// main-actor delegate, ``BackgroundSystem/install(_:delegate:)-(_,MainActorApplicationDelegate)``).
+/// The system decides transitions; the app's view of them (``applicationState``, delegate calls,
+/// observer calls) is updated on the app's own serial executor, step by step, so that inside
+/// `applicationWillResignActive` the state still reads `.active`, as it does in UIKit.
 ///
 /// ```swift
 /// let app = try system.install(AppManifest(id: "com.example.news"))
@@ -61,10 +62,25 @@ public final class Application: Sendable {
         side.withLock { $0.state }
     }
 
-    /// The object that receives lifecycle callbacks; retained by the app.
+    /// The object that receives lifecycle callbacks on the app's queue; retained by the app. `nil`
+    /// when the app has a ``mainActorDelegate`` instead; setting it replaces that one.
     public var delegate: (any ApplicationDelegate)? {
-        get { side.withLock { $0.delegate } }
-        set { side.withLock { $0.delegate = newValue } }
+        get { side.withLock { $0.delegate is MainActorDelegateAdapter ? nil : $0.delegate } }
+        set { setDelegate(newValue, mainActor: false) }
+    }
+
+    /// The main-actor object that receives lifecycle callbacks on the main actor (see
+    /// ``MainActorApplicationDelegate``); retained by the app. `nil` when the app has a ``delegate``
+    /// instead; setting it replaces that one, and makes all the app's work run on the main thread.
+    public var mainActorDelegate: (any MainActorApplicationDelegate)? {
+        get { side.withLock { ($0.delegate as? MainActorDelegateAdapter)?.base } }
+        set { setDelegate(newValue.map(MainActorDelegateAdapter.init), mainActor: newValue != nil) }
+    }
+
+    /// Sets the object the shell delivers to, and where the app's queue runs its work.
+    private func setDelegate(_ delegate: (any ApplicationDelegate)?, mainActor: Bool) {
+        side.withLock { $0.delegate = delegate }
+        queue.setRunsOnMainActor(mainActor, for: "appDelegate")
     }
 
     /// Registers a block called after each lifecycle callback is delivered to the delegate, as UIKit
@@ -72,7 +88,8 @@ public final class Application: Sendable {
     ///
     /// - Parameters:
     ///   - callbacks: The callbacks to observe; all by default.
-    ///   - block: Called on the app's executor with the callback that was delivered.
+    ///   - block: Called on the app's executor with the callback that was delivered (on the main
+    ///     actor, for an app with a ``mainActorDelegate``).
     /// - Returns: A token for ``removeObserver(_:)``.
     @discardableResult
     public func addObserver(

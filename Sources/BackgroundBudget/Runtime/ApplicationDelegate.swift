@@ -13,6 +13,10 @@
 ///     }
 /// }
 /// ```
+///
+/// A delegate of this protocol is `Sendable`: its state goes behind a lock (``LockedValue``) or in
+/// `let`s. A `@MainActor` class with plain stored properties, as UIKit delegates are, adopts
+/// ``MainActorApplicationDelegate`` instead, and the system calls it on the main actor.
 public protocol ApplicationDelegate: AnyObject, Sendable {
     /// The launch process has begun (`application(_:willFinishLaunchingWithOptions:)`).
     func application(_ application: Application, willFinishLaunchingWithOptions options: LaunchOptions)
