@@ -10,6 +10,8 @@ let package = Package(
         .package(name: "BackgroundBudget", path: "../.."),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", exact: "2.13.0"),
         .package(url: "https://github.com/apple/swift-log.git", exact: "1.16.2"),
+        // Only for a test: swift-async-algorithms' timers run on the package's virtual clock.
+        .package(url: "https://github.com/apple/swift-async-algorithms.git", exact: "1.1.4"),
     ],
     targets: [
         // `Job.swift` and `Worker.swift` are links to the JobRunner example's: the very same jobs.
@@ -24,6 +26,8 @@ let package = Package(
         .testTarget(name: "JobWorkerTests", dependencies: [
             "JobWorker",
             .product(name: "ServiceLifecycleTestKit", package: "swift-service-lifecycle"),
+            .product(name: "AsyncAlgorithms", package: "swift-async-algorithms"),
+            .product(name: "BudgetClock", package: "BackgroundBudget"),
         ]),
     ],
     swiftLanguageModes: [.v6]
