@@ -156,6 +156,7 @@ import Testing
     }
 
     @Test func aSceneBasedAppHearsSceneCallbacksAndItsReclaimedSceneReconnects() throws {
+        // Its behaviour for applicationDidEnterBackground (2 s of work) runs in sceneDidEnterBackground.
         let steps = Self.steps(try Self.load("scene-based-app.json").run()).filter { $0.contains("notes") }
         #expect(steps == [
             "0.000 notes → background (launch)",
@@ -171,7 +172,7 @@ import Testing
             "10.000 notes sceneDidBecomeActive",
             "20.000 notes sceneWillResignActive",
             "20.000 notes sceneDidEnterBackground",
-            "20.000 notes sceneDidDisconnect",
+            "22.000 notes sceneDidDisconnect",
             "30.000 notes sceneWillResignActive",
             "30.000 notes → inactive (interruptionBegan)",
             "35.000 notes → active (interruptionDismissed)",
@@ -180,7 +181,7 @@ import Testing
             "40.000 notes → inactive (switchAway)",
             "40.000 notes → background (switchAway)",
             "40.000 notes sceneDidEnterBackground",
-            "40.000 notes → suspended (noBackgroundWork)",
+            "42.000 notes → suspended (noBackgroundWork)",
             "60.000 notes → background (reclaimScene)",
             "60.000 notes sceneDidDisconnect",
             "60.000 notes → suspended (noBackgroundWork)",
