@@ -12,10 +12,7 @@ import Testing
         let clock = VirtualClock()
         let system = BackgroundSystem(clock: clock)
         let recorder = SceneRecorder(clock: clock)
-        var manifest = AppManifest(id: "notes", backgroundModes: [.remoteNotification])
-        manifest.sceneManifest = SceneManifest(supportsMultipleScenes: true)
-        let notes = try system.install(manifest, delegate: recorder)
-        notes.sceneDelegate = recorder
+        let notes = try recorder.install(AppManifest(id: "notes", backgroundModes: [.remoteNotification]), multipleScenes: true, in: system)
         let other = try system.install(AppManifest(id: "other"))
         for step in 0..<2_000 {
             let scenes = system.scenes(of: notes).map(\.id)
@@ -56,10 +53,7 @@ import Testing
         let clock = VirtualClock()
         let system = BackgroundSystem(clock: clock)
         let recorder = SceneRecorder(clock: clock)
-        var manifest = AppManifest(id: "notes", backgroundModes: [.remoteNotification])
-        manifest.sceneManifest = SceneManifest()
-        let notes = try system.install(manifest, delegate: recorder)
-        notes.sceneDelegate = recorder
+        let notes = try recorder.install(AppManifest(id: "notes", backgroundModes: [.remoteNotification]), in: system)
         try system.open(notes)
         try system.pressHome()
         clock.advance(to: .seconds(10))

@@ -42,6 +42,15 @@ final class SceneRecorder: ApplicationDelegate, SceneDelegate {
     func sceneDidEnterBackground(_ scene: Scene) { note("sceneDidEnterBackground(\(scene.id))", scene.application) }
     func sceneDidDisconnect(_ scene: Scene) { note("sceneDidDisconnect(\(scene.id))", scene.application) }
     func stateRestorationActivity(for scene: Scene) -> UserActivity? { restoration }
+
+    /// Installs a scene-based app with this recorder as its app and scene delegate.
+    func install(_ manifest: AppManifest, multipleScenes: Bool = false, in system: BackgroundSystem) throws -> Application {
+        var manifest = manifest
+        manifest.sceneManifest = SceneManifest(supportsMultipleScenes: multipleScenes)
+        let app = try system.install(manifest, delegate: self)
+        app.sceneDelegate = self
+        return app
+    }
 }
 
 /// Scene-based apps on a virtual clock with exact instants: Apple's callback order relative to the app
@@ -51,17 +60,19 @@ final class SceneRecorder: ApplicationDelegate, SceneDelegate {
     let clock = VirtualClock()
 
     private func sceneApp(_ system: BackgroundSystem, _ recorder: SceneRecorder, multiple: Bool = false) throws -> Application {
-        var manifest = AppManifest(id: "notes")
-        manifest.sceneManifest = SceneManifest(supportsMultipleScenes: multiple)
-        let app = try system.install(manifest, delegate: recorder)
-        app.sceneDelegate = recorder
-        return app
+        try recorder.install(AppManifest(id: "notes"), multipleScenes: multiple, in: system)
+    }
+
+    /// An iOS 13 system on the clock with the scene-based app "notes" and its recorder.
+    private func notes(work: [String: Duration] = [:], restoration: UserActivity? = nil,
+                       multiple: Bool = false) throws -> (BackgroundSystem, SceneRecorder, Application) {
+        let system = try BackgroundSystem(policy: .iOS13, clock: clock)
+        let recorder = SceneRecorder(clock: clock, work: work, restoration: restoration)
+        return (system, recorder, try sceneApp(system, recorder, multiple: multiple))
     }
 
     @Test func launchHomeAndReturnFollowApplesOrder() throws {
-        let system = try BackgroundSystem(policy: .iOS13, clock: clock)
-        let recorder = SceneRecorder(clock: clock, work: ["didFinishLaunching": .seconds(1), "sceneDidEnterBackground(scene-1)": .seconds(2)])
-        let app = try sceneApp(system, recorder)
+        let (system, recorder, app) = try notes(work: ["didFinishLaunching": .seconds(1), "sceneDidEnterBackground(scene-1)": .seconds(2)])
         try system.open(app)
         #expect(app.applicationState == .active)
         #expect(system.scenes(of: app).map(\.state) == [.foregroundActive])
@@ -91,9 +102,7 @@ final class SceneRecorder: ApplicationDelegate, SceneDelegate {
     }
 
     @Test func anInterruptionResignsTheSceneAndSwitchingAppsNeverDisconnectsIt() throws {
-        let system = try BackgroundSystem(policy: .iOS13, clock: clock)
-        let recorder = SceneRecorder(clock: clock)
-        let app = try sceneApp(system, recorder)
+        let (system, recorder, app) = try notes()
         let other = try system.install(AppManifest(id: "other"))
         try system.open(app)
         clock.advance(to: .seconds(3))
@@ -114,10 +123,8 @@ final class SceneRecorder: ApplicationDelegate, SceneDelegate {
     }
 
     @Test func aReclaimedSceneDisconnectsAndReconnectsWithItsRestorationActivity() throws {
-        let system = try BackgroundSystem(policy: .iOS13, clock: clock)
         let activity = UserActivity(activityType: "com.example.notes.editing", userInfo: ["note": "42"])
-        let recorder = SceneRecorder(clock: clock, restoration: activity)
-        let app = try sceneApp(system, recorder)
+        let (system, recorder, app) = try notes(restoration: activity)
         try system.open(app)
         try system.pressHome()
         #expect(app.applicationState == .suspended)
@@ -144,10 +151,8 @@ final class SceneRecorder: ApplicationDelegate, SceneDelegate {
     }
 
     @Test func theSessionSurvivesASystemTerminationButNotAUserKill() throws {
-        let system = try BackgroundSystem(policy: .iOS13, clock: clock)
         let activity = UserActivity(activityType: "editing")
-        let recorder = SceneRecorder(clock: clock, restoration: activity)
-        let app = try sceneApp(system, recorder)
+        let (system, recorder, app) = try notes(restoration: activity)
         try system.open(app)
         try system.pressHome()
         try system.purge(app)
@@ -172,9 +177,7 @@ final class SceneRecorder: ApplicationDelegate, SceneDelegate {
     }
 
     @Test func userRequestedScenesComeToTheForegroundAndClosingTheLastSendsTheAppAway() throws {
-        let system = try BackgroundSystem(policy: .iOS13, clock: clock)
-        let recorder = SceneRecorder(clock: clock)
-        let app = try sceneApp(system, recorder, multiple: true)
+        let (system, recorder, app) = try notes(multiple: true)
         try system.open(app)
         clock.advance(to: .seconds(2))
         #expect(try system.openScene(of: app) == "scene-2")
@@ -229,9 +232,7 @@ final class SceneRecorder: ApplicationDelegate, SceneDelegate {
     }
 
     @Test func aBackgroundLaunchConnectsNoSceneAndEndsTheLaunchWithDidFinishLaunching() throws {
-        let system = try BackgroundSystem(policy: .iOS13, clock: clock)
-        let recorder = SceneRecorder(clock: clock, work: ["didFinishLaunching": .seconds(5)])
-        let app = try sceneApp(system, recorder)
+        let (system, recorder, app) = try notes(work: ["didFinishLaunching": .seconds(5)])
         try system.launchInBackground(app, reason: .backgroundFetch)
         clock.advance(to: .seconds(30))
         // No applicationDidEnterBackground, no scene; suspended when the launch returned, and no launch
@@ -243,9 +244,7 @@ final class SceneRecorder: ApplicationDelegate, SceneDelegate {
     }
 
     @Test func theLaunchWatchdogCoversTheScenesActivation() throws {
-        let system = try BackgroundSystem(policy: .iOS13, clock: clock)
-        let recorder = SceneRecorder(clock: clock, work: ["sceneWillEnterForeground(scene-1)": .seconds(25)])
-        let app = try sceneApp(system, recorder)
+        let (system, _, app) = try notes(work: ["sceneWillEnterForeground(scene-1)": .seconds(25)])
         try system.open(app)
         #expect(app.applicationState == .notRunning)
         #expect(system.trace.events(of: .exit).map(\.time) == [.seconds(20)])
