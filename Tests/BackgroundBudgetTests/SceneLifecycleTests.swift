@@ -9,6 +9,8 @@ import TestSupport
 final class SceneRecorder: ApplicationDelegate, SceneDelegate {
     let log = LockedValue<[String]>([])
     let connections = LockedValue<[SceneSession]>([])
+    /// For each connection: whether the scene was unattached and already among the app's connected scenes.
+    let connectingSceneListed = LockedValue<[Bool]>([])
     let restoration: UserActivity?
     let work: [String: Duration]
     let clock: VirtualClock
@@ -33,6 +35,8 @@ final class SceneRecorder: ApplicationDelegate, SceneDelegate {
     func applicationWillTerminate(_ application: Application) { note("applicationWillTerminate", application) }
 
     func scene(_ scene: Scene, willConnectTo session: SceneSession) {
+        let listed = scene.application.connectedScenes.contains { $0.id == scene.id && $0.activationState == .unattached }
+        connectingSceneListed.withLock { $0.append(scene.activationState == .unattached && listed) }
         connections.withLock { $0.append(session) }
         note("willConnect(\(scene.id))", scene.application)
     }
@@ -183,6 +187,7 @@ final class SceneRecorder: ApplicationDelegate, SceneDelegate {
         #expect(try system.openScene(of: app) == "scene-2")
         #expect(system.scenes(of: app).map(\.state) == [.foregroundActive, .foregroundActive])
         #expect(app.connectedScenes.map(\.id) == ["scene-1", "scene-2"])
+        #expect(recorder.connectingSceneListed.withLock { $0 } == [true, true])
         clock.advance(to: .seconds(4))
         try system.closeScene("scene-1", of: app)
         #expect(app.applicationState == .active)

@@ -208,7 +208,11 @@ public final class Application: Sendable {
                 delegate?.application(self, didObserve: notification)
             case .sceneCallback(let callback, let scene):
                 // Delivered as the app delegate's callbacks are: the watchdog around the call, no lock held.
-                let (delegate, value) = side.withLock { ($0.sceneDelegate, makeScene(scene, in: $0)) }
+                let (delegate, value) = side.withLock { side in
+                    // A connecting scene is among the connected scenes, unattached, while it connects.
+                    if callback == .willConnect, !side.scenes.contains(where: { $0.id == scene }) { side.scenes.append((scene, .unattached)) }
+                    return (side.sceneDelegate, makeScene(scene, in: side))
+                }
                 system?.sceneCallbackStarted(callback, scene: scene, app: id, incarnation: incarnation)
                 delegate?.deliver(callback, to: value)
                 guard queue.epoch == epoch else { return }
