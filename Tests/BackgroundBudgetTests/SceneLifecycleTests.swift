@@ -273,4 +273,19 @@ final class SceneRecorder: ApplicationDelegate, SceneDelegate {
         #expect(scenes.applicationState == .active)
         #expect(BudgetPolicy.presets.allSatisfy { !$0.requiresSceneLifecycle })
     }
+
+    @Test func underTheSceneLifecycleRuleABackgroundLaunchFailsTooAndNothingLoops() throws {
+        var policy = BudgetPolicy.iOS13
+        policy.requiresSceneLifecycle = true
+        let system = try BackgroundSystem(policy: policy, clock: clock)
+        let plain = try system.install(AppManifest(id: "plain", backgroundModes: [.remoteNotification, .fetch]))
+        #expect(system.deliver(.silentPush, to: plain) == .dropped(.sceneLifecycleRequired))
+        try system.launchInBackground(plain, reason: .backgroundFetch)
+        clock.advance(to: .seconds(3_600))
+        #expect(plain.applicationState == .notRunning)
+        let exits = system.trace.events(of: .exit, for: plain.id)
+        #expect(system.trace.events(of: .eventDelivered).isEmpty && system.trace.events(of: .eventWindowStarted).isEmpty)
+        #expect(!exits.isEmpty && exits.allSatisfy { $0.reason == "sceneLifecycleRequired" })
+        #expect(system.trace.events.filter { $0.app == plain.id && $0.kind.tag == .callback }.isEmpty)
+    }
 }
