@@ -193,7 +193,7 @@ import Testing
             "70.000 notes sceneDidBecomeActive",
         ])
         let sessions = try Self.load("scene-based-app.json").run().trace.events
-            .filter { $0.kind.tag == .sceneCallback && $0.eventName == "scene:willConnectToSession:options" }.compactMap(\.name)
+            .compactMap(\.sceneCallback).filter { $0.callback == .willConnect }.map(\.scene.rawValue)
         #expect(sessions == ["scene-1", "scene-2", "scene-1"])
     }
 
