@@ -4,7 +4,7 @@ extension Scenario {
     /// The keys of a scenario file's top-level object.
     static let topLevelKeys = ["description", "policy", "device", "apps", "events", "end"]
     /// The keys of an app object.
-    static let appKeys = ["id", "infoPlist", "displayName", "exitsOnSuspend", "backgroundModes", "permittedTaskIdentifiers", "behaviour"]
+    static let appKeys = ["id", "infoPlist", "displayName", "exitsOnSuspend", "backgroundModes", "permittedTaskIdentifiers", "scenes", "behaviour"]
     /// The keys of the policy object.
     static let policyKeys = ["preset", "overrides"]
 

@@ -80,6 +80,12 @@ public enum ScenarioAction: Sendable, Hashable {
     case setSystemUnderLoad(Bool)
     /// `setBackgroundGPU`: whether the device supports background GPU use for continued processing.
     case setBackgroundGPU(Bool)
+    /// `openScene`: the user opens another window of an active scene-based app (`"scenes": "multiple"`).
+    case openScene(AppID)
+    /// `closeScene`: the user closes one window (scene session `scene`, e.g. `"scene-1"`) of the app.
+    case closeScene(AppID, scene: SceneID)
+    /// `reclaimScene`: the system disconnects a background scene of the app to reclaim memory.
+    case reclaimScene(AppID, scene: SceneID)
 
     /// The app the action names, if it names one.
     public var app: AppID? {
@@ -87,7 +93,8 @@ public enum ScenarioAction: Sendable, Hashable {
         case .launch(let app), .open(let app), .switchTo(let app), .killFromAppSwitcher(let app),
              .launchInBackground(let app, _), .purge(let app), .terminate(let app, _), .beginTask(let app, _),
              .startActivity(let app, _), .stopActivity(let app, _), .deliver(let app, _), .setFootprint(let app, _),
-             .submitTask(let app, _, _, _), .cancelContinuedTask(let app, _):
+             .submitTask(let app, _, _, _), .cancelContinuedTask(let app, _),
+             .openScene(let app), .closeScene(let app, _), .reclaimScene(let app, _):
             app
         case .setBackgroundAppRefresh(_, let app):
             app
@@ -132,6 +139,9 @@ public enum ScenarioAction: Sendable, Hashable {
         case .reclaimResources: "reclaimResources"
         case .setSystemUnderLoad: "setSystemUnderLoad"
         case .setBackgroundGPU: "setBackgroundGPU"
+        case .openScene: "openScene"
+        case .closeScene: "closeScene"
+        case .reclaimScene: "reclaimScene"
         }
     }
 
@@ -172,6 +182,15 @@ public enum ScenarioAction: Sendable, Hashable {
         Verb("answerInterruption", "the user answers: the interrupted app goes to the background") { _ in .answerInterruption },
         Verb("killFromAppSwitcher", keys: ["app"], "swipe the app away in the app switcher") { event throws(ScenarioError) in
             .killFromAppSwitcher(try event.app())
+        },
+        Verb("openScene", keys: ["app"], "open another window of an active app with \"scenes\": \"multiple\"") { event throws(ScenarioError) in
+            .openScene(try event.app())
+        },
+        Verb("closeScene", keys: ["app", "scene"], "close one window (scene: a session such as \"scene-1\")") { event throws(ScenarioError) in
+            .closeScene(try event.app(), scene: SceneID(rawValue: try event.required("scene").string()))
+        },
+        Verb("reclaimScene", keys: ["app", "scene"], "the system disconnects a background scene to reclaim memory") { event throws(ScenarioError) in
+            .reclaimScene(try event.app(), scene: SceneID(rawValue: try event.required("scene").string()))
         },
         Verb("launchInBackground", keys: ["app", "reason"],
              "the system launches the app into the background (reason: a launch reason, default \"system\")") { event throws(ScenarioError) in
@@ -328,6 +347,9 @@ public enum ScenarioAction: Sendable, Hashable {
         case .reclaimResources: stage.system.reclaimContinuedProcessingResources()
         case .setSystemUnderLoad(let enabled): stage.system.setSystemUnderLoad(enabled)
         case .setBackgroundGPU(let enabled): stage.system.setSupportsBackgroundGPU(enabled)
+        case .openScene(let id): try stage.system.openScene(of: stage.app(id))
+        case .closeScene(let id, let scene): try stage.system.closeScene(scene, of: stage.app(id))
+        case .reclaimScene(let id, let scene): try stage.system.reclaimScene(scene, of: stage.app(id))
         }
     }
 }

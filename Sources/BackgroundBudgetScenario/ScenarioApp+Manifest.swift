@@ -6,7 +6,7 @@ extension ScenarioApp {
     /// `infoPlist` may not set them as well: the plist is their one source.
     static let keysSetByInfoPlist = [
         ("exitsOnSuspend", "UIApplicationExitsOnSuspend"), ("backgroundModes", "UIBackgroundModes"),
-        ("permittedTaskIdentifiers", "BGTaskSchedulerPermittedIdentifiers"),
+        ("permittedTaskIdentifiers", "BGTaskSchedulerPermittedIdentifiers"), ("scenes", "UIApplicationSceneManifest"),
     ]
 
     /// Reads an app object's manifest: from its `infoPlist` when it has one (with `displayName`
@@ -22,13 +22,15 @@ extension ScenarioApp {
         let displayName = try object.optional("displayName")?.string()
         guard let plistReader = object.optional("infoPlist") else {
             guard let id else { throw object.reader.error(.missingOneOfKeys(["id", "infoPlist"])) }
-            return AppManifest(
+            var manifest = AppManifest(
                 id: id, displayName: displayName,
                 exitsOnSuspend: try object.optional("exitsOnSuspend")?.bool() ?? false,
                 backgroundModes: try object.optional("backgroundModes").map { reader throws(ScenarioError) in try modes(reader) } ?? [],
                 permittedTaskIdentifiers: try object.optional("permittedTaskIdentifiers")?.array()
                     .map { reader throws(ScenarioError) in try reader.string() } ?? []
             )
+            manifest.sceneManifest = try object.optional("scenes").map { reader throws(ScenarioError) in try scenes(reader) }
+            return manifest
         }
         let path = try plistReader.string()
         // Refused before the file is read, so the message does not depend on the file.
@@ -54,6 +56,17 @@ extension ScenarioApp {
         guard case .object(let members) = app.node.value, !members.contains(where: { $0.key == "id" }),
               members.contains(where: { $0.key == "infoPlist" }) else { return app.path.appending(key: "id").description }
         return app.path.appending(key: "infoPlist").description
+    }
+
+    /// `scenes`: `"single"` or `"multiple"`, a scene-based app (`UIApplicationSceneManifest`) that
+    /// supports one window or several (`UIApplicationSupportsMultipleScenes`).
+    private static func scenes(_ reader: ScenarioReader) throws(ScenarioError) -> SceneManifest {
+        let value = try reader.string()
+        switch value {
+        case "single": return SceneManifest(supportsMultipleScenes: false)
+        case "multiple": return SceneManifest(supportsMultipleScenes: true)
+        default: throw reader.error(.unknownValue(value, accepted: ["single", "multiple"]))
+        }
     }
 
     /// `backgroundModes`: an array of `UIBackgroundModes` strings.

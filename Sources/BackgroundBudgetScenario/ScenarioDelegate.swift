@@ -1,7 +1,9 @@
 import BackgroundBudget
 
 /// The delegate a scenario installs for each app: it performs the app's behaviour in each callback.
-final class ScenarioDelegate: ApplicationDelegate {
+/// For a scene-based app it is the scene delegate too: the behaviour of a foreground or background
+/// callback runs in the scene callback that replaces it (``SceneCallback/replacedAppCallback``).
+final class ScenarioDelegate: ApplicationDelegate, SceneDelegate {
     let behaviour: ScenarioBehaviour
 
     init(_ behaviour: ScenarioBehaviour) {
@@ -32,4 +34,9 @@ final class ScenarioDelegate: ApplicationDelegate {
         application.simulateWork(for: fetch.work)
         if let result = fetch.result { completionHandler(result) }
     }
+
+    func sceneWillEnterForeground(_ scene: Scene) { perform(.willEnterForeground, scene.application) }
+    func sceneDidBecomeActive(_ scene: Scene) { perform(.didBecomeActive, scene.application) }
+    func sceneWillResignActive(_ scene: Scene) { perform(.willResignActive, scene.application) }
+    func sceneDidEnterBackground(_ scene: Scene) { perform(.didEnterBackground, scene.application) }
 }

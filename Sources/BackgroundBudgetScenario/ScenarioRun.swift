@@ -31,7 +31,10 @@ extension Scenario {
         var installed: [AppID: Application] = [:]
         for (index, app) in apps.enumerated() {
             do {
-                installed[app.manifest.id] = try system.install(app.manifest, delegate: ScenarioDelegate(app.behaviour))
+                let delegate = ScenarioDelegate(app.behaviour)
+                let application = try system.install(app.manifest, delegate: delegate)
+                if app.manifest.usesScenes { application.sceneDelegate = delegate }
+                installed[app.manifest.id] = application
             } catch {
                 // validate() has checked the identifiers; kept for a system that grows new rules.
                 throw ScenarioError(.invalidBundleIdentifier(error.description), path: "$.apps[\(index)].id")

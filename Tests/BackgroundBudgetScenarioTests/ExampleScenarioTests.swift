@@ -39,7 +39,7 @@ import Testing
             "dormant-foreground-task.json", "draft-loss.json", "exits-on-suspend.json", "foreground-return-resets-allowance.json",
             "handler-ends-the-task.json", "ios7-allowance.json", "location-relaunch.json", "memory-pressure.json",
             "never-ended-task-is-killed.json",
-            "notifications-while-suspended.json", "silent-push-completion.json", "slow-did-enter-background.json", "state-lab.json",
+            "notifications-while-suspended.json", "scene-based-app.json", "silent-push-completion.json", "slow-did-enter-background.json", "state-lab.json",
             "switching-apps.json",
             "task-scheduler.json", "too-many-assertions.json", "upload-finishes-in-time.json",
         ])
@@ -153,6 +153,48 @@ import Testing
             "115.000 music → active (enterForeground)",
             "115.000 music applicationDidBecomeActive",
         ])
+    }
+
+    @Test func aSceneBasedAppHearsSceneCallbacksAndItsReclaimedSceneReconnects() throws {
+        // Its behaviour for applicationDidEnterBackground (2 s of work) runs in sceneDidEnterBackground.
+        let steps = Self.steps(try Self.load("scene-based-app.json").run()).filter { $0.contains("notes") }
+        #expect(steps == [
+            "0.000 notes → background (launch)",
+            "0.000 notes application:willFinishLaunchingWithOptions",
+            "0.000 notes application:didFinishLaunchingWithOptions",
+            "0.000 notes scene:willConnectToSession:options",
+            "0.000 notes sceneWillEnterForeground",
+            "0.000 notes → inactive (launch)",
+            "0.000 notes → active (launch)",
+            "0.000 notes sceneDidBecomeActive",
+            "10.000 notes scene:willConnectToSession:options",
+            "10.000 notes sceneWillEnterForeground",
+            "10.000 notes sceneDidBecomeActive",
+            "20.000 notes sceneWillResignActive",
+            "20.000 notes sceneDidEnterBackground",
+            "22.000 notes sceneDidDisconnect",
+            "30.000 notes sceneWillResignActive",
+            "30.000 notes → inactive (interruptionBegan)",
+            "35.000 notes → active (interruptionDismissed)",
+            "35.000 notes sceneDidBecomeActive",
+            "40.000 notes sceneWillResignActive",
+            "40.000 notes → inactive (switchAway)",
+            "40.000 notes → background (switchAway)",
+            "40.000 notes sceneDidEnterBackground",
+            "42.000 notes → suspended (noBackgroundWork)",
+            "60.000 notes → background (reclaimScene)",
+            "60.000 notes sceneDidDisconnect",
+            "60.000 notes → suspended (noBackgroundWork)",
+            "70.000 notes → background (enterForeground)",
+            "70.000 notes scene:willConnectToSession:options",
+            "70.000 notes sceneWillEnterForeground",
+            "70.000 notes → inactive (enterForeground)",
+            "70.000 notes → active (enterForeground)",
+            "70.000 notes sceneDidBecomeActive",
+        ])
+        let sessions = try Self.load("scene-based-app.json").run().trace.events
+            .compactMap(\.sceneCallback).filter { $0.callback == .willConnect }.map(\.scene.rawValue)
+        #expect(sessions == ["scene-1", "scene-2", "scene-1"])
     }
 
     @Test func anExitsOnSuspendAppTerminatesOnHomeAndLaunchesCold() throws {

@@ -65,7 +65,8 @@ import Testing
             var keys = verb.keys.contains("app") ? #", "app": "com.example.news""# : ""
             // Verbs with required keys besides the app.
             keys += ["startActivity": #", "activity": "audioPlayback""#, "stopActivity": #", "activity": "audioPlayback""#,
-                     "deliver": #", "event": "silentPush""#, "setMemoryCapacity": #", "mb": 512"#, "setFootprint": #", "mb": 40"#,
+                     "deliver": #", "event": "silentPush""#, "closeScene": #", "scene": "scene-1""#,
+                     "reclaimScene": #", "scene": "scene-1""#, "setMemoryCapacity": #", "mb": 512"#, "setFootprint": #", "mb": 40"#,
                      "post": #", "notification": "significantTimeChange""#, "setBackgroundAppRefresh": #", "enabled": false"#,
                      "setLowPowerMode": #", "enabled": true"#, "setCriticallyLowBattery": #", "enabled": true"#,
                      "setBackgroundAppRefreshRestricted": #", "restricted": true"#, "setNetwork": #", "enabled": false"#,
@@ -215,7 +216,7 @@ import Testing
             == #"6:29 $.events[1].app: unknown key "app"; accepted: "at", "do""#)
         #expect(failure(scenario(events: #"{"at": 1, "do": "home"}"#, apps: #"{"id": "com.example.news", "behavior": {}}"#)
             .replacingOccurrences(of: ",\n    \n", with: "\n"))
-            == #"3:39 $.apps[0].behavior: unknown key "behavior"; accepted: "id", "infoPlist", "displayName", "exitsOnSuspend", "backgroundModes", "permittedTaskIdentifiers", "behaviour" (did you mean "behaviour"?)"#)
+            == #"3:39 $.apps[0].behavior: unknown key "behavior"; accepted: "id", "infoPlist", "displayName", "exitsOnSuspend", "backgroundModes", "permittedTaskIdentifiers", "scenes", "behaviour" (did you mean "behaviour"?)"#)
         #expect(failure(scenario(events: "", extra: #" "device": {"lowPowerMode": true},"#)
             .replacingOccurrences(of: ",\n    \n", with: "\n"))
             == #"2:37 $.device.lowPowerMode: unknown key "lowPowerMode"; this object takes no keys yet"#)

@@ -43,7 +43,8 @@ import TestSupport
             ScenarioApp(AppManifest(id: "com.example.voicecall", displayName: "Calls", backgroundModes: [.audio, .voip, .remoteNotification]),
                         behaviour: ScenarioBehaviour([.didEnterBackground: [.work(.seconds(1))]])),
         ])
-        #expect(try scenario.run().rendered(as: .log).contains("Audio Player[1069:307] applicationDidBecomeActive:"))
+        // The player declares a scene manifest: its scene delegate, not its app delegate, hears it become active.
+        #expect(try scenario.run().rendered(as: .log).contains("Audio Player[1069:307] sceneDidBecomeActive:"))
     }
 
     @Test func withoutAFileRelativePathsResolveAgainstTheCurrentDirectory() throws {

@@ -44,8 +44,10 @@ import TestSupport
         // Four XML files as Xcode writes them and one binary file as it ships inside an app.
         let files = try FileManager.default.contentsOfDirectory(atPath: Self.directory.path).filter { $0.hasSuffix(".plist") }.sorted()
         #expect(files == ["AudioPlayer.plist", "LegacyApp.plist", "LocationTracker.plist", "NewsReader.plist", "VoiceCall.plist"])
-        #expect(try Self.load("AudioPlayer.plist") == AppManifest(
-            id: "com.example.audioplayer", displayName: "Audio Player", backgroundModes: [.audio]))
+        // It declares UIApplicationSceneManifest (one scene): a scene-based app.
+        var player = AppManifest(id: "com.example.audioplayer", displayName: "Audio Player", backgroundModes: [.audio])
+        player.sceneManifest = SceneManifest(supportsMultipleScenes: false)
+        #expect(try Self.load("AudioPlayer.plist") == player)
         #expect(try Self.load("LocationTracker.plist") == AppManifest(
             id: "com.example.trails", displayName: "Trails", backgroundModes: [.location]))
         #expect(try Self.load("NewsReader.plist") == AppManifest(

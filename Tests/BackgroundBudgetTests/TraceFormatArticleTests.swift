@@ -27,6 +27,7 @@ import TestSupport
         let task = BackgroundTaskIdentifier(rawValue: 1), at = BudgetInstant.seconds(1)
         return switch tag {
         case .callback: AppCallback.allCases.map { .callback($0) }
+        case .sceneCallback: SceneCallback.allCases.map { .sceneCallback($0, scene: "scene-1") }
         case .stateChange: [.stateChange(.background, cause: .pressHome)]
         case .exit: [.exit(.watchdog, code: nil)]
         case .killedMidCallback: [.killedMidCallback(.didEnterBackground)]
@@ -112,7 +113,8 @@ import TestSupport
                                        .criticallyLowBattery(true), .reboot]
         names += changes.map(\.name)
         let lifecycle: [LifecycleEvent] = [.launch, .interruptionBegan, .interruptionDismissed, .interruptionAnswered,
-                                           .pressHome, .switchAway, .enterForeground]
+                                           .pressHome, .switchAway, .enterForeground, .openScene, .closeScene("s"),
+                                           .reclaimScene("s")]
         names += lifecycle.map(\.reason)
         for name in names {
             let named = article.contains("`\(name)`")

@@ -11,6 +11,7 @@ extension AppManifest {
     /// | `UIBackgroundModes` | array of strings | ``backgroundModes`` |
     /// | `UIApplicationExitsOnSuspend` | boolean | ``exitsOnSuspend`` |
     /// | `BGTaskSchedulerPermittedIdentifiers` | array of strings | ``permittedTaskIdentifiers`` |
+    /// | `UIApplicationSceneManifest` | dictionary | ``sceneManifest`` (its `UIApplicationSupportsMultipleScenes`, a boolean, becomes ``SceneManifest/supportsMultipleScenes``; the scene configurations are ignored) |
     ///
     /// Every other key is ignored; a real Info.plist has dozens.
     ///

@@ -33,6 +33,12 @@ public final class Application: Sendable {
         /// Set from the start of a launch delivery until `didFinishLaunching` returns: task launch
         /// handlers may be registered.
         var finishingLaunch = false
+        /// The scene delegate of a scene-based app.
+        var sceneDelegate: (any SceneDelegate)?
+        /// The connected scenes as the app sees them, in the order they connected.
+        var scenes: [(id: SceneID, state: SceneActivationState)] = []
+        /// Each session's state restoration activity, given when its scene last entered the background.
+        var restorationActivities: [SceneID: UserActivity] = [:]
     }
 
     /// Whether the app is finishing launching (its launch delivery runs and `didFinishLaunching` has
@@ -81,6 +87,24 @@ public final class Application: Sendable {
     private func setDelegate(_ delegate: (any ApplicationDelegate)?, mainActor: Bool) {
         side.withLock { $0.delegate = delegate }
         queue.setRunsOnMainActor(mainActor, for: "appDelegate")
+    }
+
+    /// The object that receives scene callbacks, for an app with an ``AppManifest/sceneManifest``;
+    /// retained by the app. One delegate serves every scene.
+    public var sceneDelegate: (any SceneDelegate)? {
+        get { side.withLock { $0.sceneDelegate } }
+        set { side.withLock { $0.sceneDelegate = newValue } }
+    }
+
+    /// The app's connected scenes as the app sees them (`UIApplication.connectedScenes`), in the order
+    /// they connected; they change as each step is delivered on the app's executor.
+    public var connectedScenes: [Scene] {
+        side.withLock { side in side.scenes.map { makeScene($0.id, in: side) } }
+    }
+
+    private func makeScene(_ id: SceneID, in side: SideState) -> Scene {
+        Scene(session: SceneSession(persistentIdentifier: id, stateRestorationActivity: side.restorationActivities[id]),
+              activationState: side.scenes.first { $0.id == id }?.state ?? .unattached, application: self)
     }
 
     /// Registers a block called after each lifecycle callback is delivered to the delegate, as UIKit
@@ -181,7 +205,10 @@ public final class Application: Sendable {
             guard queue.epoch == epoch else { return }
             switch step {
             case .enter(let state):
-                side.withLock { $0.state = state }
+                side.withLock { side in
+                    side.state = state
+                    if state == .notRunning { side.scenes = [] }
+                }
             case .callback(let callback):
                 let (delegate, blocks) = side.withLock { side in
                     (side.delegate, side.observers.sorted { $0.key < $1.key }
@@ -196,6 +223,31 @@ public final class Application: Sendable {
             case .notification(let notification):
                 let delegate = side.withLock { $0.delegate }
                 delegate?.application(self, didObserve: notification)
+            case .sceneCallback(let callback, let scene):
+                // Delivered as the app delegate's callbacks are: the watchdog around the call, no lock held.
+                let (delegate, value) = side.withLock { side in
+                    // A connecting scene is among the connected scenes, unattached, while it connects.
+                    if callback == .willConnect, !side.scenes.contains(where: { $0.id == scene }) { side.scenes.append((scene, .unattached)) }
+                    return (side.sceneDelegate, makeScene(scene, in: side))
+                }
+                system?.sceneCallbackStarted(callback, scene: scene, app: id, incarnation: incarnation)
+                delegate?.deliver(callback, to: value)
+                guard queue.epoch == epoch else { return }
+                if callback == .didEnterBackground, let delegate {
+                    // UIKit asks for the restoration activity as the scene enters the background [S76].
+                    let activity = delegate.stateRestorationActivity(for: value)
+                    side.withLock { $0.restorationActivities[scene] = activity }
+                }
+                guard queue.epoch == epoch else { return }
+                system?.sceneCallbackReturned(callback, scene: scene, app: id)
+            case .sceneState(let state, let scene):
+                side.withLock { side in
+                    if let index = side.scenes.firstIndex(where: { $0.id == scene }) {
+                        if state == .unattached { side.scenes.remove(at: index) } else { side.scenes[index].state = state }
+                    } else if state != .unattached {
+                        side.scenes.append((scene, state))
+                    }
+                }
             case .exit:
                 break
             }

@@ -59,8 +59,30 @@ struct InfoPlistReader: Decodable {
         }
         let exitsOnSuspend = try Self.bool(in: root, "UIApplicationExitsOnSuspend") ?? false
         let identifiers = try Self.strings(in: root, "BGTaskSchedulerPermittedIdentifiers") ?? []
-        manifest = AppManifest(id: id, displayName: displayName ?? bundleName, exitsOnSuspend: exitsOnSuspend,
-                               backgroundModes: modes, permittedTaskIdentifiers: identifiers)
+        var manifest = AppManifest(id: id, displayName: displayName ?? bundleName, exitsOnSuspend: exitsOnSuspend,
+                                   backgroundModes: modes, permittedTaskIdentifiers: identifiers)
+        manifest.sceneManifest = try Self.sceneManifest(in: root)
+        self.manifest = manifest
+    }
+
+    /// `UIApplicationSceneManifest`, a dictionary whose `UIApplicationSupportsMultipleScenes` (a
+    /// boolean) is read; its other keys (the scene configurations) are ignored. `nil` when absent.
+    private static func sceneManifest(in root: KeyedDecodingContainer<Key>) throws -> SceneManifest? {
+        let key = "UIApplicationSceneManifest"
+        guard let value = try value(in: root, key) else { return nil }
+        let keys: KeyedDecodingContainer<Key>
+        do {
+            keys = try value.container(keyedBy: Key.self)
+        } catch {
+            throw mismatch(value, key: key, expected: "a dictionary", error: error)
+        }
+        let multiple = "UIApplicationSupportsMultipleScenes"
+        guard let flag = try Self.value(in: keys, multiple) else { return SceneManifest() }
+        do {
+            return SceneManifest(supportsMultipleScenes: try flag.singleValueContainer().decode(Bool.self))
+        } catch {
+            throw mismatch(flag, key: "\(key).\(multiple)", expected: "a boolean", error: error)
+        }
     }
 
     /// The decoder of a key's value, or `nil` when the key is absent.

@@ -20,6 +20,12 @@ public struct AppManifest: Sendable, Hashable {
     /// The app's memory footprint in bytes when it launches; it can change it as it runs
     /// (`Application.setMemoryFootprint(_:)`). 50 MB by default.
     public var memoryFootprint: Int = 50_000_000
+    /// `UIApplicationSceneManifest`: the app adopts the scene-based life cycle (a scene delegate gets
+    /// the foreground and background callbacks); `nil` for an app-delegate-only app.
+    public var sceneManifest: SceneManifest?
+
+    /// Whether the app adopts the scene-based life cycle (it has a ``sceneManifest``).
+    public var usesScenes: Bool { sceneManifest != nil }
 
     /// Creates a manifest.
     /// - Parameters:

@@ -57,6 +57,8 @@ extension DeviceCore {
         package var memory = MemoryState()
         /// Notifications coalesced while suspended, and silent-push throttling.
         package var notifications = NotificationState()
+        /// A scene-based app's scenes and sessions (empty for an app-delegate-only app).
+        package var scenes = SceneSet()
 
         /// A newly installed app: not running, every feature's state empty.
         package init(manifest: AppManifest) {

@@ -61,7 +61,7 @@ extension DeviceCore {
         let s = slot(app)
         guard records[s].incarnation == incarnation, records[s].state != .notRunning else { return [] }
         records[s].runningCallback = callback
-        recordHeldSteps(app, starting: callback, at: now)
+        recordHeldSteps(app, starting: .app(callback), at: now)
         let limit: Duration
         switch callback {
         case .willFinishLaunching:
@@ -89,6 +89,12 @@ extension DeviceCore {
             return [disarm(.watchdog, for: app)]
         }
         if callback == .didEnterBackground { (records[s].launchDeadline, records[s].resumeDeadline) = (nil, nil) }
+        if callback == .didFinishLaunching, records[s].manifest.usesScenes, !records[s].state.isForeground,
+           records[s].launchDeadline != nil {
+            // A scene-based app launched into the background has no activation: its launch ends here.
+            records[s].launchDeadline = nil
+            return [disarm(.watchdog, for: app)]
+        }
         return callback == .didEnterBackground || callback == .willTerminate ? [disarm(.watchdog, for: app)] : []
     }
 }

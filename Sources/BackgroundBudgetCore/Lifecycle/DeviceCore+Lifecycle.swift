@@ -17,12 +17,20 @@ extension DeviceCore {
             return try apply(.kill(.fileLockHeldAtSuspension), to: app, at: now)
         }
         let transition: Lifecycle.Transition
-        do {
-            transition = try Lifecycle.transition(from: records[s].state, on: event, exitsOnSuspend: exitsOnSuspend(slot: s))
-        } catch {
-            var error = error
-            error.app = app
-            throw error
+        if let refused = refusedLaunch(event, slot: s) {
+            transition = refused
+        } else if records[s].manifest.usesScenes {
+            let scenes: SceneSet
+            (transition, scenes) = try sceneTransition(for: event, slot: s)
+            records[s].scenes = scenes
+        } else {
+            do {
+                transition = try Lifecycle.transition(from: records[s].state, on: event, exitsOnSuspend: exitsOnSuspend(slot: s))
+            } catch {
+                var error = error
+                error.app = app
+                throw error
+            }
         }
         var effects: [Effect] = []
         if transition.to.isForeground, let current = foreground, current != app {
@@ -85,7 +93,7 @@ extension DeviceCore {
         }
         var state = self.state(of: app)
         // A delivery with callbacks is traced as the app's queue runs it (see `HeldSteps`).
-        let holds = steps.contains { if case .callback = $0 { true } else { false } }
+        let holds = steps.contains { CallbackKey($0) != nil }
             && !steps.contains { if case .exit = $0 { true } else { false } }
         var held: [HeldSteps] = []
         var entries: [TraceEvent] = []
@@ -102,6 +110,10 @@ extension DeviceCore {
                     return core.exit(app, reason: reason, at: now)
                 case .notification(let notification):
                     core.record(.notificationDelivered(notification), app, now)
+                case .sceneCallback(let callback, let scene):
+                    core.record(.sceneCallback(callback, scene: scene), app, now)
+                case .sceneState:
+                    break
                 }
                 return []
             }
@@ -111,7 +123,7 @@ extension DeviceCore {
                 continue
             }
             entries += stepEntries
-            if case .callback(let callback) = step {
+            if let callback = CallbackKey(step) {
                 held.append(HeldSteps(entries: entries, callback: callback))
                 entries = []
             }
@@ -122,8 +134,8 @@ extension DeviceCore {
         records[s].pendingExit = deferredExit
         let hasCallbacks = steps.contains {
             switch $0 {
-            case .callback, .notification: true
-            case .enter, .exit: false
+            case .callback, .notification, .sceneCallback: true
+            case .enter, .exit, .sceneState: false
             }
         }
         if cause == .launch || cause == .enterForeground {
@@ -211,6 +223,7 @@ extension DeviceCore {
         continued.forgetAll(of: app)
         // The last warning of an episode was this app's: evaluate pressure again once it is gone.
         if ended.memoryWarningDropped, memory.warningSettled() { memory.recheckDue = true }
+        records[s].scenes.processEnded(discardingSessions: reason == .userKill)
         if reason == .userKill {
             records[s].killedByUser = true
             // However the user killed it, its queued continued-processing requests go with it.

@@ -12,7 +12,24 @@ extension DeviceCore {
         /// The entries, in decision order; each is stamped again when recorded.
         package var entries: [TraceEvent]
         /// The callback whose start records them; `nil` for the entries after a delivery's last callback.
-        package var callback: AppCallback?
+        package var callback: CallbackKey?
+    }
+
+    /// An app-delegate or scene-delegate callback of a delivery.
+    package enum CallbackKey: Sendable, Hashable {
+        /// An app-delegate callback.
+        case app(AppCallback)
+        /// A scene-delegate callback for one scene.
+        case scene(SceneCallback, SceneID)
+
+        /// The key of a step, when it is a callback.
+        init?(_ step: LifecycleStep) {
+            switch step {
+            case .callback(let callback): self = .app(callback)
+            case .sceneCallback(let callback, let scene): self = .scene(callback, scene)
+            case .enter, .exit, .notification, .sceneState: return nil
+            }
+        }
     }
 
     /// Starts a decision: entries recorded from now on go to the trace at once, unless the decision
@@ -36,7 +53,7 @@ extension DeviceCore {
     /// Records the held entries the app's queue has now reached, stamped `now`: when `callback` starts,
     /// the entries up to it; when it returns (`callback` is `nil`), the entries after a delivery's last
     /// callback.
-    mutating func recordHeldSteps(_ app: AppID, starting callback: AppCallback?, at now: BudgetInstant) {
+    mutating func recordHeldSteps(_ app: AppID, starting callback: CallbackKey?, at now: BudgetInstant) {
         let s = slot(app)
         guard let first = records[s].heldSteps.first, first.callback == callback else { return }
         records[s].heldSteps.removeFirst()

@@ -155,6 +155,10 @@ public enum Lifecycle {
         case (.terminate, _):
             throw refuse(.inForeground)
 
+        case (.openScene, _), (.closeScene, _), (.reclaimScene, _):
+            // Scene events need the app's scenes: the device applies them to scene-based apps.
+            throw refuse(.noScenes)
+
         case (.kill, .notRunning):
             throw refuse(.notRunning)
         case (.kill(let reason), _):

@@ -33,6 +33,15 @@ public struct LifecycleError: Error, Sendable, Hashable, CustomStringConvertible
         case noForegroundApp
         /// The app is terminating: `applicationWillTerminate` is running.
         case terminating
+        /// The event concerns scenes, and the app has not adopted the scene-based life cycle (its
+        /// manifest has no ``AppManifest/sceneManifest``).
+        case noScenes
+        /// The app does not support multiple scenes (`UIApplicationSupportsMultipleScenes`).
+        case multipleScenesNotSupported
+        /// The app has no connected scene with that identifier.
+        case noSuchScene
+        /// The event needs a scene in the background.
+        case sceneNotInBackground
     }
 
     /// The event that was refused.
@@ -68,6 +77,10 @@ public struct LifecycleError: Error, Sendable, Hashable, CustomStringConvertible
         case .exitsOnSuspend: "sets UIApplicationExitsOnSuspend and never runs in the background"
         case .noForegroundApp: "no app is in the foreground"
         case .terminating: "is terminating (applicationWillTerminate is running)"
+        case .noScenes: "has not adopted the scene-based life cycle (no UIApplicationSceneManifest)"
+        case .multipleScenesNotSupported: "does not support multiple scenes (UIApplicationSupportsMultipleScenes)"
+        case .noSuchScene: "has no connected scene '\(event.scene.map(\.rawValue) ?? "")'"
+        case .sceneNotInBackground: "has scene '\(event.scene.map(\.rawValue) ?? "")' on screen, not in the background"
         }
         if problem == .noForegroundApp { return "cannot \(event): \(why)" }
         return "cannot \(event): \(who) \(why)"

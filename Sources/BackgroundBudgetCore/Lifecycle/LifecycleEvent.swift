@@ -35,6 +35,16 @@ public enum LifecycleEvent: Sendable, Hashable, CustomStringConvertible {
     case terminate(TerminationReason)
     /// The system kills the app at once, with no callback (a watchdog or RunningBoard kill).
     case kill(TerminationReason)
+    /// The user opens another window of an active scene-based app that supports multiple scenes (an
+    /// iPad window): a new scene session connects and comes to the foreground [S1].
+    case openScene
+    /// The user closes one of the app's scenes (swipes the window away in the app switcher): it goes
+    /// to the background if it was on screen, then disconnects, and its session is discarded [S11].
+    case closeScene(SceneID)
+    /// The system disconnects a background scene to reclaim its memory: `sceneDidDisconnect`; the
+    /// session stays, so the scene reconnects (with its state restoration activity) when the user
+    /// returns [S1][S11][S76].
+    case reclaimScene(SceneID)
 
     /// The name written as a trace `reason` for state changes this event causes, e.g. `"pressHome"`,
     /// or the more specific reason an event carries (`"noBackgroundWork"`, `"watchdog"`).
@@ -53,6 +63,9 @@ public enum LifecycleEvent: Sendable, Hashable, CustomStringConvertible {
         case .killFromAppSwitcher: TerminationReason.userKill.rawValue
         case .purge: TerminationReason.memoryPressure.rawValue
         case .terminate(let why), .kill(let why): why.rawValue
+        case .openScene: "openScene"
+        case .closeScene: "closeScene"
+        case .reclaimScene: "reclaimScene"
         }
     }
 
@@ -66,7 +79,17 @@ public enum LifecycleEvent: Sendable, Hashable, CustomStringConvertible {
         case .kill(let why): "kill(\(why.rawValue))"
         case .killFromAppSwitcher: "killFromAppSwitcher"
         case .purge: "purge"
+        case .closeScene(let scene): "closeScene(\(scene))"
+        case .reclaimScene(let scene): "reclaimScene(\(scene))"
         default: reason
+        }
+    }
+
+    /// The scene the event concerns, for ``closeScene(_:)`` and ``reclaimScene(_:)``.
+    public var scene: SceneID? {
+        switch self {
+        case .closeScene(let scene), .reclaimScene(let scene): scene
+        default: nil
         }
     }
 }

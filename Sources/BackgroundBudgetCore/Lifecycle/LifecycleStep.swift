@@ -11,6 +11,11 @@ public enum LifecycleStep: Sendable, Hashable, CustomStringConvertible {
     /// A notification queued while the app was suspended is delivered. The transition function never
     /// produces this step: the runtime inserts it right after a suspended app resumes.
     case notification(SystemNotification)
+    /// The system calls a scene delegate method for one scene (scene-based apps only).
+    case sceneCallback(SceneCallback, SceneID)
+    /// A scene's activation state becomes the given state (``SceneActivationState/unattached`` when it
+    /// disconnects).
+    case sceneState(SceneActivationState, SceneID)
 
     /// A short name for the step, e.g. `"enter(background)"` or `"applicationDidEnterBackground"`.
     public var description: String {
@@ -19,6 +24,8 @@ public enum LifecycleStep: Sendable, Hashable, CustomStringConvertible {
         case .callback(let callback): callback.eventName
         case .exit(let reason): "exit(\(reason.rawValue))"
         case .notification(let notification): "notification(\(notification))"
+        case .sceneCallback(let callback, let scene): "\(callback.eventName)(\(scene))"
+        case .sceneState(let state, let scene): "scene(\(scene), \(state))"
         }
     }
 }

@@ -36,6 +36,10 @@ public enum TerminationReason: String, Sendable, Hashable, CaseIterable {
     /// The device restarted (`BackgroundSystem.reboot()`): every process ends,
     /// with no callback and no termination code.
     case reboot
+    /// The app has not adopted the scene-based life cycle and was built with an SDK that requires it:
+    /// UIKit asserts at launch and the app does not launch (TN3187 [S99]; see
+    /// ``BudgetPolicy/requiresSceneLifecycle``). No callback runs and no termination code is left.
+    case sceneLifecycleRequired
     /// Any other orderly termination by the system.
     case system
 
@@ -51,7 +55,7 @@ public enum TerminationReason: String, Sendable, Hashable, CaseIterable {
         case .tooManyBackgroundTasks: 0xbada_5e47
         case .voipPushNotReported: 0xbaad_ca11
         case .fileLockHeldAtSuspension: 0xdead_10cc
-        case .memoryPressure, .userKill, .exitsOnSuspend, .taskRegisteredTwice, .uncaughtException, .reboot, .system: nil
+        case .memoryPressure, .userKill, .exitsOnSuspend, .taskRegisteredTwice, .uncaughtException, .reboot, .sceneLifecycleRequired, .system: nil
         }
     }
 }

@@ -44,6 +44,8 @@ extension BudgetPolicy {
         case relaunchesLocationAppsAfterUserKill
         /// ``BudgetPolicy/honoursExitsOnSuspend``.
         case honoursExitsOnSuspend
+        /// ``BudgetPolicy/requiresSceneLifecycle``.
+        case requiresSceneLifecycle
         /// ``BudgetPolicy/jetsamOrderWithinBand``.
         case jetsamOrderWithinBand
         /// ``BudgetPolicy/fetchRuntime``.
@@ -85,7 +87,7 @@ extension BudgetPolicy {
                  .fetchRuntime, .minimumFetchInterval, .processingTaskRuntimeCap, .silentPushWindow: true
             case .allowanceResetsOnForeground, .maxOpenBackgroundTasks, .maxMonitoredRegions, .backgroundTaskExpiryCode, .silentPushesPerHour,
                  .voipUnreportedPushLimit, .relaunchesLocationAppsAfterUserKill, .fetchSeed, .continuedProcessingTaskLimit,
-                 .honoursExitsOnSuspend, .jetsamOrderWithinBand,
+                 .honoursExitsOnSuspend, .requiresSceneLifecycle, .jetsamOrderWithinBand,
                  .pendingRefreshTaskRequestLimit, .pendingProcessingTaskRequestLimit, .fetchNewDataFactor, .fetchNoDataFactor,
                  .fetchFailedFactor, .fetchSlowFactor, .fetchSlowFraction, .fetchMinimumFactor, .fetchMaximumFactor,
                  .fetchJitter: false

@@ -4,8 +4,8 @@ import BudgetClock
 extension BudgetPolicy {
     /// A copy with one field set from a number, as scenario files and other outside input give it:
     /// seconds for durations, a count for ``maxOpenBackgroundTasks`` and ``maxMonitoredRegions``, 0 or 1 for
-    /// ``allowanceResetsOnForeground``, ``relaunchesLocationAppsAfterUserKill`` and
-    /// ``honoursExitsOnSuspend``, the ``JetsamOrder/number`` for ``jetsamOrderWithinBand``, the code for
+    /// ``allowanceResetsOnForeground``, ``relaunchesLocationAppsAfterUserKill``,
+    /// ``honoursExitsOnSuspend`` and ``requiresSceneLifecycle``, the ``JetsamOrder/number`` for ``jetsamOrderWithinBand``, the code for
     /// ``backgroundTaskExpiryCode``, the factor itself for a ``FetchModelFactors`` field.
     /// - Parameters:
     ///   - field: The field to set.
@@ -50,6 +50,7 @@ extension BudgetPolicy {
         case .voipUnreportedPushLimit: copy.voipUnreportedPushLimit = Int(try whole(-1e15...1e15))
         case .relaunchesLocationAppsAfterUserKill: copy.relaunchesLocationAppsAfterUserKill = try whole(0...1) == 1
         case .honoursExitsOnSuspend: copy.honoursExitsOnSuspend = try whole(0...1) == 1
+        case .requiresSceneLifecycle: copy.requiresSceneLifecycle = try whole(0...1) == 1
         case .jetsamOrderWithinBand: copy.jetsamOrderWithinBand = try whole(0...1) == 1 ? .leastRecentlyUsed : .largestFootprint
         case .fetchRuntime: copy.fetchRuntime = duration
         case .minimumFetchInterval: copy.minimumFetchInterval = duration

@@ -109,6 +109,13 @@ public struct BudgetPolicy: Sendable, Hashable, CustomStringConvertible {
     /// changes nothing.
     public var honoursExitsOnSuspend: Bool = true
 
+    /// Whether the app was built with an SDK that requires the scene-based life cycle: TN3187 says that
+    /// in the major release after iOS 26, an app built with the latest SDK that has not adopted it does
+    /// not launch [S99]. When `true`, launching an app without an ``AppManifest/sceneManifest`` ends its
+    /// process at once (``TerminationReason/sceneLifecycleRequired``), before any callback. `false` in
+    /// every preset (today's SDKs).
+    public var requiresSceneLifecycle: Bool = false
+
     /// The order memory pressure purges suspended apps in (all in the idle jetsam band). xnu kills
     /// from the lowest band up and, within a band, from the head of the band's list, where a process
     /// entering the band is appended: longest in the band first ([S72][S101]). The default,

@@ -54,6 +54,8 @@ public struct LogLineStyle: Sendable, Hashable {
         switch event.kind {
         case .callback(let callback):
             message = callback.selector
+        case .sceneCallback(let callback, _):
+            message = callback.selector
         case .stateChange(let state, let cause):
             guard includesSystemEvents else { return nil }
             message = "(state: \(state), reason: \(cause.reason))"

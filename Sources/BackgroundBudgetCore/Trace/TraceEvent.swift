@@ -13,6 +13,9 @@ public struct TraceEvent: Sendable, Hashable, CustomStringConvertible {
     public enum Kind: Sendable, Hashable {
         /// The system called a delegate method.
         case callback(AppCallback)
+        /// The system called a scene delegate method for one scene (scene-based apps); JSON: the
+        /// selector without its colon as `event`, the scene's session as `name`.
+        case sceneCallback(SceneCallback, scene: SceneID)
         /// The app's state changed because of an event; the event is the reason.
         case stateChange(ApplicationState, cause: LifecycleEvent)
         /// The app's process exited (a decision with a reason and, for kills, a termination code).
@@ -131,6 +134,7 @@ public struct TraceEvent: Sendable, Hashable, CustomStringConvertible {
     public var eventName: String {
         switch kind {
         case .callback(let callback): callback.eventName
+        case .sceneCallback(let callback, _): callback.eventName
         case .stateChange: "stateChange"
         case .exit: "exit"
         case .killedMidCallback: "killedMidCallback"
@@ -202,7 +206,7 @@ public struct TraceEvent: Sendable, Hashable, CustomStringConvertible {
         case .regionMonitoringFailed: "tooManyRegions"
         case .taskRegistered, .taskSubmitted, .taskRequestCancelled, .taskQueued, .taskProgress, .taskStarted,
              .taskCompletionIgnored: nil
-        case .callback, .workDropped, .backgroundTaskBegan, .backgroundTaskEnded, .allowanceStarted, .backgroundTimeRemainingRead,
+        case .callback, .sceneCallback, .workDropped, .backgroundTaskBegan, .backgroundTaskEnded, .allowanceStarted, .backgroundTimeRemainingRead,
              .expirationHandlerCalled, .backgroundTaskOpenTooLong, .activityStarted, .activityStopped,
              .eventDelivered, .eventQueued, .eventWindowStarted, .remoteNotificationCompleted, .voipCallReported, .keepAliveHandlerCalled,
              .notificationDelivered, .notificationQueued, .fetchStarted, .fetchCompleted, .fetchCompletionIgnored,
@@ -242,6 +246,7 @@ public struct TraceEvent: Sendable, Hashable, CustomStringConvertible {
         case .deviceChanged(let change): change.name
         case .fileLockAcquired(let path), .fileLockReleased(let path), .regionMonitoringFailed(let path): path
         case .killedMidCallback(let callback): callback.eventName
+        case .sceneCallback(_, let scene): scene.rawValue
         default: nil
         }
     }

@@ -13,6 +13,8 @@ extension TraceEvent.Kind {
     public enum Tag: String, Sendable, Hashable, CaseIterable, CustomStringConvertible {
         /// The `callback` case.
         case callback
+        /// The `sceneCallback` case.
+        case sceneCallback
         /// The `stateChange` case.
         case stateChange
         /// The `exit` case.
@@ -114,6 +116,7 @@ extension TraceEvent.Kind {
     public var tag: Tag {
         switch self {
         case .callback: .callback
+        case .sceneCallback: .sceneCallback
         case .stateChange: .stateChange
         case .exit: .exit
         case .killedMidCallback: .killedMidCallback

@@ -103,6 +103,9 @@ struct TimelineLane {
         case .interruptionAnswered: "call answered"
         case .killFromAppSwitcher: "swiped away"
         case .purge: "purged"
+        case .openScene: "window opened"
+        case .closeScene: "window closed"
+        case .reclaimScene: "scene reclaimed"
         case .launchInBackground, .suspend, .wake, .terminate, .kill: nil
         }
     }

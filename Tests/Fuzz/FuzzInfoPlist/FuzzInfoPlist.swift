@@ -53,13 +53,16 @@ enum InfoPlistCheck {
         try require(manifest.id.validationProblem == nil, "a manifest with an invalid identifier \(manifest.id)")
         #endif
         try require(!manifest.displayName.isEmpty, "a manifest with an empty display name")
-        let plist: [String: Any] = [
+        var plist: [String: Any] = [
             "CFBundleIdentifier": manifest.id.rawValue,
             "CFBundleDisplayName": manifest.displayName,
             "UIBackgroundModes": manifest.backgroundModes.plistValues,
             "UIApplicationExitsOnSuspend": manifest.exitsOnSuspend,
             "BGTaskSchedulerPermittedIdentifiers": manifest.permittedTaskIdentifiers,
         ]
+        if let scenes = manifest.sceneManifest {
+            plist["UIApplicationSceneManifest"] = ["UIApplicationSupportsMultipleScenes": scenes.supportsMultipleScenes]
+        }
         let strings = [manifest.id.rawValue, manifest.displayName] + manifest.permittedTaskIdentifiers
         // XML 1.0 cannot carry most control characters, and its parsers turn "\r\n" into "\n".
         let xmlSafe = strings.allSatisfy { $0.unicodeScalars.allSatisfy { $0.value >= 0x20 || $0 == "\t" || $0 == "\n" } }

@@ -113,6 +113,10 @@ extension DeviceCore {
         case .notRunning:
             effects += applyValid(.launchInBackground(event.launchReason), to: app, at: now,
                                   invariant: "an app that does not exit on suspend can be launched in the background")
+            if records[s].state == .notRunning {
+                // The launch failed (an app without scenes under a policy that requires them).
+                return (drop(.sceneLifecycleRequired).0, effects)
+            }
         case .suspended:
             effects += applyValid(.wake(event.launchReason), to: app, at: now, invariant: "a suspended app can be woken")
         case .background, .inactive, .active:

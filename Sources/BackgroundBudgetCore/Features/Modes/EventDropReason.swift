@@ -21,4 +21,7 @@ public enum EventDropReason: String, Sendable, Hashable, CaseIterable {
     case voipLaunchesStopped
     /// The app is terminating.
     case terminating
+    /// The launch for the event failed: the app has not adopted the scene-based life cycle and the
+    /// policy requires it (``BudgetPolicy/requiresSceneLifecycle``, TN3187 [S99]).
+    case sceneLifecycleRequired
 }
