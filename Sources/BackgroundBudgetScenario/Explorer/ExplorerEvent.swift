@@ -79,6 +79,9 @@ public enum ExplorerEvent: Sendable, Hashable, CustomStringConvertible {
             return [flag("enabled", enabled)]
         case .startActivity(let id, let activity), .stopActivity(let id, let activity):
             return [app(id), Field(key: "activity", value: activity.rawValue, isText: true)]
+        case .openScene(let id): return [app(id)]
+        case .closeScene(let id, let scene), .reclaimScene(let id, let scene):
+            return [app(id), Field(key: "scene", value: scene.rawValue, isText: true)]
         case .beginTask, .post, .submitTask, .cancelContinuedTask:
             return nil
         }
