@@ -90,10 +90,25 @@ public final class Application: Sendable {
     }
 
     /// The object that receives scene callbacks, for an app with an ``AppManifest/sceneManifest``;
-    /// retained by the app. One delegate serves every scene.
+    /// retained by the app. One delegate serves every scene. `nil` when the app has a
+    /// ``mainActorSceneDelegate`` instead; setting it replaces that one.
     public var sceneDelegate: (any SceneDelegate)? {
-        get { side.withLock { $0.sceneDelegate } }
-        set { side.withLock { $0.sceneDelegate = newValue } }
+        get { side.withLock { $0.sceneDelegate is MainActorSceneDelegateAdapter ? nil : $0.sceneDelegate } }
+        set { setSceneDelegate(newValue, mainActor: false) }
+    }
+
+    /// The main-actor object that receives scene callbacks on the main actor (see
+    /// ``MainActorSceneDelegate``); retained by the app. `nil` when the app has a ``sceneDelegate``
+    /// instead; setting it replaces that one, and makes all the app's work run on the main actor.
+    public var mainActorSceneDelegate: (any MainActorSceneDelegate)? {
+        get { side.withLock { ($0.sceneDelegate as? MainActorSceneDelegateAdapter)?.base } }
+        set { setSceneDelegate(newValue.map(MainActorSceneDelegateAdapter.init), mainActor: newValue != nil) }
+    }
+
+    /// Sets the object the shell delivers scene callbacks to, and where the app's queue runs its work.
+    private func setSceneDelegate(_ delegate: (any SceneDelegate)?, mainActor: Bool) {
+        side.withLock { $0.sceneDelegate = delegate }
+        queue.setRunsOnMainActor(mainActor, for: "sceneDelegate")
     }
 
     /// The app's connected scenes as the app sees them (`UIApplication.connectedScenes`), in the order
