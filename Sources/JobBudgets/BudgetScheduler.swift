@@ -51,6 +51,7 @@ public final class BudgetScheduler: Sendable {
     public init(clock: any BudgetClock, maximumAllowance: Duration? = nil) {
         self.clock = clock
         self.maximumAllowance = maximumAllowance
+        state.withLock { $0.fireWork = { [weak self] in self?.fire() } }
     }
 
     /// The number of live budgets.
@@ -95,7 +96,10 @@ public final class BudgetScheduler: Sendable {
             throw BudgetError(name: name, problem: .warningLeadOutOfRange(warningLead, allowance: allowance))
         }
         guard grace >= .zero else { throw BudgetError(name: name, problem: .graceNegative(grace)) }
-        let ceilingAllowance = [maximumAllowance, self.maximumAllowance].compactMap { $0 }.min()
+        let ceilingAllowance = switch (maximumAllowance, self.maximumAllowance) {
+        case let (own?, shared?): min(own, shared)
+        case let (own, shared): own ?? shared
+        }
         if let ceilingAllowance, ceilingAllowance < allowance {
             throw BudgetError(name: name, problem: .maximumAllowanceBelowAllowance(ceilingAllowance, allowance: allowance))
         }
@@ -136,9 +140,9 @@ public final class BudgetScheduler: Sendable {
             let entry = state.deadlines.insert(deadline: min(warnAt, stopAt), payload: UInt32(slot))
             let generation = state.records[slot].generation
             let ceiling = ceilingAllowance.map { now.addingSaturating($0.nanosecondsSaturating).addingSaturating(graceNanos) } ?? .max
-            var record = Record(name: name, warnAt: warnAt, stopAt: stopAt, lead: leadNanos, ceiling: ceiling,
-                                generation: generation, isLive: true, stopsForShutdown: stopsForShutdown,
-                                entry: entry, onWarning: onWarning, onStop: onStop)
+            var record = Record(name: name, warnAt: warnAt, stopAt: stopAt, generation: generation,
+                                extras: state.store(Extras(onWarning: onWarning, onStop: onStop, ceiling: ceiling)),
+                                entry: entry, isLive: true, stopsForShutdown: stopsForShutdown)
             if let parentSlot {
                 record.parent = UInt32(parentSlot + 1)
                 record.nextSibling = state.records[parentSlot].firstChild
@@ -185,7 +189,7 @@ public final class BudgetScheduler: Sendable {
             let slot = state.slot(of: budget)
             if let slot {
                 stopChildren(of: slot, reason: reason == nil ? .parentEnded : .parentStopped, in: &state, into: &stopped)
-                if let reason { stopped.append((state.budget(at: slot), reason, state.records[slot].onStop)) }
+                if let reason { stopped.append((state.budget(at: slot), reason, state.onStop(of: slot))) }
                 remove(slot, in: &state)
             }
             var waits: [OneShotSignal] = []
@@ -268,7 +272,7 @@ public final class BudgetScheduler: Sendable {
                 }
                 stopChildren(of: top, reason: .parentStopped, in: &state, into: &stopped, warningsDueBy: now, warnings: &warnings)
                 queueWarning(of: top, dueBy: now, in: &state, into: &warnings)
-                stopped.append((state.budget(at: top), state.records[top].stopsForShutdown ? .shutdown : .expired, state.records[top].onStop))
+                stopped.append((state.budget(at: top), state.records[top].stopsForShutdown ? .shutdown : .expired, state.onStop(of: top)))
                 remove(top, in: &state)
             }
             armIfEarlier(&state)
@@ -287,7 +291,7 @@ public final class BudgetScheduler: Sendable {
         let record = state.records[slot]
         guard record.warnAt != .max, record.warnAt <= dueBy else { return }
         state.records[slot].warnAt = .max
-        guard let handler = record.onWarning else { return }
+        guard let handler = state.onWarning(of: slot) else { return }
         let budget = state.budget(at: slot)
         var ancestors: [UInt64] = []
         var parent = record.parent
@@ -329,7 +333,7 @@ public final class BudgetScheduler: Sendable {
             stopChildren(of: childSlot, reason: .parentStopped, in: &state, into: &stopped,
                          warningsDueBy: warningsDueBy, warnings: &warnings)
             if let warningsDueBy { queueWarning(of: childSlot, dueBy: warningsDueBy, in: &state, into: &warnings) }
-            stopped.append((state.budget(at: childSlot), reason, state.records[childSlot].onStop))
+            stopped.append((state.budget(at: childSlot), reason, state.onStop(of: childSlot)))
             remove(childSlot, in: &state)
         }
     }
@@ -345,8 +349,9 @@ public final class BudgetScheduler: Sendable {
     private func remove(_ slot: Int, in state: inout State) {
         let record = state.records[slot]
         if let entry = record.entry { state.deadlines.remove(entry) }
-        if let handler = record.onWarning { state.released.warnings.append(handler) }
-        if let handler = record.onStop { state.released.stops.append(handler) }
+        if let extras = state.takeExtras(of: slot), extras.onWarning != nil || extras.onStop != nil {
+            state.released.append(extras)
+        }
         if record.previousSibling != 0 {
             state.records[Int(record.previousSibling - 1)].nextSibling = record.nextSibling
         } else if record.parent != 0 {
@@ -370,6 +375,6 @@ public final class BudgetScheduler: Sendable {
         if let armed = state.timerAt, armed <= earliest { return }
         if let timer = state.timer { clock.cancel(timer) }
         state.timerAt = earliest
-        state.timer = clock.schedule(at: BudgetInstant(nanoseconds: earliest)) { [weak self] in self?.fire() }
+        state.timer = clock.schedule(at: BudgetInstant(nanoseconds: earliest), state.fireWork!)
     }
 }
