@@ -33,7 +33,10 @@ import BudgetClock
 ///
 /// The scheduler keeps its own deadline heap and arms one clock timer for its earliest deadline, so a
 /// live budget costs a heap entry and a record, and thousands of threads may request and end budgets
-/// concurrently.
+/// concurrently. Ending budgets never cancels that timer, even when none is left: it fires at its
+/// instant, finds nothing due and arms nothing more (or the earliest deadline left). So a clock
+/// shows one pending item after the last budget ended early, until that instant; in exchange,
+/// requesting and ending budgets on an idle scheduler does not touch the clock at all.
 ///
 /// - Complexity: Requesting and ending a budget are O(log n) in the number of live budgets.
 public final class BudgetScheduler: Sendable {
@@ -361,15 +364,14 @@ public final class BudgetScheduler: Sendable {
         state.records[slot] = Record(name: "", warnAt: 0, stopAt: 0, generation: record.generation, parent: state.freeHead)
         state.freeHead = UInt32(slot + 1)
         state.liveCount -= 1
-        if state.liveCount == 0, let timer = state.timer {
-            clock.cancel(timer)
-            state.timer = nil
-            state.timerAt = nil
-        }
+        // The clock timer stays armed, even when no budget is left: it fires at its instant, finds
+        // nothing due and arms nothing (or the next deadline). Cancelling it here would cost a
+        // cancel and a new schedule for every request+end pair on an otherwise idle scheduler.
     }
 
     /// Keeps one clock timer armed no later than the earliest deadline. Moving it earlier re-arms it;
-    /// a timer left earlier than needed (after budgets ended) fires, finds nothing due and re-arms.
+    /// a timer left earlier than needed (after budgets ended, even the last one) fires, finds nothing
+    /// due and arms again for the earliest deadline, if there is one.
     func armIfEarlier(_ state: inout State) {
         guard let earliest = state.deadlines.peekDeadline else { return }
         if let armed = state.timerAt, armed <= earliest { return }
