@@ -104,15 +104,21 @@ import Testing
         #expect(state.armedDeadline == 100 && !state.isFiring)
     }
 
-    @Test func workScheduledBeforeTheWaitedInstantWakesTheFiringOnce() {
-        // Expected: waiting until 55, work at 53 wakes the firing (and moves the wait to 53); work at
-        // 54 or 60 does not; nothing arms the timer while the firing lasts.
+    /// A firing (10 ns limit) that ran the work at 50 and waits for the work at 55.
+    private func waitingUntil55() -> State {
         var state = State(inlineWaitLimit: 10)
         state.schedule({}, at: 50, now: 0)
         state.schedule({}, at: 55, now: 0)
         state.beginFiring()
         #expect(state.popDue(through: 50) != nil)
         #expect(step(&state, at: 50) == "wait 55")
+        return state
+    }
+
+    @Test func workScheduledBeforeTheWaitedInstantWakesTheFiringOnce() {
+        // Expected: waiting until 55, work at 53 wakes the firing (and moves the wait to 53); work at
+        // 54 or 60 does not; nothing arms the timer while the firing lasts.
+        var state = waitingUntil55()
         let early = state.schedule({}, at: 53, now: 51)
         #expect(early.wake && early.arm == nil)
         #expect(state.waitingUntil == 53)
@@ -123,12 +129,7 @@ import Testing
     }
 
     @Test func shutDownEndsAWaitingFiring() {
-        var state = State(inlineWaitLimit: 10)
-        state.schedule({}, at: 50, now: 0)
-        state.schedule({}, at: 55, now: 0)
-        state.beginFiring()
-        #expect(state.popDue(through: 50) != nil)
-        #expect(step(&state, at: 50) == "wait 55")
+        var state = waitingUntil55()
         #expect(state.shutDown()?.count == 1)
         #expect(state.waitingUntil == nil)
         #expect(step(&state, at: 55) == "finish -")
