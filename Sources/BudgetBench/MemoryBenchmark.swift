@@ -39,12 +39,13 @@ struct MemoryBenchmark: Benchmark {
 
     @Sendable static func bytesPerBudget(count: Int) -> Double {
         let scheduler = BudgetScheduler(clock: VirtualClock())
-        var budgets: [Budget] = []
-        budgets.reserveCapacity(count)   // the caller's handles are not the budgets' cost
+        // The caller's handles are not the budgets' cost: their array is written (so resident) before
+        // measuring. Reserving capacity alone would leave its pages to be faulted in during the loop.
+        var budgets = [Budget](repeating: Budget(id: 0, name: "job"), count: count)
         return growth(count: count) {
             for index in 0..<count {
-                budgets.append(try! scheduler.requestBudget(named: "job", allowance: .milliseconds(Int64(1_000 + index % 3_600_000)),
-                                                           warningLead: .milliseconds(500)))
+                budgets[index] = try! scheduler.requestBudget(named: "job", allowance: .milliseconds(Int64(1_000 + index % 3_600_000)),
+                                                             warningLead: .milliseconds(500))
             }
             precondition(scheduler.liveCount == count)
             return scheduler
@@ -54,15 +55,14 @@ struct MemoryBenchmark: Benchmark {
     @Sendable static func bytesPerTimerSource(count: Int) -> Double {
         #if canImport(Dispatch)
         let queue = DispatchQueue(label: "bench.sources")
-        var sources: [any DispatchSourceTimer] = []
-        sources.reserveCapacity(count)
+        var sources = [AnyObject?](repeating: nil, count: count)   // resident before measuring, as above
         return growth(count: count) {
             for index in 0..<count {
                 let source = DispatchSource.makeTimerSource(queue: queue)
                 source.schedule(deadline: .now() + .milliseconds(3_600_000 + index % 3_600_000), leeway: .nanoseconds(0))
                 source.setEventHandler {}
                 source.resume()
-                sources.append(source)
+                sources[index] = source as AnyObject
             }
             return nil
         }

@@ -9,8 +9,15 @@ extension DispatchClock {
     /// it only when a method returns a deadline, which happens when the earliest pending deadline
     /// moves earlier than what the timer is armed for, or when a firing finishes with work left.
     /// While a firing runs (``isFiring``) nothing is armed: the firing arms the timer itself when it
-    /// finishes, so work scheduled meanwhile never costs a second arm.
+    /// finishes, so work scheduled meanwhile never costs a second arm. A firing that finds the next
+    /// deadline at most ``inlineWaitLimit`` away waits for it on its own thread instead of finishing
+    /// (``FiringStep/wait(until:)``); work scheduled earlier than that meanwhile must wake it.
     struct State: Sendable {
+        /// How far ahead a firing waits for the next deadline itself rather than arming the timer;
+        /// zero never waits.
+        let inlineWaitLimit: Int64
+        /// The instant a firing waits for on its own thread, or `nil` when it is not waiting.
+        private(set) var waitingUntil: Int64?
         /// Pending work by deadline, in nanoseconds since the clock's origin.
         private(set) var queue = DeadlineHeap<Work>()
         /// The deadline the timer is armed for, or `nil` while it is not armed.
@@ -22,28 +29,44 @@ extension DispatchClock {
         private(set) var isShutDown = false
 
         /// What the firing loop does next.
+        /// Creates an empty state.
+        /// - Parameter inlineWaitLimit: See ``inlineWaitLimit``.
+        init(inlineWaitLimit: Int64 = 0) {
+            self.inlineWaitLimit = inlineWaitLimit
+        }
+
         enum FiringStep {
             /// Run this work item, then ask again.
             case run(Work)
+            /// The next deadline is near: wait on this thread until this instant (or until woken by
+            /// earlier work), then ask again.
+            case wait(until: Int64)
             /// Nothing more is due; arm the timer for this deadline (`nil`: leave it unarmed) and
             /// return from the handler.
             case finish(arm: Int64?)
         }
 
         /// Adds work due at `deadline`, or at `now` if `deadline` is earlier.
-        /// - Returns: The entry's handle (`nil` after ``shutDown()``, when the work is not kept), and the
-        ///   deadline to arm the timer for, if it must be re-armed.
+        /// - Returns: The entry's handle (`nil` after ``shutDown()``, when the work is not kept), the
+        ///   deadline to arm the timer for, if it must be re-armed, and whether the owner must wake a
+        ///   firing waiting for a later instant.
         /// - Complexity: O(log n).
         @discardableResult
         mutating func schedule(_ work: @escaping @Sendable () -> Void, at deadline: Int64, now: Int64)
-            -> (entry: DeadlineHeap<Work>.Handle?, arm: Int64?)
+            -> (entry: DeadlineHeap<Work>.Handle?, arm: Int64?, wake: Bool)
         {
-            guard !isShutDown else { return (nil, nil) }
+            guard !isShutDown else { return (nil, nil, false) }
             let due = max(deadline, now)
             let entry = queue.insert(deadline: due, payload: ClockWork(work))
-            guard !isFiring, armedDeadline.map({ due < $0 }) ?? true else { return (entry, nil) }
+            if isFiring {
+                // Wake a waiting firing only for work earlier than what it waits for, once per instant.
+                guard let waiting = waitingUntil, due < waiting else { return (entry, nil, false) }
+                waitingUntil = due
+                return (entry, nil, true)
+            }
+            guard armedDeadline.map({ due < $0 }) ?? true else { return (entry, nil, false) }
             armedDeadline = due
-            return (entry, due)
+            return (entry, due, false)
         }
 
         /// Removes pending work.
@@ -74,11 +97,23 @@ extension DispatchClock {
         /// Called by the firing loop when nothing was due by its last limit, with a fresh reading of
         /// the time: either more work has fallen due meanwhile (run it), or the firing ends and the
         /// timer is armed for the earliest pending deadline.
+        ///
+        /// When the next deadline is at most ``inlineWaitLimit`` away, the firing goes on and waits
+        /// for it (``FiringStep/wait(until:)``): re-arming the Dispatch timer costs two hand-offs
+        /// between threads per deadline, a timed wait one.
         mutating func nextStep(now: Int64) -> FiringStep {
             precondition(isFiring, "DispatchClock: firing step outside a firing")
+            waitingUntil = nil
             if let work = popDue(through: now) { return .run(work) }
+            guard !isShutDown, let next = queue.peekDeadline else {
+                isFiring = false
+                return .finish(arm: nil)
+            }
+            if next - now <= inlineWaitLimit {
+                waitingUntil = next
+                return .wait(until: next)
+            }
             isFiring = false
-            guard !isShutDown, let next = queue.peekDeadline else { return .finish(arm: nil) }
             armedDeadline = next
             return .finish(arm: next)
         }
@@ -90,6 +125,7 @@ extension DispatchClock {
             guard !isShutDown else { return nil }
             isShutDown = true
             armedDeadline = nil
+            waitingUntil = nil
             var dropped = DeadlineHeap<Work>()
             swap(&dropped, &queue)
             return dropped

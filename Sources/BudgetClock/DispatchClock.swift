@@ -34,6 +34,14 @@ import Dispatch
 /// lock round trip at a time rather than all at once, so that work due at the same instant stays
 /// cancellable until it starts.
 ///
+/// A firing that finds the next deadline less than a millisecond away does not arm the timer: it
+/// waits for that deadline on the queue's thread (a timed semaphore wait, woken early by work
+/// scheduled before it) and runs it, and so on until the next deadline is further away. Each re-arm
+/// of a Dispatch timer wakes Dispatch's timer thread, which then wakes a queue thread: with
+/// deadlines microseconds apart, that was most of the clock's CPU time (BudgetBench's `real_cpu_ms_100k`:
+/// 951 ms before, 388 ms after). The wait is subject to the thread's timer slack (50 µs by default on
+/// Linux), so such deadlines run 40–70 µs late on an idle machine, a few deadlines per wake-up.
+///
 /// ## Order and lateness
 /// Work runs on the clock's serial queue, one item at a time, in deadline order; work with equal
 /// deadlines runs in the order it was scheduled. A deadline in the past counts as ``now``, so such
@@ -52,11 +60,16 @@ import Dispatch
 ///   each item run costs O(log n) plus one uncontended lock round trip.
 public final class DispatchClock: BudgetClock {
     /// Everything mutable, behind one lock; see ``State``.
-    private let state = LockedValue(State())
+    private let state = LockedValue(State(inlineWaitLimit: DispatchClock.inlineWaitLimit))
     /// The serial queue that work runs on, and the timer's target.
     let queue: DispatchQueue
     /// The one timer, armed for the earliest deadline.
     private let timer: Timer
+    /// Wakes a firing that waits on the queue's thread for a deadline less than
+    /// ``inlineWaitLimit`` away (see ``State/nextStep(now:)``).
+    private let wakeUp = DispatchSemaphore(value: 0)
+    /// How near the next deadline must be for a firing to wait for it rather than arm the timer.
+    static let inlineWaitLimit: Int64 = 1_000_000
     /// Uptime in nanoseconds at the clock's origin, ``BudgetInstant/zero``.
     private let origin: UInt64
     /// Distinguishes this clock's handles from other clocks'.
@@ -119,8 +132,9 @@ public final class DispatchClock: BudgetClock {
     public func schedule(at deadline: BudgetInstant, _ work: @escaping @Sendable () -> Void) -> ScheduledWork {
         let now = uptimeSinceOrigin()
         let entry = state.withLock { state in
-            let (entry, arm) = state.schedule(work, at: deadline.nanoseconds, now: now)
+            let (entry, arm, wake) = state.schedule(work, at: deadline.nanoseconds, now: now)
             if let arm { armTimer(for: arm) }
+            if wake { wakeUp.signal() }
             return entry
         }
         return ScheduledWork(clock: identity, entry: entry ?? Self.neverPending)
@@ -184,7 +198,11 @@ public final class DispatchClock: BudgetClock {
     /// - Returns: How many pending work items were dropped.
     @discardableResult
     public func shutdown() -> Int {
-        let dropped = state.withLock { $0.shutDown() }
+        let (dropped, wasWaiting) = state.withLock { state in
+            let wasWaiting = state.waitingUntil != nil
+            return (state.shutDown(), wasWaiting)
+        }
+        if wasWaiting { wakeUp.signal() }
         timer.source.cancel()
         return dropped?.count ?? 0
     }
@@ -217,13 +235,17 @@ public final class DispatchClock: BudgetClock {
     /// decisions: arming outside it would let an older, later deadline overwrite a newer, earlier one.
     /// Arming only records the new deadline and wakes Dispatch's timer machinery; it never runs work.
     private func armTimer(for deadline: Int64) {
-        let (uptime, overflow) = origin.addingReportingOverflow(UInt64(max(deadline, 0)))
-        let when = overflow || uptime >= UInt64(Int64.max) ? DispatchTime.distantFuture
-            : DispatchTime(uptimeNanoseconds: uptime)
-        timer.source.schedule(deadline: when, repeating: .never, leeway: .nanoseconds(0))
+        timer.source.schedule(deadline: dispatchTime(of: deadline), repeating: .never, leeway: .nanoseconds(0))
     }
 
-    /// The timer's handler: runs every due item, one lock round trip each, then re-arms.
+    /// A deadline on the clock's time line as a `DispatchTime`.
+    private func dispatchTime(of deadline: Int64) -> DispatchTime {
+        let (uptime, overflow) = origin.addingReportingOverflow(UInt64(max(deadline, 0)))
+        return overflow || uptime >= UInt64(Int64.max) ? DispatchTime.distantFuture : DispatchTime(uptimeNanoseconds: uptime)
+    }
+
+    /// The timer's handler: runs every due item, one lock round trip each, waits on this thread for
+    /// deadlines less than ``inlineWaitLimit`` away, then re-arms.
     private func fire() {
         dispatchPrecondition(condition: .onQueue(queue))
         state.withLock { $0.beginFiring() }
@@ -241,6 +263,7 @@ public final class DispatchClock: BudgetClock {
             }
             switch step {
             case .run(let work): work()
+            case .wait(let until): _ = wakeUp.wait(timeout: dispatchTime(of: until))
             case .finish: return
             }
         }

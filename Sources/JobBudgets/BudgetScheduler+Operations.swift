@@ -30,8 +30,9 @@ extension BudgetScheduler {
             guard let slot = state.slot(of: budget) else { throw BudgetError(name: budget.name, problem: .notLive) }
             var record = state.records[slot]
             let stopAt = record.stopAt.addingSaturating(extraNanos)
-            if stopAt > record.ceiling {
-                throw BudgetError(name: budget.name, problem: .extensionBeyondCeiling(extra, ceiling: BudgetInstant(nanoseconds: record.ceiling)))
+            let ceiling = state.extras(of: slot).ceiling
+            if stopAt > ceiling {
+                throw BudgetError(name: budget.name, problem: .extensionBeyondCeiling(extra, ceiling: BudgetInstant(nanoseconds: ceiling)))
             }
             if record.parent != 0, stopAt > state.records[Int(record.parent - 1)].stopAt {
                 throw BudgetError(name: budget.name, problem: .extensionBeyondParent(extra, parent: state.budget(at: Int(record.parent - 1))))

@@ -2,36 +2,48 @@ import BudgetClock
 
 /// The scheduler's bookkeeping, kept behind its lock.
 extension BudgetScheduler {
-    /// One budget's bookkeeping, kept small: a million live budgets cost well under 256 bytes each.
+    /// One budget's bookkeeping, kept small (72 bytes; the deadline heap adds 36 per budget): handlers
+    /// and a ceiling live in a side table, only for budgets that have them.
     struct Record {
         var name: String
         /// Nanoseconds; `Int64.max` once the warning is delivered (or when there is none).
         var warnAt: Int64
         var stopAt: Int64
-        /// The warning lead in nanoseconds, to move the warning with ``BudgetScheduler/extend(_:by:)``.
-        var lead: Int64 = 0
-        /// The latest `stopAt` an extension may reach; `Int64.max` for none.
-        var ceiling: Int64 = .max
         var generation: UInt32
-        var isLive = false
-        /// Whether `stopAt` is the shutdown's deadline: the stop then reports `.shutdown`.
-        var stopsForShutdown = false
         /// Slot numbers plus one; zero means none. `parent` links the free list while the slot is free.
         var parent: UInt32 = 0
         var firstChild: UInt32 = 0
         var previousSibling: UInt32 = 0
         var nextSibling: UInt32 = 0
-        var entry: DeadlineHeap<UInt32>.Handle?
+        /// The budget's index in ``State/extras`` plus one; zero when it has no handler and no ceiling.
+        var extras: UInt32 = 0
+        var entry: SlotDeadlineHeap.Handle?
+        var isLive = false
+        /// Whether `stopAt` is the shutdown's deadline: the stop then reports `.shutdown`.
+        var stopsForShutdown = false
+    }
+
+    /// What only some budgets have, in ``State/extras``.
+    struct Extras: Sendable {
         var onWarning: BudgetWarningHandler?
         var onStop: BudgetStopHandler?
+        /// The latest `stopAt` an extension may reach; `Int64.max` for none.
+        var ceiling: Int64 = .max
     }
 
     struct State: Sendable {
         var records: [Record] = []
         var freeHead: UInt32 = 0
         var liveCount = 0
-        var deadlines = DeadlineHeap<UInt32>()
+        var deadlines = SlotDeadlineHeap()
+        /// The extras of the budgets that have any, indexed by their records' `extras` minus one.
+        var extras: [Extras] = []
+        /// Free indices of `extras`.
+        var freeExtras: [UInt32] = []
         var timer: ScheduledWork?
+        /// The clock work that runs the scheduler's deadlines, made once (holding the scheduler weakly)
+        /// so that arming the clock timer allocates nothing.
+        var fireWork: (@Sendable () -> Void)?
         /// Handlers of removed budgets, kept until the lock is released: dropping one may run a
         /// `deinit` of the caller's, which must not run under the lock.
         var released = ReleasedHandlers()
@@ -87,6 +99,45 @@ extension BudgetScheduler {
             return delivery
         }
 
+        /// Stores a new budget's extras, unless it has none, and returns the record's `extras` value.
+        mutating func store(_ entry: Extras) -> UInt32 {
+            guard entry.onWarning != nil || entry.onStop != nil || entry.ceiling != .max else { return 0 }
+            if let index = freeExtras.popLast() {
+                extras[Int(index)] = entry
+                return index + 1
+            }
+            extras.append(entry)
+            return UInt32(extras.count)
+        }
+
+        /// A live budget's extras (all defaults when it has none).
+        func extras(of slot: Int) -> Extras {
+            let index = records[slot].extras
+            return index == 0 ? Extras() : extras[Int(index - 1)]
+        }
+
+        func onWarning(of slot: Int) -> BudgetWarningHandler? {
+            let index = records[slot].extras
+            return index == 0 ? nil : extras[Int(index - 1)].onWarning
+        }
+
+        func onStop(of slot: Int) -> BudgetStopHandler? {
+            let index = records[slot].extras
+            return index == 0 ? nil : extras[Int(index - 1)].onStop
+        }
+
+        /// Takes a removed budget's extras out of the side table (its handlers, to release after the
+        /// lock) and frees their index.
+        mutating func takeExtras(of slot: Int) -> Extras? {
+            let index = records[slot].extras
+            guard index != 0 else { return nil }
+            records[slot].extras = 0
+            let taken = extras[Int(index - 1)]
+            extras[Int(index - 1)] = Extras()
+            freeExtras.append(index - 1)
+            return taken
+        }
+
         func budget(at slot: Int) -> Budget {
             Budget(id: UInt64(records[slot].generation) << 32 | UInt64(slot + 1), name: records[slot].name)
         }
@@ -104,10 +155,15 @@ extension BudgetScheduler {
         var waiters: [OneShotSignal] = []
     }
 
-    /// Handlers let go of under the lock, to drop after it.
+    /// Handlers let go of under the lock, to drop after it. The first set is kept inline, so that
+    /// ending one budget allocates nothing; an array holds the rest (a budget's children).
     struct ReleasedHandlers: Sendable {
-        var warnings: [BudgetWarningHandler] = []
-        var stops: [BudgetStopHandler] = []
+        var first: Extras?
+        var more: [Extras] = []
+
+        mutating func append(_ extras: Extras) {
+            if first == nil { first = extras } else { more.append(extras) }
+        }
     }
 }
 

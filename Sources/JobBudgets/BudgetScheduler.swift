@@ -33,7 +33,10 @@ import BudgetClock
 ///
 /// The scheduler keeps its own deadline heap and arms one clock timer for its earliest deadline, so a
 /// live budget costs a heap entry and a record, and thousands of threads may request and end budgets
-/// concurrently.
+/// concurrently. Ending budgets never cancels that timer, even when none is left: it fires at its
+/// instant, finds nothing due and arms nothing more (or the earliest deadline left). So a clock
+/// shows one pending item after the last budget ended early, until that instant; in exchange,
+/// requesting and ending budgets on an idle scheduler does not touch the clock at all.
 ///
 /// - Complexity: Requesting and ending a budget are O(log n) in the number of live budgets.
 public final class BudgetScheduler: Sendable {
@@ -51,6 +54,7 @@ public final class BudgetScheduler: Sendable {
     public init(clock: any BudgetClock, maximumAllowance: Duration? = nil) {
         self.clock = clock
         self.maximumAllowance = maximumAllowance
+        state.withLock { $0.fireWork = { [weak self] in self?.fire() } }
     }
 
     /// The number of live budgets.
@@ -95,7 +99,10 @@ public final class BudgetScheduler: Sendable {
             throw BudgetError(name: name, problem: .warningLeadOutOfRange(warningLead, allowance: allowance))
         }
         guard grace >= .zero else { throw BudgetError(name: name, problem: .graceNegative(grace)) }
-        let ceilingAllowance = [maximumAllowance, self.maximumAllowance].compactMap { $0 }.min()
+        let ceilingAllowance = switch (maximumAllowance, self.maximumAllowance) {
+        case let (own?, shared?): min(own, shared)
+        case let (own, shared): own ?? shared
+        }
         if let ceilingAllowance, ceilingAllowance < allowance {
             throw BudgetError(name: name, problem: .maximumAllowanceBelowAllowance(ceilingAllowance, allowance: allowance))
         }
@@ -136,9 +143,9 @@ public final class BudgetScheduler: Sendable {
             let entry = state.deadlines.insert(deadline: min(warnAt, stopAt), payload: UInt32(slot))
             let generation = state.records[slot].generation
             let ceiling = ceilingAllowance.map { now.addingSaturating($0.nanosecondsSaturating).addingSaturating(graceNanos) } ?? .max
-            var record = Record(name: name, warnAt: warnAt, stopAt: stopAt, lead: leadNanos, ceiling: ceiling,
-                                generation: generation, isLive: true, stopsForShutdown: stopsForShutdown,
-                                entry: entry, onWarning: onWarning, onStop: onStop)
+            var record = Record(name: name, warnAt: warnAt, stopAt: stopAt, generation: generation,
+                                extras: state.store(Extras(onWarning: onWarning, onStop: onStop, ceiling: ceiling)),
+                                entry: entry, isLive: true, stopsForShutdown: stopsForShutdown)
             if let parentSlot {
                 record.parent = UInt32(parentSlot + 1)
                 record.nextSibling = state.records[parentSlot].firstChild
@@ -185,7 +192,7 @@ public final class BudgetScheduler: Sendable {
             let slot = state.slot(of: budget)
             if let slot {
                 stopChildren(of: slot, reason: reason == nil ? .parentEnded : .parentStopped, in: &state, into: &stopped)
-                if let reason { stopped.append((state.budget(at: slot), reason, state.records[slot].onStop)) }
+                if let reason { stopped.append((state.budget(at: slot), reason, state.onStop(of: slot))) }
                 remove(slot, in: &state)
             }
             var waits: [OneShotSignal] = []
@@ -268,7 +275,7 @@ public final class BudgetScheduler: Sendable {
                 }
                 stopChildren(of: top, reason: .parentStopped, in: &state, into: &stopped, warningsDueBy: now, warnings: &warnings)
                 queueWarning(of: top, dueBy: now, in: &state, into: &warnings)
-                stopped.append((state.budget(at: top), state.records[top].stopsForShutdown ? .shutdown : .expired, state.records[top].onStop))
+                stopped.append((state.budget(at: top), state.records[top].stopsForShutdown ? .shutdown : .expired, state.onStop(of: top)))
                 remove(top, in: &state)
             }
             armIfEarlier(&state)
@@ -287,7 +294,7 @@ public final class BudgetScheduler: Sendable {
         let record = state.records[slot]
         guard record.warnAt != .max, record.warnAt <= dueBy else { return }
         state.records[slot].warnAt = .max
-        guard let handler = record.onWarning else { return }
+        guard let handler = state.onWarning(of: slot) else { return }
         let budget = state.budget(at: slot)
         var ancestors: [UInt64] = []
         var parent = record.parent
@@ -329,7 +336,7 @@ public final class BudgetScheduler: Sendable {
             stopChildren(of: childSlot, reason: .parentStopped, in: &state, into: &stopped,
                          warningsDueBy: warningsDueBy, warnings: &warnings)
             if let warningsDueBy { queueWarning(of: childSlot, dueBy: warningsDueBy, in: &state, into: &warnings) }
-            stopped.append((state.budget(at: childSlot), reason, state.records[childSlot].onStop))
+            stopped.append((state.budget(at: childSlot), reason, state.onStop(of: childSlot)))
             remove(childSlot, in: &state)
         }
     }
@@ -345,8 +352,9 @@ public final class BudgetScheduler: Sendable {
     private func remove(_ slot: Int, in state: inout State) {
         let record = state.records[slot]
         if let entry = record.entry { state.deadlines.remove(entry) }
-        if let handler = record.onWarning { state.released.warnings.append(handler) }
-        if let handler = record.onStop { state.released.stops.append(handler) }
+        if let extras = state.takeExtras(of: slot), extras.onWarning != nil || extras.onStop != nil {
+            state.released.append(extras)
+        }
         if record.previousSibling != 0 {
             state.records[Int(record.previousSibling - 1)].nextSibling = record.nextSibling
         } else if record.parent != 0 {
@@ -356,20 +364,19 @@ public final class BudgetScheduler: Sendable {
         state.records[slot] = Record(name: "", warnAt: 0, stopAt: 0, generation: record.generation, parent: state.freeHead)
         state.freeHead = UInt32(slot + 1)
         state.liveCount -= 1
-        if state.liveCount == 0, let timer = state.timer {
-            clock.cancel(timer)
-            state.timer = nil
-            state.timerAt = nil
-        }
+        // The clock timer stays armed, even when no budget is left: it fires at its instant, finds
+        // nothing due and arms nothing (or the next deadline). Cancelling it here would cost a
+        // cancel and a new schedule for every request+end pair on an otherwise idle scheduler.
     }
 
     /// Keeps one clock timer armed no later than the earliest deadline. Moving it earlier re-arms it;
-    /// a timer left earlier than needed (after budgets ended) fires, finds nothing due and re-arms.
+    /// a timer left earlier than needed (after budgets ended, even the last one) fires, finds nothing
+    /// due and arms again for the earliest deadline, if there is one.
     func armIfEarlier(_ state: inout State) {
         guard let earliest = state.deadlines.peekDeadline else { return }
         if let armed = state.timerAt, armed <= earliest { return }
         if let timer = state.timer { clock.cancel(timer) }
         state.timerAt = earliest
-        state.timer = clock.schedule(at: BudgetInstant(nanoseconds: earliest)) { [weak self] in self?.fire() }
+        state.timer = clock.schedule(at: BudgetInstant(nanoseconds: earliest), state.fireWork!)
     }
 }

@@ -13,6 +13,9 @@ import Testing
         while true {
             switch state.nextStep(now: now) {
             case .run: ran += 1
+            case .wait(let until):
+                Issue.record("a state without an inline-wait limit waited until \(until)")
+                return (ran, nil)
             case .finish(let arm): return (ran, arm)
             }
         }
@@ -75,6 +78,62 @@ import Testing
         #expect(state.cancel(first) == nil)
         #expect(state.armedDeadline == 10)
         #expect(fire(&state, at: 10) == (0, 20))
+    }
+
+    /// The step after the last one popped, at `now`, as text: `run`, `wait N` or `finish N`.
+    private func step(_ state: inout State, at now: Int64) -> String {
+        switch state.nextStep(now: now) {
+        case .run: "run"
+        case .wait(let until): "wait \(until)"
+        case .finish(let arm): "finish \(arm.map(String.init) ?? "-")"
+        }
+    }
+
+    @Test func aFiringWaitsForANearDeadlineInsteadOfArmingTheTimer() {
+        // Expected, with a 10 ns limit: after 50 runs, the firing waits until 55 (5 away) and runs it;
+        // then 100 is 44 away, so it finishes and arms the timer for 100.
+        var state = State(inlineWaitLimit: 10)
+        for deadline in [50, 55, 100] as [Int64] { state.schedule({}, at: deadline, now: 0) }
+        state.beginFiring()
+        #expect(state.popDue(through: 50) != nil)
+        #expect(step(&state, at: 51) == "wait 55")
+        #expect(state.waitingUntil == 55 && state.isFiring)
+        #expect(step(&state, at: 55) == "run")
+        #expect(state.waitingUntil == nil)
+        #expect(step(&state, at: 56) == "finish 100")
+        #expect(state.armedDeadline == 100 && !state.isFiring)
+    }
+
+    /// A firing (10 ns limit) that ran the work at 50 and waits for the work at 55.
+    private func waitingUntil55() -> State {
+        var state = State(inlineWaitLimit: 10)
+        state.schedule({}, at: 50, now: 0)
+        state.schedule({}, at: 55, now: 0)
+        state.beginFiring()
+        #expect(state.popDue(through: 50) != nil)
+        #expect(step(&state, at: 50) == "wait 55")
+        return state
+    }
+
+    @Test func workScheduledBeforeTheWaitedInstantWakesTheFiringOnce() {
+        // Expected: waiting until 55, work at 53 wakes the firing (and moves the wait to 53); work at
+        // 54 or 60 does not; nothing arms the timer while the firing lasts.
+        var state = waitingUntil55()
+        let early = state.schedule({}, at: 53, now: 51)
+        #expect(early.wake && early.arm == nil)
+        #expect(state.waitingUntil == 53)
+        #expect(!state.schedule({}, at: 54, now: 51).wake)
+        #expect(!state.schedule({}, at: 60, now: 51).wake)
+        #expect(step(&state, at: 53) == "run")
+        #expect(state.queue.count == 3)
+    }
+
+    @Test func shutDownEndsAWaitingFiring() {
+        var state = waitingUntil55()
+        #expect(state.shutDown()?.count == 1)
+        #expect(state.waitingUntil == nil)
+        #expect(step(&state, at: 55) == "finish -")
+        #expect(!state.isFiring)
     }
 
     @Test func shutDownDropsEverythingAndRefusesNewWork() {

@@ -120,7 +120,9 @@ import TestSupport
         }
         #expect(failures.withLock { $0 } == 0)
         #expect(scheduler.liveCount == 0)
-        #expect(clock.pendingCount == 0)
+        #expect(clock.pendingCount == 1, "the one clock timer stays armed for the earliest deadline it saw")
+        clock.advance(by: .seconds(60))
+        #expect(clock.pendingCount == 0, "it fired, found nothing due and armed nothing")
     }
     #endif
 }

@@ -15,6 +15,8 @@ import TestSupport
         #expect(outcome.stopReason == nil && !outcome.wasWarned)
         #expect(outcome.budget.name == "quick")
         #expect(scheduler.liveCount == 0)
+        #expect(clock.nextDeadline == .seconds(30), "the scheduler's timer stays armed until its instant")
+        clock.advance(by: .seconds(30))
         #expect(clock.pendingCount == 0)
     }
 
@@ -38,6 +40,8 @@ import TestSupport
         let outcome = try await call.value
         #expect(try outcome.get() == "checkpointed at t=27.000s")
         #expect(outcome.wasWarned && outcome.stopReason == nil)
+        #expect(clock.nextDeadline == .seconds(30), "the hard stop's timer stays armed; it finds nothing due")
+        clock.advance(by: .seconds(3))
         #expect(clock.pendingCount == 0)
     }
 
@@ -161,7 +165,9 @@ import TestSupport
         let outcome = try await call.value
         #expect(outcome.stopReason == nil)
         #expect(throws: CancellationError.self) { try outcome.get() }
-        #expect(scheduler.liveCount == 0 && clock.pendingCount == 0)
+        #expect(scheduler.liveCount == 0 && clock.nextDeadline == .seconds(60))
+        clock.advance(by: .seconds(60))
+        #expect(clock.pendingCount == 0)
     }
 }
 

@@ -1,0 +1,99 @@
+import Testing
+@testable import JobBudgets
+import BudgetClock
+import TestSupport
+
+/// The cheap paths: the clock timer kept armed when budgets end, and handlers kept in a side table
+/// whose entries are reused.
+@Suite struct BudgetTimerAndStorageTests {
+    let clock = VirtualClock()
+    let log = TestLog<String>()
+
+    private func request(_ scheduler: BudgetScheduler, _ name: String, allowance: Duration, lead: Duration = .zero,
+                         parent: Budget? = nil, handlers: Bool = true) throws -> Budget {
+        let (clock, log) = (self.clock, self.log)
+        let onWarning: BudgetWarningHandler = { log.append("warning \($0.name) at \(clock.now)") }
+        let onStop: BudgetStopHandler = { log.append("stop \($0.name) \($1) at \(clock.now)") }
+        return try scheduler.requestBudget(named: name, allowance: allowance, warningLead: lead, parent: parent,
+                                           onWarning: handlers ? onWarning : nil, onStop: handlers ? onStop : nil)
+    }
+
+    @Test func aBudgetEndedBeforeItsWarningLeavesNothingArmedOnceTheKeptTimerFires() throws {
+        // Expected: the timer armed for the warning at 25 s stays pending after the end at 10 s; at
+        // 25 s it fires, calls nothing and arms nothing.
+        let scheduler = BudgetScheduler(clock: clock)
+        let job = try request(scheduler, "job", allowance: .seconds(30), lead: .seconds(5))
+        clock.advance(by: .seconds(10))
+        #expect(scheduler.end(job))
+        #expect(clock.nextDeadline == .seconds(25))
+        clock.advance(by: .seconds(15))
+        #expect(clock.pendingCount == 0)
+        clock.advance(by: .seconds(100))
+        #expect(log.entries.isEmpty)
+    }
+
+    @Test func theKeptTimerFiresForNothingThenTheNextDeadlineStillFiresOnTime() throws {
+        // Expected: "b" (stop at 30 s) is requested while the timer is still armed for "a"'s 10 s: no
+        // new timer; at 10 s nothing runs and the timer moves to 30 s; "b" is warned (zero lead) and stops at exactly 30 s.
+        let scheduler = BudgetScheduler(clock: clock)
+        _ = scheduler.end(try request(scheduler, "a", allowance: .seconds(10)))
+        _ = try request(scheduler, "b", allowance: .seconds(30))
+        #expect(clock.pendingCount == 1)
+        #expect(clock.nextDeadline == .seconds(10))
+        clock.advance(by: .seconds(10))
+        #expect(log.entries.isEmpty)
+        #expect(clock.nextDeadline == .seconds(30))
+        clock.advance(by: .seconds(30))
+        #expect(log.entries == ["warning b at t=30.000s", "stop b expired at t=30.000s"])
+        #expect(clock.pendingCount == 0)
+    }
+
+    @Test func anEarlierRequestStillMovesTheKeptTimerEarlier() throws {
+        // Expected: the timer kept for 60 s moves to 5 s for "soon", which stops at exactly 5 s.
+        let scheduler = BudgetScheduler(clock: clock)
+        _ = scheduler.end(try request(scheduler, "late", allowance: .seconds(60)))
+        _ = try request(scheduler, "soon", allowance: .seconds(5))
+        #expect(clock.nextDeadline == .seconds(5))
+        #expect(clock.pendingCount == 1, "the timer for 60 s was replaced, not added to")
+        clock.advance(by: .seconds(100))
+        #expect(log.entries == ["warning soon at t=5.000s", "stop soon expired at t=5.000s"])
+        #expect(clock.pendingCount == 0)
+    }
+
+    @Test func endingReleasesTheHandlersOfTheBudgetAndOfTheChildrenItStops() throws {
+        // Expected: every handler's captures are released once `end` has returned, the parent's
+        // (kept inline) and its two children's (kept in the overflow array) alike.
+        let scheduler = BudgetScheduler(clock: clock)
+        final class Capture: Sendable {}
+        var weakCaptures: [() -> Capture?] = []
+        func budget(_ name: String, parent: Budget?) throws -> Budget {
+            let capture = Capture()
+            weakCaptures.append { [weak capture] in capture }
+            return try scheduler.requestBudget(named: name, allowance: .seconds(30), parent: parent,
+                                               onStop: { _, _ in withExtendedLifetime(capture) {} })
+        }
+        let parent = try budget("parent", parent: nil)
+        _ = try budget("one", parent: parent)
+        _ = try budget("two", parent: parent)
+        #expect(weakCaptures.allSatisfy { $0() != nil })
+        #expect(scheduler.end(parent))
+        #expect(weakCaptures.allSatisfy { $0() == nil })
+    }
+
+    @Test func aReusedSideTableEntryNeverCarriesAnEndedBudgetsHandlersOrCeiling() throws {
+        // Expected: "plain" (no handlers, no ceiling) reuses the slot and side-table entry of
+        // "handled" (handlers, ceiling 40 s): it stops silently at 30 s and may be extended past 40 s.
+        let scheduler = BudgetScheduler(clock: clock)
+        let log = self.log
+        let handled = try scheduler.requestBudget(named: "handled", allowance: .seconds(10), maximumAllowance: .seconds(40),
+                                                  onWarning: { _ in log.append("warning") }, onStop: { _, _ in log.append("stop") })
+        #expect(throws: BudgetError.self) { try scheduler.extend(handled, by: .seconds(31)) }
+        #expect(scheduler.end(handled))
+        let plain = try request(scheduler, "plain", allowance: .seconds(10), handlers: false)
+        #expect(try scheduler.extend(plain, by: .seconds(50)) == .seconds(60))
+        let handledAgain = try request(scheduler, "again", allowance: .seconds(20))
+        clock.advance(by: .seconds(100))
+        #expect(log.entries == ["warning again at t=20.000s", "stop again expired at t=20.000s"])
+        #expect(!scheduler.isLive(plain) && !scheduler.isLive(handledAgain))
+    }
+}
