@@ -1,7 +1,9 @@
 import BackgroundBudget
 
 /// An ``ApplicationDelegate`` whose behaviour a test sets per callback, and which records every
-/// callback it receives: what, when, and the state the app reported during it.
+/// callback it receives: what, when, and the state the app reported during it. It is a
+/// `SceneDelegate` too: for a scene-based app set it as the app's ``Application/sceneDelegate`` and
+/// script scene callbacks with ``onScene(_:perform:)``.
 ///
 /// Every method of the protocol is covered: the eight lifecycle callbacks (``AppCallback``), system
 /// events, notifications and background fetches. Set a handler with ``on(_:perform:)`` (or
@@ -34,6 +36,8 @@ public final class ScriptedDelegate: ApplicationDelegate {
         case notification(SystemNotification)
         /// `application(_:performFetchWithCompletionHandler:)`.
         case fetch
+        /// A scene callback, for the scene it was about (see ``ScriptedDelegate/onScene(_:perform:)``).
+        case scene(SceneCallback, SceneID)
 
         /// Which method received it, without its value.
         ///
@@ -49,6 +53,8 @@ public final class ScriptedDelegate: ApplicationDelegate {
             case notification
             /// A background fetch.
             case fetch
+            /// A scene callback.
+            case scene
         }
 
         /// Which method received it.
@@ -58,6 +64,7 @@ public final class ScriptedDelegate: ApplicationDelegate {
             case .event: .event
             case .notification: .notification
             case .fetch: .fetch
+            case .scene: .scene
             }
         }
 
@@ -68,6 +75,7 @@ public final class ScriptedDelegate: ApplicationDelegate {
             case .event(let event): "event \(event)"
             case .notification(let notification): "notification \(notification)"
             case .fetch: "performFetch"
+            case .scene(let callback, let scene): "\(callback.eventName) \(scene)"
             }
         }
     }
@@ -94,17 +102,19 @@ public final class ScriptedDelegate: ApplicationDelegate {
     /// A fetch handler: it receives the completion handler, which it may call now, later or never.
     public typealias FetchHandler = @Sendable (Application, @escaping @Sendable (BackgroundFetchResult) -> Void) -> Void
 
-    private struct Script {
+    struct Script {
         var lifecycle: [AppCallback: @Sendable (Application) -> Void] = [:]
         var any: (@Sendable (AppCallback, Application) -> Void)?
         var event: (@Sendable (Application, BackgroundEvent) -> Void)?
         var notification: (@Sendable (Application, SystemNotification) -> Void)?
         var fetch: FetchHandler?
+        var scene: [SceneCallback: @Sendable (Scene) -> Void] = [:]
+        var restoration: (@Sendable (Scene) -> UserActivity?)?
         var records: [Record] = []
     }
 
     private let clock: (any BudgetClock)?
-    private let script = LockedValue(Script())
+    let script = LockedValue(Script())
 
     /// Creates a delegate with no handlers.
     /// - Parameter clock: The clock to stamp records with; by default the clock of the system the
@@ -290,7 +300,7 @@ public final class ScriptedDelegate: ApplicationDelegate {
 
     // MARK: ApplicationDelegate
 
-    private func note(_ callback: Callback, _ application: Application, options: LaunchOptions? = nil) {
+    func note(_ callback: Callback, _ application: Application, options: LaunchOptions? = nil) {
         let time = (clock ?? application.system?.clock)?.now
         let record = Record(callback: callback, state: application.applicationState, time: time,
                             launchOptions: options, app: application.id)
