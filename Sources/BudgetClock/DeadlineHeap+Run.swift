@@ -97,44 +97,10 @@ extension DeadlineHeap {
         swap(&newKeys, &spareKeys)
         swap(&newOwners, &spareOwners)
         swap(&newPayloads, &sparePayloads)
-        newKeys.reserveCapacity(total)
-        newOwners.reserveCapacity(total)
+        Self.resize(&newKeys, to: total)
+        Self.resize(&newOwners, to: total)
         Self.padWithNil(&newPayloads, to: total)
-        var next = runHead
-        let runEnd = runKeys.count
-        for rank in 0..<order.count {
-            let staged = order[rank]
-            let key = sortedKeys[rank]
-            let owner = stagedOwners[Int(staged)]
-            while next < runEnd {
-                let runOwner = runOwners[next]
-                if runOwner == .max {
-                    next += 1
-                    continue
-                }
-                let runKey = runKeys[next]
-                guard runKey < key || (runKey == key && sequences[Int(runOwner)] < sequences[Int(owner)]) else { break }
-                positions[Int(runOwner)] = Self.runFlag + Int32(truncatingIfNeeded: newKeys.count)
-                newPayloads[newKeys.count] = runPayloads[next].take()
-                newKeys.append(runKey)
-                newOwners.append(runOwner)
-                next += 1
-            }
-            positions[Int(owner)] = Self.runFlag + Int32(truncatingIfNeeded: newKeys.count)
-            newPayloads[newKeys.count] = stagedPayloads[Int(staged)].take()
-            newKeys.append(key)
-            newOwners.append(owner)
-        }
-        while next < runEnd {
-            let runOwner = runOwners[next]
-            if runOwner != .max {
-                positions[Int(runOwner)] = Self.runFlag + Int32(truncatingIfNeeded: newKeys.count)
-                newPayloads[newKeys.count] = runPayloads[next].take()
-                newKeys.append(runKeys[next])
-                newOwners.append(runOwner)
-            }
-            next += 1
-        }
+        mergeRunWithStaging(order: order, sortedKeys: sortedKeys, into: &newKeys, &newOwners, &newPayloads)
         replaceRun(keys: &newKeys, owners: &newOwners, payloads: &newPayloads)
     }
 
