@@ -56,7 +56,8 @@
 ///
 /// Storage per entry is 8 bytes of key, 4 of owner, 16 of slot bookkeeping (position, generation,
 /// sequence) and the optional payload (16 bytes for a closure): 44 bytes for closures, plus the
-/// arrays' spare capacity (and, while a run is merged, a second copy of the run). The slot arrays
+/// arrays' spare capacity and, once two merges have run, the run before last (kept, emptied, for
+/// the next merge to write into; released when the structure empties). The slot arrays
 /// never shrink, because a slot's generation must outlive every handle issued for it. A generation
 /// is 32 bits: a handle kept while its slot is reused 2³² times would match again.
 ///
