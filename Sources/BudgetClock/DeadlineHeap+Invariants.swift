@@ -12,7 +12,8 @@ extension DeadlineHeap {
         precondition(keys.count == owners.count, "keys and owners differ in length")
         precondition(stagedKeys.count == stagedOwners.count, "staged keys and owners differ in length")
         precondition(payloads.count == keys.count, "payloads and keys differ in length")
-        precondition(stagedPayloads.count == stagedKeys.count, "staged payloads and keys differ in length")
+        precondition(stagedPayloads.count >= stagedKeys.count, "fewer staged payloads than keys")
+        precondition(stagedPayloads[stagedKeys.count...].allSatisfy { $0 == nil }, "a payload past the staged keys")
         precondition(stagedKeys.isEmpty || !keys.isEmpty || (runLive > 0 && runKeys[runHead] <= horizon),
                      "entries are staged while neither the heap's root nor the run's head bounds them")
         precondition(positions.count == generations.count && positions.count == sequences.count,
@@ -42,7 +43,10 @@ extension DeadlineHeap {
             claim(stagedOwners[index], stagedPayloads[index], at: Int(Self.stagedFlag) + index, "staged index \(index)")
             precondition(stagedKeys[index] > horizon, "staged index \(index) is not after the horizon")
         }
-        precondition(runKeys.count == runOwners.count && runPayloads.count == runKeys.count, "run arrays differ in length")
+        precondition(runKeys.count == runOwners.count && runPayloads.count >= runKeys.count, "run arrays differ in length")
+        precondition(runPayloads[runKeys.count...].allSatisfy { $0 == nil } && sparePayloads.allSatisfy { $0 == nil },
+                     "a payload past the run or among the spares")
+        precondition(spareKeys.isEmpty && spareOwners.isEmpty, "spare keys or owners not empty")
         precondition(runHead == runKeys.count ? runLive == 0 : runOwners[runHead] != .max, "the run's head is a tombstone")
         precondition(!loading || runLive == 0, "loading with a run")
         var live = 0

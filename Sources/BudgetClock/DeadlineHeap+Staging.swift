@@ -10,10 +10,15 @@ extension DeadlineHeap {
 
     /// Appends an entry, whose deadline is after `horizon`, to staging.
     package mutating func stage(_ key: Int64, _ owner: UInt32, _ payload: consuming Payload?) {
-        positions[Int(owner)] = Self.stagedFlag + Int32(truncatingIfNeeded: stagedKeys.count)
+        let index = stagedKeys.count
+        positions[Int(owner)] = Self.stagedFlag + Int32(truncatingIfNeeded: index)
         stagedKeys.append(key)
         stagedOwners.append(owner)
-        stagedPayloads.append(payload)
+        if index < stagedPayloads.count {
+            stagedPayloads[index] = payload
+        } else {
+            stagedPayloads.append(payload)
+        }
     }
 
     /// Removes the staged entry at `index`, moving the last staged entry into its place.
@@ -24,11 +29,11 @@ extension DeadlineHeap {
         freeSlot(slot)
         let lastKey = stagedKeys.removeLast()
         let lastOwner = stagedOwners.removeLast()
-        let lastPayload = stagedPayloads.removeLast()
-        if index < stagedKeys.count {
+        let last = stagedKeys.count
+        if index < last {
             stagedKeys[index] = lastKey
             stagedOwners[index] = lastOwner
-            stagedPayloads[index] = lastPayload
+            stagedPayloads.swapAt(index, last)   // the taken `nil` goes past the end
             positions[Int(lastOwner)] = Self.stagedFlag + Int32(truncatingIfNeeded: index)
         }
         return payload

@@ -56,7 +56,8 @@
 ///
 /// Storage per entry is 8 bytes of key, 4 of owner, 16 of slot bookkeeping (position, generation,
 /// sequence) and the optional payload (16 bytes for a closure): 44 bytes for closures, plus the
-/// arrays' spare capacity (and, while a run is merged, a second copy of the run). The slot arrays
+/// arrays' spare capacity and, once two merges have run, the run before last (kept, emptied, for
+/// the next merge to write into; released when the structure empties). The slot arrays
 /// never shrink, because a slot's generation must outlive every handle issued for it. A generation
 /// is 32 bits: a handle kept while its slot is reused 2³² times would match again.
 ///
@@ -84,7 +85,9 @@ package struct DeadlineHeap<Payload> {
     package var stagedKeys: [Int64] = []
     /// The slot of each staged entry, parallel to `stagedKeys`.
     package var stagedOwners: [UInt32] = []
-    /// The payload of each staged entry, parallel to `stagedKeys`.
+    /// The payload of each staged entry, parallel to `stagedKeys`; longer than `stagedKeys` after a
+    /// merge, every entry past `stagedKeys.count` `nil` (kept for the next staged entries, so a merge
+    /// neither destroys nor reallocates it).
     package var stagedPayloads: [Payload?] = []
     /// Per slot: the heap index while in the heap; `stagedFlag` plus the staged index while
     /// staged; `-2 - next` while free, where `next` is the next free slot or -1 (so negative
@@ -99,8 +102,18 @@ package struct DeadlineHeap<Payload> {
     /// The slot of each run entry, parallel to `runKeys`; `UInt32.max` marks a tombstone (an entry
     /// removed or popped).
     package var runOwners: [UInt32] = []
-    /// The payload of each run entry, parallel to `runKeys`; `nil` for tombstones.
+    /// The payload of each run entry, parallel to `runKeys`; `nil` for tombstones and for every
+    /// entry past `runKeys.count` (it may be longer: see `sparePayloads`).
     package var runPayloads: [Payload?] = []
+    /// The arrays of the run before last, which the next merge writes into instead of allocating:
+    /// keys and owners empty (capacity kept), payloads all `nil`. Releasing a run of a hundred
+    /// thousand closures' placeholders (destroying each `nil`), allocating its successor and faulting
+    /// its pages in took about a third of a merge. All released once the structure is empty.
+    package var spareKeys: [Int64] = []
+    /// See `spareKeys`.
+    package var spareOwners: [UInt32] = []
+    /// See `spareKeys`; every entry `nil`.
+    package var sparePayloads: [Payload?] = []
     /// The run's first live entry (or `runKeys.count` when the run is empty).
     package var runHead = 0
     /// How many run entries are live.
@@ -150,7 +163,8 @@ package struct DeadlineHeap<Payload> {
             + (owners.capacity + stagedOwners.capacity) * MemoryLayout<UInt32>.stride
             + (payloads.capacity + stagedPayloads.capacity) * MemoryLayout<Payload?>.stride
             + runKeys.capacity * MemoryLayout<Int64>.stride + runOwners.capacity * MemoryLayout<UInt32>.stride
-            + runPayloads.capacity * MemoryLayout<Payload?>.stride
+            + (runPayloads.capacity + sparePayloads.capacity) * MemoryLayout<Payload?>.stride
+            + spareKeys.capacity * MemoryLayout<Int64>.stride + spareOwners.capacity * MemoryLayout<UInt32>.stride
             + positions.capacity * 16
     }
 
@@ -269,6 +283,7 @@ package struct DeadlineHeap<Payload> {
         stagedOwners.removeAll()
         stagedPayloads.removeAll()
         resetRun()
+        releaseSpareStorage()
         loading = true
         horizon = .max
         spillAt = Swift.min(heapTarget * 2, Self.loadBatch)

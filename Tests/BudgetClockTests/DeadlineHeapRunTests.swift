@@ -112,4 +112,79 @@ import Testing
         #expect(heap.peekDeadline == 30)
         #expect(heap.popFirst(ifDueBy: .max)?.payload == "after")
     }
+
+    /// Keys spread over a range far wider than their number take the coarse sort (high digits, then
+    /// an insertion pass); neighbours that differ only in the dropped low bits, and ties, still come
+    /// out in `(key, sequence)` order.
+    @Test func sortedOrderOnTheHighDigitsMatchesAFullSort() {
+        var random = SplitMix64(seed: 5)
+        var keys: [Int64] = (0..<3_000).map { _ in Int64(random.next(below: 1 << 43)) }
+        keys += (0..<300).map { keys[$0] + Int64($0 % 3) }   // equal or low bits apart
+        let owners: [UInt32] = (0..<UInt32(keys.count)).map { UInt32(keys.count) - 1 - $0 }
+        let sequences: [UInt64] = (0..<UInt64(keys.count)).map { $0 * 5 }
+        #expect(DeadlineHeap<Int>.sortedOrder(keys: keys, owners: owners, sequences: sequences, coarse: true) != nil)
+        let (order, sorted) = DeadlineHeap<Int>.sortedOrder(keys: keys, owners: owners, sequences: sequences)
+        let expected = keys.indices.sorted { (keys[$0], sequences[Int(owners[$0])]) < (keys[$1], sequences[Int(owners[$1])]) }
+        #expect(order.map(Int.init) == expected)
+        #expect(sorted == expected.map { keys[$0] })
+    }
+
+    /// Keys clustered within the bits the coarse sort drops (one far key widens the range) would
+    /// make the insertion pass quadratic: it gives up, and every digit is sorted instead.
+    @Test func sortedOrderSortsEveryDigitWhenKeysClusterBelowTheDroppedBits() {
+        var keys: [Int64] = (0..<2_000).map { Int64(2_000 - $0) }
+        keys.append(1 << 50)
+        let owners = (0..<UInt32(keys.count)).map { $0 }
+        let sequences = (0..<UInt64(keys.count)).map { $0 }
+        #expect(DeadlineHeap<Int>.sortedOrder(keys: keys, owners: owners, sequences: sequences, coarse: true) == nil)
+        let (order, sorted) = DeadlineHeap<Int>.sortedOrder(keys: keys, owners: owners, sequences: sequences)
+        #expect(sorted == keys.sorted())
+        #expect(order.map { keys[Int($0)] } == sorted)
+    }
+
+    /// The hold pattern (pop the earliest, insert one later) with class payloads: merges write into
+    /// the run before last and reuse staging's storage, every payload is released exactly once
+    /// (none leaked in a reused array, none released twice by a bitwise move), the order matches a
+    /// sorted reference, and an emptied structure releases the kept storage.
+    @Test func mergesReuseStorageAndReleaseEveryPayloadOnce() {
+        final class Box { let id: Int; init(_ id: Int) { self.id = id } }
+        var random = SplitMix64(seed: 21)
+        var heap = DeadlineHeap<Box>(heapTarget: 16)
+        var reference: [(deadline: Int64, id: Int)] = []
+        var watched: [Int: () -> Bool] = [:]   // id -> whether its box is still alive
+        var next = 0
+        func insert(_ deadline: Int64) {
+            let box = Box(next)
+            weak var weakBox = box
+            watched[next] = { weakBox != nil }
+            heap.insert(deadline: deadline, payload: box)
+            let index = reference.firstIndex { ($0.deadline, $0.id) > (deadline, next) } ?? reference.count
+            reference.insert((deadline, next), at: index)
+            next += 1
+        }
+        for _ in 0..<2_000 { insert(Int64(random.next(below: 100_000))) }
+        var merges = 0
+        var lastHead = heap.runHead
+        for step in 0..<6_000 {
+            let expected = reference.removeFirst()
+            let popped = heap.popFirst(ifDueBy: .max)
+            #expect(popped?.payload.id == expected.id && popped?.deadline == expected.deadline, "step \(step)")
+            if heap.runHead < lastHead { merges += 1 }   // a merge starts the cursor again
+            lastHead = heap.runHead
+            insert(expected.deadline + Int64(random.next(in: 0...100_000)))
+            if step % 500 == 0 { heap.checkInvariants() }
+        }
+        #expect(merges >= 2, "several merges ran")
+        #expect(!heap.sparePayloads.isEmpty, "the run before last is kept for the next merge")
+        heap.checkInvariants()
+        let popped = Set(watched.keys).subtracting(reference.map(\.id))
+        #expect(popped.allSatisfy { watched[$0]?() == false }, "a popped payload is still held")
+        #expect(reference.allSatisfy { watched[$0.id]?() == true }, "a pending payload was released")
+        while let entry = heap.popFirst(ifDueBy: .max) { #expect(entry.payload.id == reference.removeFirst().id) }
+        #expect(reference.isEmpty && heap.isEmpty)
+        #expect(watched.values.allSatisfy { $0() == false }, "a payload outlived the drain")
+        #expect(heap.runPayloads.capacity == 0 && heap.sparePayloads.capacity == 0 && heap.stagedPayloads.capacity == 0,
+                "an emptied structure keeps storage")
+        heap.checkInvariants()
+    }
 }
