@@ -12,7 +12,8 @@ enum InfoPlistCheck {
     static let file = "fuzz.plist"
     /// The keys an error may name (with an index for an array element).
     static let keys: Set<String> = ["CFBundleIdentifier", "CFBundleDisplayName", "CFBundleName", "UIBackgroundModes",
-                                    "UIApplicationExitsOnSuspend", "BGTaskSchedulerPermittedIdentifiers"]
+                                    "UIApplicationExitsOnSuspend", "BGTaskSchedulerPermittedIdentifiers",
+                                    "UIApplicationSceneManifest", "UIApplicationSceneManifest.UIApplicationSupportsMultipleScenes"]
 
     /// Whether `pattern` occurs in `bytes`.
     static func contains(_ bytes: [UInt8], _ pattern: [UInt8]) -> Bool {
