@@ -89,6 +89,20 @@ extension DeadlineHeap {
         spillAt = heapTarget * 2
     }
 
+    /// Sorts staging into the run now, rather than at the pop that next needs it.
+    ///
+    /// For an owner with time to spare before its next deadline: after a bulk of inserts, the pop
+    /// that empties the heap would otherwise sort all of them at once (about 3 ms for a hundred
+    /// thousand on a 2-core Linux VM), late for everything due meanwhile. The heap and `horizon` are
+    /// unchanged, so every heap key is still at most `horizon`; staging ends empty, and the structure
+    /// stops loading (a run exists). O(s + r) for s staged and r run entries, plus the ties' sorts.
+    package mutating func mergeStagingAhead() {
+        guard !stagedKeys.isEmpty else { return }
+        mergeStagingIntoRun()
+        loading = false
+        spillAt = Swift.max(keys.count * 2, keys.count + heapTarget)
+    }
+
     /// Restores heap order over the heap arrays in O(n) and records every entry's position.
     package mutating func heapify() {
         if keys.count > 1 {

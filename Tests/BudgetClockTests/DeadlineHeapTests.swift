@@ -196,6 +196,31 @@ import Testing
         #expect(live.value == 0)
     }
 
+    @Test func sortingStagingAheadKeepsOrderForLaterInsertsEarlierAndLater() {
+        // Expected: 10,000 scrambled inserts are mostly staged; sorted ahead, staging is empty and
+        // nothing is loading; inserts before, among and after them still pop in (deadline, insertion)
+        // order, ties included.
+        var heap = DeadlineHeap<Int>()
+        var random = SplitMix64(seed: 11)
+        var reference: [(deadline: Int64, id: Int)] = []
+        func insert(_ deadline: Int64) {
+            reference.append((deadline, reference.count))
+            heap.insert(deadline: deadline, payload: reference.count - 1)
+        }
+        for _ in 0..<10_000 { insert(1_000 + random.next(in: 0...5_000)) }
+        #expect(heap.stagedKeys.count > 9_000)
+        heap.mergeStagingAhead()
+        #expect(heap.stagedKeys.isEmpty && !heap.loading && heap.runLive > 9_000)
+        heap.checkInvariants()
+        for _ in 0..<3_000 { insert(random.next(in: 0...8_000)) }
+        heap.checkInvariants()
+        let expected = reference.sorted { ($0.deadline, $0.id) < ($1.deadline, $1.id) }.map(\.id)
+        var popped: [Int] = []
+        while let (_, id) = heap.popFirst(ifDueBy: .max) { popped.append(id) }
+        #expect(popped == expected)
+        #expect(heap.isEmpty)
+    }
+
     /// Random inserts, removals (live and stale handles) and pops, checked against a list sorted by
     /// `(deadline, sequence)` after every operation, with the invariants checked throughout. Small
     /// heap targets push most entries through staging, spills and refills.
@@ -221,6 +246,10 @@ import Testing
                 let id = Int(random.next(below: UInt64(handles.count)))
                 let expected = reference.firstIndex { $0.id == id }.map { reference.remove(at: $0).id }
                 #expect(heap.remove(handles[id]) == expected, "step \(step): remove \(id)")
+            case 7 where random.next(below: 8) == 0:
+                // An owner with time to spare sorts staging ahead; nothing observable changes.
+                heap.mergeStagingAhead()
+                #expect(heap.stagedKeys.isEmpty)
             default:
                 now += random.next(in: 0...6)
                 let limit = now + random.next(in: -5...5)
