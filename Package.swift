@@ -24,7 +24,9 @@ let package = Package(
         .executable(name: "bgbudget", targets: ["bgbudget"]),
     ],
     targets: [
-        .target(name: "BudgetClock"),
+        // Linux's timer slack, behind a C function: `prctl` is variadic, so Swift cannot call it.
+        .target(name: "CBudgetClockShims"),
+        .target(name: "BudgetClock", dependencies: ["CBudgetClockShims"]),
         .target(name: "JobBudgets", dependencies: ["BudgetClock"]),
         .target(name: "SavedState"),
         // The pure model: values in, values out; no Foundation, Dispatch, locks or closures.

@@ -13,7 +13,7 @@ import Testing
         while true {
             switch state.nextStep(now: now) {
             case .run: ran += 1
-            case .wait(let until):
+            case .wait(let until), .spin(let until):
                 Issue.record("a state without an inline-wait limit waited until \(until)")
                 return (ran, nil)
             case .finish(let arm): return (ran, arm)
@@ -80,11 +80,12 @@ import Testing
         #expect(fire(&state, at: 10) == (0, 20))
     }
 
-    /// The step after the last one popped, at `now`, as text: `run`, `wait N` or `finish N`.
+    /// The step after the last one popped, at `now`, as text: `run`, `wait N`, `spin N` or `finish N`.
     private func step(_ state: inout State, at now: Int64) -> String {
         switch state.nextStep(now: now) {
         case .run: "run"
         case .wait(let until): "wait \(until)"
+        case .spin(let until): "spin \(until)"
         case .finish(let arm): "finish \(arm.map(String.init) ?? "-")"
         }
     }
@@ -147,5 +148,96 @@ import Testing
         let refused = state.schedule({}, at: 30, now: 0)
         #expect(refused.entry == nil && refused.arm == nil)
         #expect(fire(&state, at: 100) == (0, nil), "a firing after shutdown arms nothing")
+    }
+
+    /// A firing (10 ns inline-wait limit, 3 ns spin limit) that ran the work at 50, with work left
+    /// at 52, 58 and 100.
+    private func spinningState() -> State {
+        var state = State(inlineWaitLimit: 10, spinLimit: 3)
+        for deadline in [50, 52, 58, 100] as [Int64] { state.schedule({}, at: deadline, now: 0) }
+        state.beginFiring()
+        #expect(state.popDue(through: 50) != nil)
+        return state
+    }
+
+    @Test func aFiringSpinsForADeadlineWithinTheSpinLimitAndSleepsForOneBeyondIt() {
+        // Expected: 52 is 2 away (spin), 58 is 5 away (wait: sleep, then spin), 100 is 42 away
+        // (finish and arm the timer).
+        var state = spinningState()
+        #expect(step(&state, at: 50) == "spin 52")
+        #expect(state.waitingUntil == 52 && state.isSpinning)
+        #expect(step(&state, at: 52) == "run")
+        #expect(!state.isSpinning && state.waitingUntil == nil)
+        #expect(step(&state, at: 53) == "wait 58")
+        #expect(state.waitingUntil == 58 && !state.isSpinning)
+        #expect(step(&state, at: 55) == "spin 58", "within 3 of it, the woken firing spins")
+        #expect(step(&state, at: 58) == "run")
+        #expect(step(&state, at: 58) == "finish 100")
+    }
+
+    @Test func earlierWorkEndsASpinThroughTheWaitedInstantAloneAndShutdownEndsItToo() {
+        // Expected: while spinning until 52, work at 51 moves `waitingUntil` to 51 (which the
+        // spinning thread watches) without a wake-up signal; work at 60 changes nothing.
+        var state = spinningState()
+        #expect(step(&state, at: 50) == "spin 52")
+        let early = state.schedule({}, at: 51, now: 50)
+        #expect(!early.wake && early.arm == nil && state.waitingUntil == 51)
+        #expect(!state.schedule({}, at: 60, now: 50).wake)
+        #expect(state.waitingUntil == 51)
+        #expect(step(&state, at: 51) == "run")
+        #expect(step(&state, at: 51) == "spin 52")
+        #expect(state.shutDown() != nil)
+        #expect(state.waitingUntil == nil && !state.isSpinning)
+        #expect(step(&state, at: 51) == "finish -")
+    }
+
+    /// Schedules `count` items due after 1,000,000 ns, in a scrambled order, while nothing fires.
+    /// - Returns: How many of those calls asked for a sort ahead.
+    private func scheduleAhead(_ state: inout State, count: Int, seed: UInt64) -> Int {
+        var random = SplitMix64(seed: seed)
+        var asked = 0
+        for _ in 0..<count {
+            if state.schedule({}, at: 1_000_000 + random.next(in: 0...999_999), now: 0).sortAhead { asked += 1 }
+        }
+        return asked
+    }
+
+    @Test func aBulkScheduledAheadIsSortedOnceSchedulingPauses() {
+        // Expected: 5,000 items stage more than the threshold, so exactly one call asks; a look while
+        // scheduling goes on asks to look again and sorts nothing; the next look, after a pause, sorts
+        // everything into order, and the firing pops it in deadline order.
+        var state = State()
+        #expect(scheduleAhead(&state, count: 5_000, seed: 1) == 1)
+        #expect(state.isSortAheadPending && state.queue.stagedKeys.count >= State.sortAheadThreshold)
+        var again = state.sortAhead()
+        #expect(again, "scheduled since asked: look again")
+        #expect(!state.queue.stagedKeys.isEmpty)
+        state.schedule({}, at: 1_500_000, now: 0)
+        again = state.sortAhead()
+        #expect(again, "still scheduling")
+        again = state.sortAhead()
+        #expect(!again, "quiet: sorted")
+        #expect(state.queue.stagedKeys.isEmpty && !state.isSortAheadPending)
+        var queue = state.queue
+        queue.checkInvariants()
+        var deadlines: [Int64] = []
+        while let entry = queue.popFirst(ifDueBy: .max) { deadlines.append(entry.deadline) }
+        #expect(deadlines.count == 5_001)
+        #expect(deadlines == deadlines.sorted())
+    }
+
+    @Test func noSortAheadForFewStagedItemsDuringAFiringOrAfterShutdown() {
+        // Expected: under the threshold nothing asks; a firing sorts what it needs itself; a look
+        // after shutdown ends the asking.
+        var few = State()
+        #expect(scheduleAhead(&few, count: State.sortAheadThreshold / 2, seed: 2) == 0)
+        var firing = State()
+        firing.beginFiring()
+        #expect(scheduleAhead(&firing, count: 5_000, seed: 3) == 0)
+        var stopped = State()
+        #expect(scheduleAhead(&stopped, count: 5_000, seed: 4) == 1)
+        #expect(stopped.shutDown() != nil)
+        let again = stopped.sortAhead()
+        #expect(!again && !stopped.isSortAheadPending)
     }
 }

@@ -2,7 +2,6 @@ import Dispatch
 import Testing
 @testable import BudgetClock
 import TestSupport
-import TestSupport
 
 /// The real-time clock against the wall: lenient about lateness, strict about order and about
 /// never running early. Each test waits on a semaphore with a timeout.
@@ -15,15 +14,20 @@ struct DispatchClockTests {
         #expect(clock.shutdown() == 0, sourceLocation: sourceLocation)
     }
 
-    @Test func runsEveryItemAtOrAfterItsDeadlineInDeadlineThenSchedulingOrder() {
+    /// 200 deadlines 20...220 ms out on a 2 ms grid, so many are shared (the timer re-arms between
+    /// them); and 6,000 on a 20 µs grid, so that the clock sorts them ahead (more than
+    /// `sortAheadThreshold` are staged), and fires by waiting and spinning as well as by the timer;
+    /// the same again with a 50 µs leeway, which waits without spinning.
+    @Test(arguments: [(200, 2_000_000, 0), (6_000, 20_000, 0), (6_000, 20_000, 50)] as [(Int, Int64, Int)])
+    func runsEveryItemAtOrAfterItsDeadlineInDeadlineThenSchedulingOrder(count: Int, grid: Int64, leewayMicroseconds: Int) {
         // Expected order: by deadline, then by scheduling order among equal deadlines.
-        let count = 200
         var random = SplitMix64(seed: 7)
-        // Deadlines 20...220 ms out, on a 2 ms grid, so many are shared.
-        let deadlines = (0..<count).map { _ in BudgetInstant.milliseconds(20 + 2 * random.next(in: 0...100)) }
+        let deadlines = (0..<count).map { _ in
+            BudgetInstant(nanoseconds: 20_000_000 + grid * random.next(in: 0...(200_000_000 / grid)))
+        }
         let expected = deadlines.indices.sorted { (deadlines[$0], $0) < (deadlines[$1], $1) }
 
-        let clock = DispatchClock()
+        let clock = DispatchClock(leeway: .microseconds(leewayMicroseconds))
         let log = TestLog<(index: Int, ranAt: BudgetInstant)>()
         let finished = DispatchSemaphore(value: 0)
         let remaining = LockedValue(count)
