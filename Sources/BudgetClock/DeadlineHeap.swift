@@ -44,7 +44,9 @@
 /// entries due before it go to the heap, later ones are appended to staging, and the next merge
 /// comes when the cursor passes it, so each entry is moved a bounded number of times.
 /// An owner with time to spare may sort staging into the run before a pop needs it
-/// (``mergeStagingAhead()``), so that no pop pays for sorting a bulk of inserts.
+/// (``mergeStagingAhead()``), so that no pop pays for sorting a bulk of inserts. Each such call moves
+/// every run entry once more: an owner that calls it only when staging holds at least half as many
+/// entries as the run (as the real-time clock does) keeps the moves per entry bounded.
 ///
 /// A pop takes the earlier of the heap's root and the run's head. Every staged key is after
 /// `horizon`, and staging never holds entries unless the heap is non-empty (its root is at most

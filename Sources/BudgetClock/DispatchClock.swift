@@ -43,25 +43,32 @@ import Dispatch
 ///
 /// Such a wait ends late by the time the kernel takes to wake a thread, and on Linux also by the
 /// thread's timer slack (50 µs by default, a window in which the kernel may batch wake-ups): the
-/// deadlines it waited for ran 40–70 µs late on an idle machine. So the firing lowers its thread's
-/// timer slack to 1 ns while it waits (and puts it back before it returns the thread to Dispatch),
-/// sleeps only until 30 µs before the deadline, and spins the rest, watching for earlier work;
-/// a deadline less than 30 µs away it spins for outright. On a 2-core Linux VM, 100,000 deadlines
-/// over 2 s then ran with a p99 lateness of 6–18 µs, against 100–160 µs for `asyncAfter` in the same
-/// runs, and the process used 0.82× `asyncAfter`'s CPU time (BudgetBench's `real_*_100k`).
+/// deadlines it waited for ran 40–70 µs late on an idle machine. So a firing that waits sets its
+/// thread's timer slack to 1 ns for the rest of the firing (the work it runs between waits sees it
+/// too) and puts the old value back before it returns the thread to Dispatch. It sleeps only until
+/// 30 µs before the deadline and spins the rest, looking every microsecond for earlier work; a
+/// deadline less than 30 µs away it spins for outright. Dispatch's timer itself ran isolated
+/// deadlines 80–100 µs late on the same machine, so the clock arms it 200 µs early and the firing
+/// waits out the rest the same way. On a 2-core Linux VM, 100,000 deadlines over 2 s then ran with a
+/// p99 lateness of 9–18 µs, against 100–160 µs for `asyncAfter` in the same runs, at 0.79–0.83× its
+/// CPU time; 400 deadlines about 5 ms apart, 53 µs against 214 µs, at 1.5× its CPU time (BudgetBench's
+/// `real_*` figures). A ``leeway`` trades this precision back for CPU time.
 ///
-/// Scheduling many items ahead of their deadlines leaves them unsorted in the heap's staging area
-/// (see the heap's design); the firing that first needs them would sort them all at once, about
-/// 3 ms for a hundred thousand, late for everything due meanwhile. Once 4,096 or more are staged, the
-/// clock sorts them on its queue 1 ms after scheduling pauses, before they are due.
+/// Scheduling many items ahead of their deadlines leaves them unsorted in the heap's staging area;
+/// the firing that first needs them would sort them all at once, about 3 ms for a hundred thousand,
+/// late for everything due meanwhile. So once 4,096 or more are staged (and at least half as many as
+/// are already sorted), the clock sorts them on its queue after scheduling pauses for 1 ms, or after
+/// 5 ms of steady scheduling. Such a sort holds the clock's lock and queue as the firing's own would;
+/// it only moves the work to a moment when, usually, nothing is due yet.
 ///
 /// ## Order and lateness
 /// Work runs on the clock's serial queue, one item at a time, in deadline order; work with equal
 /// deadlines runs in the order it was scheduled. A deadline in the past counts as ``now``, so such
 /// work runs after work already due. No work runs before its deadline. How late it runs depends on
-/// the machine: under a microsecond typically and tens of microseconds at the 99th percentile when a
-/// core is free, milliseconds when other processes keep every core busy. Unlike on a ``VirtualClock``, ``now`` inside work is the time the work
-/// actually runs, not its deadline; keep the deadline if you need it.
+/// the machine: with a core free, from under a microsecond (deadlines close together, while the
+/// firing is running) to tens of microseconds (an isolated deadline, which wakes an idle thread);
+/// milliseconds when other processes keep every core busy. Unlike on a ``VirtualClock``, ``now``
+/// inside work is the time the work actually runs, not its deadline; keep the deadline if you need it.
 ///
 /// ## Threads
 /// All methods are safe to call from any thread, including from work the clock runs. Work runs
@@ -88,10 +95,20 @@ public final class DispatchClock: BudgetClock {
     /// the time the kernel takes to wake a sleeping thread (see "One timer" above). A leeway
     /// shortens it by as much.
     static let spinWindow: Int64 = 30_000
+    /// With zero ``leeway``: how long before a deadline the timer fires, so that the firing waits
+    /// out the rest as precisely as it waits for near deadlines (Dispatch's timer ran isolated
+    /// deadlines 80–100 µs late on an idle Linux VM). A leeway shortens it by as much. Less than
+    /// ``inlineWaitLimit``, so the early firing always waits rather than re-arming.
+    static let timerLeadWindow: Int64 = 200_000
+    /// How often a spinning firing looks, under the lock, for earlier work or a shutdown; between
+    /// looks it only reads the time, so threads scheduling work meanwhile seldom wait for the lock.
+    static let spinLookInterval: Int64 = 1_000
     /// How late a firing's waits may end, in nanoseconds: the thread's timer slack while it waits.
     let slackNanoseconds: Int64
     /// How long before a deadline a sleeping firing wakes to spin the rest.
     let spinLimit: Int64
+    /// How long before a deadline the timer fires.
+    let timerLead: Int64
 
     /// How late the clock may let a deadline it waits for run, to save CPU time; see
     /// ``init(label:qos:leeway:)``.
@@ -119,6 +136,7 @@ public final class DispatchClock: BudgetClock {
         self.leeway = .nanoseconds(leewayNanoseconds)
         slackNanoseconds = max(leewayNanoseconds, 1)
         spinLimit = max(Self.spinWindow - leewayNanoseconds, 0)
+        timerLead = max(Self.timerLeadWindow - leewayNanoseconds, 0)
         state = LockedValue(State(inlineWaitLimit: Self.inlineWaitLimit, spinLimit: spinLimit))
         let queue = DispatchQueue(label: label, qos: qos)
         self.queue = queue
@@ -269,13 +287,15 @@ public final class DispatchClock: BudgetClock {
         Int64(bitPattern: DispatchTime.now().uptimeNanoseconds &- origin)
     }
 
-    /// Arms the one-shot timer for a deadline on the clock's time line.
+    /// Arms the one-shot timer for a deadline on the clock's time line, ``timerLead`` early: the
+    /// firing finds the deadline less than ``inlineWaitLimit`` away and waits for it itself.
     ///
     /// Called with the lock held, so that the order of the timer's arms is the order of the state's
     /// decisions: arming outside it would let an older, later deadline overwrite a newer, earlier one.
     /// Arming only records the new deadline and wakes Dispatch's timer machinery; it never runs work.
     private func armTimer(for deadline: Int64) {
-        timer.source.schedule(deadline: dispatchTime(of: deadline), repeating: .never, leeway: .nanoseconds(0))
+        let early = deadline > Int64.min + timerLead ? deadline - timerLead : deadline
+        timer.source.schedule(deadline: dispatchTime(of: early), repeating: .never, leeway: .nanoseconds(0))
     }
 
     /// A deadline on the clock's time line as a `DispatchTime`.
@@ -283,6 +303,12 @@ public final class DispatchClock: BudgetClock {
         let (uptime, overflow) = origin.addingReportingOverflow(UInt64(max(deadline, 0)))
         return overflow || uptime >= UInt64(Int64.max) ? DispatchTime.distantFuture : DispatchTime(uptimeNanoseconds: uptime)
     }
+
+    /// How many sorts ahead have run; see ``State/sortAhead()``.
+    var sortsAhead: Int { state.withLock { $0.sortsAhead } }
+
+    /// How many times a firing has spun for a deadline.
+    var spins: Int { state.withLock { $0.spins } }
 
     /// Calls ``State/sortAhead()`` on the clock's queue ``sortAheadDelay`` from now, and again for
     /// as long as it asks.
@@ -325,7 +351,15 @@ public final class DispatchClock: BudgetClock {
                 _ = wakeUp.wait(timeout: dispatchTime(of: until - spinLimit))
             case .spin(let until):
                 // Earlier work or a shutdown changes `waitingUntil`; no signal, no system call.
-                while uptimeSinceOrigin() < until, state.withLock({ $0.waitingUntil == until }) {}
+                var nextLook = Int64.min
+                while true {
+                    let now = uptimeSinceOrigin()
+                    if now >= until { break }
+                    if now >= nextLook {
+                        guard state.withLock({ $0.waitingUntil == until }) else { break }
+                        nextLook = now + Self.spinLookInterval
+                    }
+                }
             case .finish:
                 return
             }

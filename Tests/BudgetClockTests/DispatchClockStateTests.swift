@@ -226,18 +226,48 @@ import Testing
         #expect(deadlines == deadlines.sorted())
     }
 
-    @Test func noSortAheadForFewStagedItemsDuringAFiringOrAfterShutdown() {
-        // Expected: under the threshold nothing asks; a firing sorts what it needs itself; a look
-        // after shutdown ends the asking.
+    @Test func fewStagedItemsAskForNoSortAheadAFiringDoesAndShutdownEndsTheAsking() {
+        // Expected: under the threshold nothing asks; work scheduled by work the firing runs asks
+        // too (the owner's call comes after the firing); a look after shutdown ends the asking.
         var few = State()
         #expect(scheduleAhead(&few, count: State.sortAheadThreshold / 2, seed: 2) == 0)
         var firing = State()
         firing.beginFiring()
-        #expect(scheduleAhead(&firing, count: 5_000, seed: 3) == 0)
+        #expect(scheduleAhead(&firing, count: 5_000, seed: 3) == 1)
         var stopped = State()
         #expect(scheduleAhead(&stopped, count: 5_000, seed: 4) == 1)
         #expect(stopped.shutDown() != nil)
         let again = stopped.sortAhead()
-        #expect(!again && !stopped.isSortAheadPending)
+        #expect(!again && !stopped.isSortAheadPending && stopped.sortsAhead == 0)
+    }
+
+    @Test func steadySchedulingPutsTheSortOffAtMostFourTimes() {
+        // Expected: scheduling between every look, the fifth look sorts anyway.
+        var state = State()
+        #expect(scheduleAhead(&state, count: 5_000, seed: 5) == 1)
+        var looks = 0
+        var again = true
+        while again {
+            state.schedule({}, at: 1_700_000, now: 0)
+            again = state.sortAhead()
+            looks += 1
+        }
+        #expect(looks == State.sortAheadMaxDeferrals + 1)
+        #expect(state.sortsAhead == 1 && state.queue.stagedKeys.isEmpty)
+    }
+
+    @Test func aSortAheadWaitsUntilStagingHoldsHalfAsManyAsTheSortedRun() {
+        // Expected: after 20,000 are sorted ahead, 5,000 more (past the threshold, under half the
+        // run) do not ask; 10,000 more in all do, and are sorted.
+        var state = State()
+        #expect(scheduleAhead(&state, count: 20_000, seed: 6) == 1)
+        var again = state.sortAhead()
+        again = state.sortAhead()
+        #expect(!again && state.sortsAhead == 1 && state.queue.runLive > 19_000, "a few dozen stay in the heap")
+        #expect(scheduleAhead(&state, count: 5_000, seed: 7) == 0)
+        #expect(scheduleAhead(&state, count: 5_000, seed: 8) == 1)
+        again = state.sortAhead()
+        again = state.sortAhead()
+        #expect(!again && state.sortsAhead == 2 && state.queue.stagedKeys.isEmpty && state.queue.count == 30_000)
     }
 }
