@@ -20,7 +20,7 @@ import Testing
             switch random.next(below: 11) {
             case 0, 1: try? system.open(notes)
             case 2: try? system.pressHome()
-            case 3: try? system.openScene(of: notes)
+            case 3: _ = try? system.openScene(of: notes)
             case 4: try? system.closeScene(scene, of: notes)
             case 5: try? system.reclaimScene(scene, of: notes)
             case 6: try? system.killFromAppSwitcher(notes)

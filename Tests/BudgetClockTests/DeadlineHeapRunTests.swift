@@ -155,8 +155,7 @@ import Testing
         var next = 0
         func insert(_ deadline: Int64) {
             let box = Box(next)
-            weak var weakBox = box
-            watched[next] = { weakBox != nil }
+            watched[next] = { [weak box] in box != nil }
             heap.insert(deadline: deadline, payload: box)
             let index = reference.firstIndex { ($0.deadline, $0.id) > (deadline, next) } ?? reference.count
             reference.insert((deadline, next), at: index)
