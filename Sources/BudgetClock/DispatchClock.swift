@@ -50,7 +50,7 @@ import Dispatch
 /// deadline less than 30 µs away it spins for outright. Dispatch's timer itself ran isolated
 /// deadlines 80–100 µs late on the same machine, so the clock arms it 200 µs early and the firing
 /// waits out the rest the same way. On a 2-core Linux VM, 100,000 deadlines over 2 s then ran with a
-/// p99 lateness of 9–18 µs, against 100–160 µs for `asyncAfter` in the same runs, at 0.79–0.83× its
+/// p99 lateness of 7–16 µs, against 89–156 µs for `asyncAfter` in the same runs, at 0.79–0.84× its
 /// CPU time; 400 deadlines about 5 ms apart, 53 µs against 214 µs, at 1.5× its CPU time (BudgetBench's
 /// `real_*` figures). A ``leeway`` trades this precision back for CPU time.
 ///
@@ -127,9 +127,10 @@ public final class DispatchClock: BudgetClock {
     ///     exchange for CPU time. With zero, the default, a firing waits for a deadline less than a
     ///     millisecond away with its thread's timer slack at 1 ns and spins the last 30 µs (see "One
     ///     timer"). A leeway lets its waits end up to that much late (the thread's timer slack on
-    ///     Linux) and spins that much less; from 30 µs on it never spins. Negative counts as zero,
-    ///     more than 1 ms as 1 ms. Work still never runs early, and the timer for deadlines further
-    ///     away always fires with zero leeway.
+    ///     Linux), spins that much less (from 30 µs on, never) and arms the timer that much less
+    ///     early than the 200 µs it otherwise does (from 200 µs on, not at all). Negative counts as
+    ///     zero, more than 1 ms as 1 ms. Work still never runs early, and the timer itself always
+    ///     fires with zero leeway.
     public init(label: String = "BackgroundBudget.DispatchClock", qos: DispatchQoS = .userInteractive,
                 leeway: Duration = .zero) {
         let leewayNanoseconds = min(max(leeway.nanosecondsSaturating, 0), Self.inlineWaitLimit)
