@@ -10,6 +10,11 @@ struct Job: Codable, Sendable {
     var steps: Int
     /// How long a step takes; 20 ms if the job does not say.
     var stepMilliseconds: Int?
+    /// The step at which the job fails with ``JobFailure`` (to try out failures); none if not given.
+    var failAtStep: Int?
+
+    /// The longest step a job may have: a day, far inside what the clock's deadlines can hold.
+    static let maximumStepMilliseconds = 86_400_000
 
     /// The length of one step.
     var step: Duration { .milliseconds(stepMilliseconds ?? 20) }
@@ -40,6 +45,12 @@ enum Attempt: Sendable {
     case checkpointed(step: Int)
 }
 
+/// The failure a job with ``Job/failAtStep`` throws at that step.
+struct JobFailure: Error, CustomStringConvertible {
+    var step: Int
+    var description: String { "failed at step \(step), as its failAtStep says" }
+}
+
 /// A line of the jobs file or a file of the queue folder that is not a job.
 struct JobFileError: Error, CustomStringConvertible {
     var description: String
@@ -56,8 +67,10 @@ func loadJobs(from path: String) throws -> [Job] {
     func decode(_ data: Data, _ place: String) throws -> Job {
         do {
             let job = try decoder.decode(Job.self, from: data)
-            guard job.steps > 0, (job.stepMilliseconds ?? 0) >= 0, !job.id.isEmpty, !job.id.contains("/") else {
-                throw JobFileError(description: "\(place): a job needs an id without \"/\", steps > 0 and stepMilliseconds >= 0")
+            guard job.steps > 0, (0...Job.maximumStepMilliseconds).contains(job.stepMilliseconds ?? 0),
+                  (0..<job.steps).contains(job.failAtStep ?? 0), !job.id.isEmpty, !job.id.contains("/") else {
+                throw JobFileError(description: "\(place): a job needs an id without \"/\", steps > 0, stepMilliseconds "
+                                   + "from 0 to \(Job.maximumStepMilliseconds) and failAtStep from 0 to steps - 1")
             }
             return job
         } catch let error as JobFileError {
@@ -94,6 +107,7 @@ func runAttempt(of job: Job, from checkpoint: Checkpoint, store: StateStore<Chec
                 task: BackgroundTask) async throws -> Attempt {
     var progress = checkpoint
     while progress.nextStep < job.steps {
+        if progress.nextStep == job.failAtStep { throw JobFailure(step: progress.nextStep) }
         if task.isWarned {
             _ = try store.save(progress)
             return .checkpointed(step: progress.nextStep)

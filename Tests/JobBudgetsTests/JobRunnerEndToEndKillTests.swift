@@ -1,0 +1,112 @@
+import BudgetClock
+import Foundation
+import Testing
+import TestSupport
+
+/// The JobRunner example killed with `SIGKILL` at random moments, again and again, each run resuming
+/// the last one's state: across all the runs on one state folder, each job's `done` line is printed
+/// exactly once, with the right result. A few kills in the default run, 240 in the long suite.
+@Suite struct JobRunnerEndToEndKillTests {
+    @Test(.timeLimit(.minutes(3)))   // a backstop: every wait inside is bounded
+    func sigkillsAtRandomMomentsPrintEachResultExactlyOnce() async throws {
+        let executable = try #require(ProductProcess.executable("JobRunner"))
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("JobRunnerKill-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let kills = LongRun.cases(240, quick: 6)
+        let run = await onDedicatedThread { JobRunnerKillLoop(executable: executable, folder: folder, kills: kills, seed: 0x10B5).perform() }
+        for failure in run.failures { Issue.record(Comment(rawValue: failure)) }
+        #expect(run.rounds == kills)
+        #expect(run.finishedFolders >= 1, "the jobs ran to the end at least once")
+        #expect(run.killedMidRun >= kills / 3, "only \(run.killedMidRun) of \(kills) kills landed before the run's end")
+        print("JobRunnerEndToEndKillTests: \(run.rounds) kills, \(run.killedMidRun) before the run's end, "
+              + "\(run.finishedFolders) state folders run to the end; \(run.doneLines) done lines, "
+              + "\(run.recovered) printed by a restart (saved, then killed before printing)")
+    }
+}
+
+/// Runs JobRunner on a state folder, kills it 0 to 150 ms after its start, runs it again, and so on;
+/// when a run says `all jobs done`, checks the folder's `done` lines and starts on a new folder.
+/// Failures are collected as text, since the loop runs off the test's task.
+struct JobRunnerKillLoop: Sendable {
+    var executable: String
+    var folder: URL
+    var kills: Int
+    var seed: UInt64
+
+    var failures: [String] = []
+    var rounds = 0
+    var killedMidRun = 0
+    var finishedFolders = 0
+    var doneLines = 0
+    var recovered = 0
+
+    /// Six jobs of 3 to 8 steps of 5 ms, two at once: about 70 ms of work in all.
+    static let steps = ["a": 3, "b": 8, "c": 5, "d": 6, "e": 4, "f": 7]
+
+    init(executable: String, folder: URL, kills: Int, seed: UInt64) {
+        self.executable = executable
+        self.folder = folder
+        self.kills = kills
+        self.seed = seed
+    }
+
+    consuming func perform() -> JobRunnerKillLoop {
+        do {
+            try performRounds()
+        } catch {
+            failures.append("round \(rounds): \(error)")
+        }
+        return self
+    }
+
+    private mutating func performRounds() throws {
+        let jobs = folder.appendingPathComponent("jobs.jsonl")
+        let lines = Self.steps.keys.sorted().map { #"{"id": "\#($0)", "steps": \#(Self.steps[$0]!), "stepMilliseconds": 5}"# }
+        try (lines.joined(separator: "\n") + "\n").write(to: jobs, atomically: true, encoding: .utf8)
+        var random = SplitMix64(seed: seed)
+        let pause = DispatchSemaphore(value: 0)                 // never signalled: a bounded wait
+        var generation = 0
+        var printed: [String] = []                              // the current folder's done lines
+        while failures.isEmpty {
+            let state = folder.appendingPathComponent("state-\(generation)").path
+            let child = try ChildProcess(executable: executable, arguments: [jobs.path, "--state", state])
+            let killing = rounds < kills
+            var output: [String] = []
+            if killing {
+                // Not reading meanwhile, so the kill is not drawn towards the moment right after a write.
+                _ = pause.wait(timeout: .now() + .microseconds(Int(random.next(below: 150_000))))
+                child.kill()
+                rounds += 1
+                output = child.remainingLines()
+            } else {
+                output = child.remainingLines()        // the last run: to the end, to check the folder
+                if child.waitForExit() != 0 { failures.append("the last run did not exit with 0: \(output)") }
+            }
+            let finished = output.last == "all jobs done"
+            if killing && !finished { killedMidRun += 1 }
+            let done = output.filter { $0.hasPrefix("done ") }
+            doneLines += done.count
+            // Printed by this run before it started or resumed any job: results an earlier run saved.
+            recovered += output.prefix { !$0.hasPrefix("start ") && !$0.hasPrefix("resume ") }.filter { $0.hasPrefix("done ") }.count
+            printed += done
+            if finished {
+                check(printed, generation: generation)
+                finishedFolders += 1
+                generation += 1
+                printed = []
+            } else if !killing {
+                failures.append("the last run did not finish: \(output)")
+            }
+            if !killing { return }
+        }
+    }
+
+    /// Checks one state folder's done lines, across all its runs: each job once, with its result.
+    private mutating func check(_ done: [String], generation: Int) {
+        let expected = Self.steps.keys.sorted().map { "done \($0) result \(JobRunnerEndToEndTests.expected(steps: Self.steps[$0]!))" }
+        if done.sorted() != expected {
+            failures.append("state folder \(generation): the done lines \(done) are not each job's result once: \(expected)")
+        }
+    }
+}
