@@ -25,7 +25,8 @@ import TestSupport
     }
 }
 
-/// Runs JobRunner on a state folder, kills it 0 to 150 ms after its start, runs it again, and so on;
+/// Runs JobRunner on a state folder, kills it 0 to 100 ms after its start or its first job's start,
+/// runs it again, and so on;
 /// when a run says `all jobs done`, checks the folder's `done` lines and starts on a new folder.
 /// Failures are collected as text, since the loop runs off the test's task.
 struct JobRunnerKillLoop: Sendable {
@@ -74,11 +75,19 @@ struct JobRunnerKillLoop: Sendable {
             let killing = rounds < kills
             var output: [String] = []
             if killing {
-                // Not reading meanwhile, so the kill is not drawn towards the moment right after a write.
-                _ = pause.wait(timeout: .now() + .microseconds(Int(random.next(below: 150_000))))
+                // Half the kills count from the start of the process (its launch, the lock, the reports of
+                // an earlier run's results), half from its first job. Never from a `done` line: the kill
+                // is not drawn towards the moment right after a result's write.
+                if random.next(below: 2) == 0 {
+                    while let line = child.nextLine(timeout: .seconds(10)) {
+                        output.append(line)
+                        if line.hasPrefix("start ") || line.hasPrefix("resume ") || line == "all jobs done" { break }
+                    }
+                }
+                _ = pause.wait(timeout: .now() + .microseconds(Int(random.next(below: 100_000))))
                 child.kill()
                 rounds += 1
-                output = child.remainingLines()
+                output += child.remainingLines()
             } else {
                 output = child.remainingLines()        // the last run: to the end, to check the folder
                 if child.waitForExit() != 0 { failures.append("the last run did not exit with 0: \(output)") }
