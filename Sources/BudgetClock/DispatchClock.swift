@@ -13,7 +13,7 @@ import Dispatch
 /// let done = DispatchSemaphore(value: 0)
 /// let watchdog = clock.schedule(after: .seconds(10)) { print("watchdog") }
 /// clock.schedule(after: .milliseconds(250)) {
-///     print("expired at \(clock.now)")        // "expired at t=0.250s", or a few µs later
+///     print("expired at \(clock.now)")        // "expired at t=0.250s", or up to ~0.1 ms later
 ///     done.signal()
 /// }
 /// clock.cancel(watchdog)                      // true: it was pending
