@@ -11,6 +11,7 @@ enum ChildMeasurement {
     /// measurement adds its entry here.
     static let registry: [String: @Sendable (Int) -> Double] = [
         "budget-memory": MemoryBenchmark.bytesPerBudget,
+        "full-budget-memory": MemoryBenchmark.bytesPerNamedBudgetWithHandler,
         "source-memory": MemoryBenchmark.bytesPerTimerSource,
         "clock-memory": MemoryBenchmark.bytesPerVirtualDeadline,
         "array-memory": MemoryBenchmark.bytesPerArrayDeadline,

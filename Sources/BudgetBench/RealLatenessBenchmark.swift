@@ -4,28 +4,31 @@ import Foundation
 
 /// Real deadlines: n deadlines spread uniformly over 2 s starting 50 ms after scheduling begins,
 /// all scheduled up front, each recording when it ran, at 400 (5 ms apart on average, most reached
-/// through a timer), 10,000 and 100,000.
+/// through a timer), 10,000 and 100,000; and a sparse run (`sparse`): 200 deadlines exactly 10 ms
+/// apart, each its own isolated wake-up.
 ///
-/// Five mechanisms, in the same run: ``DispatchClock`` (one timer over a deadline heap), the same with
-/// a 50 µs leeway (it neither spins nor lowers its thread's timer slack: less CPU, later deadlines),
-/// and as baselines `DispatchQueue.asyncAfter` per deadline, one `DispatchSourceTimer` per deadline (zero
+/// Five mechanisms, in the same run: ``DispatchClock`` with its default leeway (one timer over a
+/// deadline heap), the same with a zero leeway (`precise`: it spins, lowers its thread's timer slack
+/// and arms the timer early: more CPU, earlier runs), and as baselines `DispatchQueue.asyncAfter` per deadline, one `DispatchSourceTimer` per deadline (zero
 /// leeway, `.strict`), and a plain thread that sorts the deadlines and sleeps until each. All Dispatch
 /// work runs on one serial `.userInteractive` queue, like the clock's.
 ///
 /// Figures per mechanism and size: p99 lateness (ran − deadline; setup that overruns the 50 ms lead
 /// shows up here), setup (the time to schedule everything, its own figure), and the process's CPU
 /// time from the start of scheduling to the last deadline run (every thread: Dispatch's timer
-/// threads count). The baseline of each is `asyncAfter`. Each figure is the median of three runs,
-/// the mechanisms taking turns.
+/// threads count). The baseline of each is `asyncAfter`; the default clock's targets are CPU at
+/// most 1.0× and p99 at most 1.0× `asyncAfter`'s. Each figure is the median of five runs, the
+/// mechanisms taking turns in a rotating order.
 struct RealLatenessBenchmark: Benchmark {
-    static let sizes = [400, 10_000, 100_000]
+    /// The sizes; 200 is the sparse run.
+    static let sizes = [200, 400, 10_000, 100_000]
     private static let window: Int64 = 2_000_000_000
     private static let lead: Int64 = 50_000_000
-    private static let rounds = 3
+    private static let rounds = 5
 
     enum Mechanism: String, CaseIterable {
         case dispatchClock = "dispatch_clock"
-        case dispatchClockLeeway = "dispatch_clock_leeway_50us"
+        case dispatchClockPrecise = "dispatch_clock_precise"
         case asyncAfter = "async_after"
         case sourcePerDeadline = "source_per_deadline"
         case sortedArrayThread = "sorted_array_thread"
@@ -37,7 +40,7 @@ struct RealLatenessBenchmark: Benchmark {
     var figureNames: [String] {
         Self.sizes.flatMap { size in
             Mechanism.allCases.filter { $0 != .asyncAfter }.flatMap { mechanism in
-                ["real_p99_lateness_ms", "real_setup_ms", "real_cpu_ms"].map { "\($0)_\(sizeName(size))\(mechanism.suffix)" }
+                ["real_p99_lateness_ms", "real_setup_ms", "real_cpu_ms"].map { "\($0)_\(Self.sizeLabel(size))\(mechanism.suffix)" }
             }
         }
     }
@@ -54,8 +57,8 @@ struct RealLatenessBenchmark: Benchmark {
         _ = measure(.asyncAfter, count: 1_000, seed: 0)
         var figures: [Figure] = []
         for size in Self.sizes {
-            // Three rounds, each mechanism once per round in a rotated order; each figure is the
-            // median of its three runs, so one burst of outside load does not decide it.
+            // Five rounds, each mechanism once per round in a rotated order; each figure is the
+            // median of its five runs, so one burst of outside load does not decide it.
             var runs: [Mechanism: [Outcome]] = [:]
             let mechanisms = Mechanism.allCases
             for round in 0..<Self.rounds {
@@ -75,23 +78,35 @@ struct RealLatenessBenchmark: Benchmark {
             let base = outcomes[.asyncAfter]!
             for mechanism in Mechanism.allCases where mechanism != .asyncAfter {
                 let outcome = outcomes[mechanism]!
-                let name = sizeName(size) + mechanism.suffix
+                let name = Self.sizeLabel(size) + mechanism.suffix
+                let targeted = mechanism == .dispatchClock
+                let what = size == Self.sparseCount ? "\(size) deadlines 10 ms apart" : "\(size) deadlines over 2 s"
                 let spread = "p50 \(String(format3: percentile(outcome.lateness, 50))) ms, max \(String(format3: outcome.lateness.max()!)) ms"
                 figures += [
                     Figure(name: "real_p99_lateness_ms_\(name)", value: outcome.p99, unit: "ms", baseline: "async_after",
-                           baselineValue: base.p99, note: "\(mechanism.rawValue), \(size) deadlines over 2 s from 50 ms after scheduling began; median of \(Self.rounds) runs; that run's \(spread); \(loadNote())"),
+                           baselineValue: base.p99, note: "\(mechanism.rawValue), \(what) from 50 ms after scheduling began; median of \(Self.rounds) runs; that run's \(spread); \(loadNote())",
+                           target: targeted ? .init(atMost: true, bound: 1) : nil),
                     Figure(name: "real_setup_ms_\(name)", value: outcome.setup, unit: "ms", baseline: "async_after",
                            baselineValue: base.setup, note: "\(mechanism.rawValue): wall time to schedule \(size) deadlines, median of \(Self.rounds)"),
                     Figure(name: "real_cpu_ms_\(name)", value: outcome.cpu, unit: "ms", baseline: "async_after",
-                           baselineValue: base.cpu, note: "\(mechanism.rawValue): process CPU time (getrusage, all threads), scheduling to last run, median of \(Self.rounds)"),
+                           baselineValue: base.cpu, note: "\(mechanism.rawValue): process CPU time (getrusage, all threads), scheduling to last run, median of \(Self.rounds)",
+                           target: targeted ? .init(atMost: true, bound: 1) : nil),
                 ]
             }
         }
         return figures
     }
 
-    /// The deadlines, as offsets from the start of scheduling, in random order.
+    /// How many deadlines the sparse run has, 10 ms apart.
+    static let sparseCount = 200
+
+    /// `sparse` for the sparse run, else the size's name.
+    static func sizeLabel(_ size: Int) -> String { size == sparseCount ? "sparse" : sizeName(size) }
+
+    /// The deadlines, as offsets from the start of scheduling, in random order (10 ms apart for the
+    /// sparse run).
     private func offsets(count: Int, seed: UInt64) -> [Int64] {
+        if count == Self.sparseCount { return (0..<count).map { Self.lead + Int64($0) * 10_000_000 } }
         var random = SplitMix64(seed: seed)
         return (0..<count).map { _ in Self.lead + Int64(random.next(below: UInt64(Self.window))) }
     }
@@ -110,8 +125,8 @@ struct RealLatenessBenchmark: Benchmark {
         let cpuStart = processCPUNanoseconds()
         let start = nowNanoseconds()
         switch mechanism {
-        case .dispatchClock, .dispatchClockLeeway:
-            let clock = DispatchClock(label: "bench.clock", leeway: mechanism == .dispatchClock ? .zero : .microseconds(50))
+        case .dispatchClock, .dispatchClockPrecise:
+            let clock = mechanism == .dispatchClock ? DispatchClock(label: "bench.clock") : DispatchClock(label: "bench.clock", leeway: .zero)
             let origin = clock.now.nanoseconds &- Int64(nowNanoseconds() &- start)
             for (index, offset) in offsets.enumerated() {
                 clock.schedule(at: BudgetInstant(nanoseconds: origin + offset)) { ran(index) }

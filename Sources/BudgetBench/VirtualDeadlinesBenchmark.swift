@@ -1,27 +1,40 @@
 import BackgroundBudget
 
-/// Deadlines on the virtual clock against the sort-once array (``SortOnceArrayClock``), measured at
-/// every size in the same run, runs of the two interleaved.
+/// Deadlines on the virtual clock against the strongest plain alternative for each workload,
+/// measured at every size in the same run, runs of the two interleaved A/B/A/B (the one that goes
+/// first alternating).
 ///
 /// - Bulk (`virtual_bulk_per_s_<n>`): schedule n deadlines spread uniformly over one simulated hour,
 ///   then advance in 1 s steps until all have fired. The rate is n over the time of both phases.
 ///   `virtual_bulk_cancel_half_*` cancels every second deadline between the two (the array marks
-///   tombstones).
-/// - Hold (`virtual_hold_per_s_<n>`): n deadlines pending; each operation runs the earliest and
+///   tombstones). Baseline: the sort-once array (``SortOnceArrayClock``); target (CPU): at least 1.0×
+///   its rate.
+/// - Hold (`virtual_hold_ns_<n>`): n deadlines pending; each operation runs the earliest and
 ///   schedules a new one a uniform random delay (up to two simulated hours) later, so n stays
-///   constant (the n initial deadlines are drawn from the same span). The rate is operations per
-///   second, after the n deadlines are in place; the array, whose operations cost O(n), runs fewer
-///   of them (the note says how many).
+///   constant (the n initial deadlines are drawn from the same span, scheduled before timing; the
+///   first timed pop orders them). Nanoseconds per operation. Baseline: a plain 4-ary heap with the
+///   node index per slot (``PlainHeapClock``); target (CPU): at most 1.0× its ns/op.
+/// - Extend (`virtual_extend_ns_<n>`): n pending; each operation cancels a random pending deadline
+///   and schedules it again up to 2 h later (what extending a budget does). Same baseline and target.
 ///
-/// Each figure comes in wall time (`per_s`) and thread CPU time (`per_cpu_s`); both are medians.
+/// Each figure comes in wall time and thread CPU time; both are medians.
 struct VirtualDeadlinesBenchmark: Benchmark {
     static let bulkSizes = [10_000, 100_000, 1_000_000]
-    static let holdSizes = [1_000, 10_000, 100_000, 1_000_000]
+    static let holdSizes = [10_000, 100_000, 1_000_000]
 
     var figureNames: [String] {
-        Self.bulkSizes.flatMap { ["virtual_bulk_per_s_\(sizeName($0))", "virtual_bulk_per_cpu_s_\(sizeName($0))"] }
-            + Self.bulkSizes.flatMap { ["virtual_bulk_cancel_half_per_s_\(sizeName($0))", "virtual_bulk_cancel_half_per_cpu_s_\(sizeName($0))"] }
-            + Self.holdSizes.flatMap { ["virtual_hold_per_s_\(sizeName($0))", "virtual_hold_per_cpu_s_\(sizeName($0))"] }
+        var names: [String] = []
+        for size in Self.bulkSizes {
+            for prefix in ["virtual_bulk_per_s_", "virtual_bulk_per_cpu_s_", "virtual_bulk_cancel_half_per_s_", "virtual_bulk_cancel_half_per_cpu_s_"] {
+                names.append(prefix + sizeName(size))
+            }
+        }
+        for size in Self.holdSizes {
+            for prefix in ["virtual_hold_ns_", "virtual_hold_cpu_ns_", "virtual_extend_ns_", "virtual_extend_cpu_ns_"] {
+                names.append(prefix + sizeName(size))
+            }
+        }
+        return names
     }
 
     private static let hour: UInt64 = 3_600_000_000_000
@@ -30,7 +43,8 @@ struct VirtualDeadlinesBenchmark: Benchmark {
     func run() -> [Figure] {
         let filters = CommandLine.arguments.dropFirst()
         func wanted(_ prefix: String, _ size: Int) -> Bool {
-            filters.isEmpty || filters.contains { "\(prefix)_per_s_\(sizeName(size))".contains($0) || "\(prefix)_per_cpu_s_\(sizeName(size))".contains($0) }
+            let names: [String] = ["_per_s_", "_per_cpu_s_", "_ns_", "_cpu_ns_"].map { prefix + $0 + sizeName(size) }
+            return filters.isEmpty || filters.contains { filter in names.contains { $0.contains(filter) } }
         }
         var figures: [Figure] = []
         _ = bulkClock(count: 10_000, seed: 0)
@@ -62,23 +76,27 @@ struct VirtualDeadlinesBenchmark: Benchmark {
             figures += rateFigures("virtual_bulk_cancel_half", size: size, operations: size, runs: runs, clock: clock, array: array,
                                    how: "as virtual_bulk, but every second deadline is cancelled before the advance; cancels included")
         }
-        for size in Self.holdSizes where wanted("virtual_hold", size) {
-            let clockOperations = 200_000
-            let arrayOperations = max(100, min(200_000, 100_000_000 / size))
-            let runs = size >= 1_000_000 ? 3 : 7
-            var clock: [Cost] = [], array: [Cost] = []
-            for run in 0..<runs {
-                // Alternate which goes first, so drifting load hurts both alike.
-                if run % 2 == 0 { clock.append(holdClock(count: size, operations: clockOperations, seed: UInt64(run))) }
-                array.append(holdArray(count: size, operations: arrayOperations, seed: UInt64(run)))
-                if run % 2 == 1 { clock.append(holdClock(count: size, operations: clockOperations, seed: UInt64(run))) }
+        for (prefix, body) in [("virtual_hold", holdWorkload), ("virtual_extend", extendWorkload)] {
+            for size in Self.holdSizes where wanted(prefix, size) {
+                let operations = 200_000
+                let runs = size >= 1_000_000 ? 5 : 7
+                var clock: [Cost] = [], heap: [Cost] = []
+                for run in 0..<runs {
+                    if run % 2 == 0 { clock.append(body(size, operations, UInt64(run), true)) }
+                    heap.append(body(size, operations, UInt64(run), false))
+                    if run % 2 == 1 { clock.append(body(size, operations, UInt64(run), true)) }
+                }
+                let perClock = medianCost(clock), perHeap = medianCost(heap)
+                let what = prefix == "virtual_hold" ? "run the earliest, schedule one up to 2 h later" : "cancel a random pending one, schedule it again up to 2 h later"
+                let note = "median of \(runs); n=\(size) pending; \(what); \(operations) operations; \(loadNote())"
+                figures += [
+                    Figure(name: "\(prefix)_ns_\(sizeName(size))", value: perClock.wall / Double(operations), unit: "ns",
+                           baseline: "plain_4ary_heap", baselineValue: perHeap.wall / Double(operations), note: "wall; " + note),
+                    Figure(name: "\(prefix)_cpu_ns_\(sizeName(size))", value: perClock.cpu / Double(operations), unit: "ns",
+                           baseline: "plain_4ary_heap", baselineValue: perHeap.cpu / Double(operations), note: "thread CPU; " + note)
+                        .targeting(atMost: true, 1.0),
+                ]
             }
-            // Per-operation costs, so the two counts of operations compare.
-            let clockPer = clock.map { Cost(wall: $0.wall / Double(clockOperations), cpu: $0.cpu / Double(clockOperations)) }
-            let arrayPer = array.map { Cost(wall: $0.wall / Double(arrayOperations), cpu: $0.cpu / Double(arrayOperations)) }
-            figures += rateFigures("virtual_hold", size: size, operations: 1, runs: runs, clock: clockPer, array: arrayPer,
-                                   how: "n pending; run the earliest, schedule one up to 2 h later; \(clockOperations) operations"
-                                       + " (array: \(arrayOperations)) after setup")
         }
         return figures
     }
@@ -91,7 +109,7 @@ struct VirtualDeadlinesBenchmark: Benchmark {
                    baseline: "sort_once_array", baselineValue: (Double(operations) / (arrayCost.wall / 1e9)).rounded(), note: note),
             Figure(name: "\(prefix)_per_cpu_s_\(sizeName(size))", value: (Double(operations) / (clockCost.cpu / 1e9)).rounded(), unit: "/cpu_s",
                    baseline: "sort_once_array", baselineValue: (Double(operations) / (arrayCost.cpu / 1e9)).rounded(),
-                   note: "thread CPU time; " + note),
+                   note: "thread CPU time; " + note).targeting(atMost: false, 1.0),
         ]
     }
 
@@ -131,35 +149,69 @@ struct VirtualDeadlinesBenchmark: Benchmark {
         return cost
     }
 
-    private func holdClock(count: Int, operations: Int, seed: UInt64) -> Cost {
-        let clock = VirtualClock()
-        // Drawn like the delays, so the first operations already see the steady state.
-        for deadline in deadlines(count: count, seed: seed, span: 2 * Self.hour) { clock.schedule(at: BudgetInstant(nanoseconds: deadline)) {} }
+    /// The hold workload on the clock (`onClock`) or the plain heap: n pending, then `operations`
+    /// times run the earliest and schedule one more.
+    private func holdWorkload(count: Int, operations: Int, seed: UInt64, onClock: Bool) -> Cost {
+        let initial = deadlines(count: count, seed: seed, span: 2 * Self.hour)
         var random = SplitMix64(seed: seed ^ 0xABCD)
         let delays = (0..<operations).map { _ in 1 + Int64(random.next(below: 2 * Self.hour)) }
+        if onClock {
+            let clock = VirtualClock()
+            for deadline in initial { clock.schedule(at: BudgetInstant(nanoseconds: deadline)) {} }
+            clock.runUntilIdle(maxSteps: 1)   // setup ends ordered on both sides: the first pop orders a bulk
+            clock.schedule(after: .nanoseconds(delays[0])) {}
+            let cost = Cost.of {
+                for delay in delays {
+                    clock.runUntilIdle(maxSteps: 1)
+                    clock.schedule(after: .nanoseconds(delay)) {}
+                }
+            }
+            precondition(clock.pendingCount == count)
+            return cost
+        }
+        let heap = PlainHeapClock()
+        for deadline in initial { heap.schedule(at: deadline) {} }
+        heap.runNext()
+        heap.schedule(after: delays[0]) {}
         let cost = Cost.of {
             for delay in delays {
-                clock.runUntilIdle(maxSteps: 1)
-                clock.schedule(after: .nanoseconds(delay)) {}
+                heap.runNext()
+                heap.schedule(after: delay) {}
             }
         }
-        precondition(clock.pendingCount == count)
+        precondition(heap.pendingCount == count)
         return cost
     }
 
-    private func holdArray(count: Int, operations: Int, seed: UInt64) -> Cost {
-        let clock = SortOnceArrayClock()
-        for deadline in deadlines(count: count, seed: seed, span: 2 * Self.hour) { clock.schedule(at: deadline) {} }
-        clock.advance(by: 0)   // sorts the initial batch, as the clock's setup orders its entries
-        var random = SplitMix64(seed: seed ^ 0xABCD)
-        let delays = (0..<operations).map { _ in 1 + Int64(random.next(below: 2 * Self.hour)) }
+    /// The extend workload: n pending, then `operations` times cancel a random pending one and
+    /// schedule it again later.
+    private func extendWorkload(count: Int, operations: Int, seed: UInt64, onClock: Bool) -> Cost {
+        let initial = deadlines(count: count, seed: seed, span: 2 * Self.hour)
+        var random = SplitMix64(seed: seed ^ 0x1234)
+        let picks = (0..<operations).map { _ in (Int(random.next(below: UInt64(count))), 1 + Int64(random.next(below: 2 * Self.hour))) }
+        if onClock {
+            let clock = VirtualClock()
+            var handles = initial.map { deadline in clock.schedule(at: BudgetInstant(nanoseconds: deadline)) {} }
+            clock.cancel(handles[0])   // setup ends ordered on both sides: the first removal orders a bulk
+            handles[0] = clock.schedule(at: BudgetInstant(nanoseconds: initial[0])) {}
+            let cost = Cost.of {
+                for (index, deadline) in picks {
+                    clock.cancel(handles[index])
+                    handles[index] = clock.schedule(at: BudgetInstant(nanoseconds: deadline)) {}
+                }
+            }
+            precondition(clock.pendingCount == count)
+            return cost
+        }
+        let heap = PlainHeapClock()
+        var handles = initial.map { deadline in heap.schedule(at: deadline) {} }
         let cost = Cost.of {
-            for delay in delays {
-                clock.runNext()
-                clock.schedule(after: delay) {}
+            for (index, deadline) in picks {
+                heap.cancel(handles[index])
+                handles[index] = heap.schedule(at: deadline) {}
             }
         }
-        precondition(clock.pendingCount == count)
+        precondition(heap.pendingCount == count)
         return cost
     }
 }

@@ -1,7 +1,7 @@
 /// A min-queue of payloads ordered by deadline, first-in first-out among equal deadlines, with
-/// O(log n) (amortised) cancellation through small value handles.
+/// O(log n) cancellation through small value handles.
 ///
-/// This is the timer store under ``VirtualClock`` (and, later, the real-time clock).
+/// This is the timer store under ``VirtualClock`` and ``DispatchClock``.
 ///
 /// ```swift
 /// var heap = DeadlineHeap<String>()
@@ -16,160 +16,90 @@
 /// ```
 ///
 /// ## Layout
-/// The ordered part is a 4-ary implicit heap kept as three parallel arrays: deadlines (`keys`,
-/// 8 bytes each, so a node's four children share half a cache line), the slot each entry belongs
-/// to (`owners`) and the payloads, which move with their keys so a pop finds its payload in memory
-/// it has just touched. Moves along a sift path are bitwise (the moving hole is uninitialised), so
-/// they cost no reference counting. Three slot arrays hold, per entry, its current position, a
-/// generation counter and its insertion sequence number; the sift loops write only positions.
+/// A 4-ary implicit heap of 16-byte nodes (a deadline and a slot number), so a node's four children
+/// share one cache line. Per slot, parallel arrays hold the entry's payload, its node index (the
+/// "index in node" that makes removal O(log n)), a generation counter and its insertion sequence
+/// number. Sifts move only nodes and write only node indices; payloads stay where they were put.
 ///
 /// A ``Handle`` is a slot index plus the generation it was issued with. When an entry leaves (popped
-/// or removed) its slot is marked free and goes on a free list; when the slot is reused its
-/// generation is bumped. So an old handle stops matching once its entry has left, even after the
-/// slot is reused. No object is allocated per entry.
+/// or removed) its slot goes on a free list; when the slot is reused its generation is bumped. So an
+/// old handle stops matching once its entry has left, even after the slot is reused. No object is
+/// allocated per entry.
 ///
 /// Order is by `(deadline, sequence)` where `sequence` counts insertions, so entries with the same
 /// deadline pop in the order they were inserted; the sequence is read only to break a tie.
 ///
-/// ## Staging and the sorted run
-/// A heap of a million entries no longer fits in cache, and each pop then waits on several memory
-/// loads along its path. So the heap holds only entries due at or before `horizon`; later entries
-/// are appended, unordered, to staging arrays (an O(1) insert and an O(1) cancel). When an insert
-/// grows the heap to `spillAt`, its latest entries move out to staging and `horizon` comes earlier.
-/// When the heap is empty and the run's head is past `horizon` (or there is no run) while entries
-/// are staged, staging is sorted at once (a radix sort on the deadlines, ties put back in insertion
-/// order) and merged into the *run*: an array sorted by `(deadline, sequence)`, read from a cursor,
-/// so each pop from it is O(1) and touches memory in order. Cancelling a run entry leaves a tombstone
-/// the cursor skips. After a merge, `horizon` is the deadline a quarter of the way into the run: new
-/// entries due before it go to the heap, later ones are appended to staging, and the next merge
-/// comes when the cursor passes it, so each entry is moved a bounded number of times.
-/// An owner with time to spare may sort staging into the run before a pop needs it
-/// (``mergeStagingAhead()``), so that no pop pays for sorting a bulk of inserts. Each such call moves
-/// every run entry once more: an owner that calls it only when staging holds at least half as many
-/// entries as the run (as the real-time clock does) keeps the moves per entry bounded.
+/// Inserts into an empty heap are appended unordered until the first pop or removal, which orders
+/// them all at once (a bottom-up heapify, O(n)); ``peekDeadline`` meanwhile reports the smallest
+/// deadline seen. So a bulk of scheduling costs no sift per insert.
 ///
-/// A pop takes the earlier of the heap's root and the run's head. Every staged key is after
-/// `horizon`, and staging never holds entries unless the heap is non-empty (its root is at most
-/// `horizon`) or the run's head is at most `horizon`: the earliest entry is always the root or the
-/// run's head. Equal deadlines always sit on the same side of `horizon`; staged entries came after
-/// every run entry (a merge empties staging); the run and the heap compare sequences. So FIFO holds.
-///
-/// While the structure is *loading* (from empty until its first pop or refill), the heap spills
-/// every ``loadBatch`` inserts, so a bulk of inserts goes almost entirely to staging and is sorted
-/// once, instead of paying a sift per insert and per pop.
-///
-/// Storage per entry is 8 bytes of key, 4 of owner, 16 of slot bookkeeping (position, generation,
-/// sequence) and the optional payload (16 bytes for a closure): 44 bytes for closures, plus the
-/// arrays' spare capacity and, once two merges have run, the run before last (kept, emptied, for
-/// the next merge to write into; released when the structure empties). The slot arrays
-/// never shrink, because a slot's generation must outlive every handle issued for it. A generation
-/// is 32 bits: a handle kept while its slot is reused 2³² times would match again.
-///
-/// Popping is bound by memory latency, not instructions. On a 2-core Linux VM, draining a million
-/// deadlines spread over an hour in 1 s steps ran about twice as fast with staging as with one
-/// 4-ary heap of all entries (which in turn beat binary, 8-ary and 16-byte-node layouts), and the
-/// sorted run beat refilling a 32 Ki-entry heap from staging by a sampled quantile (BudgetBench's
-/// `virtual_bulk_*` figures compare it with a sort-once array).
+/// Storage per entry is 16 bytes of node plus, per slot, the optional payload (16 bytes for a
+/// closure), 4 of node index, 4 of generation and 8 of sequence: 48 bytes for closures, plus the
+/// arrays' spare capacity. The slot arrays never shrink, because a slot's generation must outlive
+/// every handle issued for it. A generation is 32 bits: a handle kept while its slot is reused 2³²
+/// times would match again. How this compares with other timer stores is in the *Performance*
+/// article.
 package struct DeadlineHeap<Payload> {
     /// Identifies one inserted entry; stops matching once that entry has left.
     package struct Handle: Hashable, Sendable {
-        /// Index into the slot arrays (`positions`, `generations`, `sequences`).
+        /// Index into the slot arrays.
         let slot: UInt32
         /// The slot's generation when the entry was inserted.
         let generation: UInt32
     }
 
-    /// Heap-ordered deadlines: the children of index `i` are `4i+1 ... 4i+4`.
-    package var keys: [Int64] = []
-    /// The slot of the entry at each heap index, parallel to `keys`.
-    package var owners: [UInt32] = []
-    /// The payload of the entry at each heap index, parallel to `keys`; never `nil` outside a sift.
-    package var payloads: [Payload?] = []
-    /// Deadlines later than `horizon`, in no order.
-    package var stagedKeys: [Int64] = []
-    /// The slot of each staged entry, parallel to `stagedKeys`.
-    package var stagedOwners: [UInt32] = []
-    /// The payload of each staged entry, parallel to `stagedKeys`; longer than `stagedKeys` after a
-    /// merge, every entry past `stagedKeys.count` `nil` (kept for the next staged entries, so a merge
-    /// neither destroys nor reallocates it).
-    package var stagedPayloads: [Payload?] = []
-    /// Per slot: the heap index while in the heap; `stagedFlag` plus the staged index while
-    /// staged; `-2 - next` while free, where `next` is the next free slot or -1 (so negative
-    /// exactly when free). 4 bytes each, the only slot memory the sift loops write.
-    package var positions: [Int32] = []
+    /// One heap node: a deadline and the slot of its entry.
+    package struct Node {
+        /// When the entry is due, in nanoseconds.
+        var deadline: Int64
+        /// The entry's slot.
+        var slot: UInt32
+    }
+
+    /// Heap-ordered nodes (unless ``isOrdered`` is false): the children of `i` are `4i+1 ... 4i+4`.
+    package internal(set) var nodes: [Node] = []
+    /// Per slot: the payload while the slot holds an entry, else `nil`.
+    package internal(set) var payloads: [Payload?] = []
+    /// Per slot: the node index while the slot holds an entry; `-2 - next` while free, where `next`
+    /// is the next free slot or -1 (so negative exactly when free).
+    package internal(set) var positions: [Int32] = []
     /// Per slot: bumped each time the slot is reused.
-    package var generations: [UInt32] = []
-    /// Per slot: insertion order, the tie-breaker among equal deadlines; read only on ties.
-    package var sequences: [UInt64] = []
-    /// Run deadlines, sorted by `(deadline, sequence)` from `runHead` on.
-    package var runKeys: [Int64] = []
-    /// The slot of each run entry, parallel to `runKeys`; `UInt32.max` marks a tombstone (an entry
-    /// removed or popped).
-    package var runOwners: [UInt32] = []
-    /// The payload of each run entry, parallel to `runKeys`; `nil` for tombstones and for every
-    /// entry past `runKeys.count` (it may be longer: see `sparePayloads`).
-    package var runPayloads: [Payload?] = []
-    /// The arrays of the run before last, which the next merge writes into instead of allocating:
-    /// keys and owners empty (capacity kept), payloads all `nil`. Releasing a run of a hundred
-    /// thousand closures' placeholders (destroying each `nil`), allocating its successor and faulting
-    /// its pages in took about a third of a merge. All released once the structure is empty.
-    package var spareKeys: [Int64] = []
-    /// See `spareKeys`.
-    package var spareOwners: [UInt32] = []
-    /// See `spareKeys`; every entry `nil`.
-    package var sparePayloads: [Payload?] = []
-    /// The run's first live entry (or `runKeys.count` when the run is empty).
-    package var runHead = 0
-    /// How many run entries are live.
-    package var runLive = 0
-    /// From empty until the first pop or refill: the heap spills every ``loadBatch`` inserts.
-    package var loading = true
-    /// Every heap key is at most `horizon`; every staged key is later.
-    package var horizon: Int64 = .max
-    /// About how many entries the heap holds when there are more; the rest are staged.
-    package let heapTarget: Int
-    /// The heap size at which `insert` next moves late entries out to staging.
-    package var spillAt: Int
+    package internal(set) var generations: [UInt32] = []
+    /// Per slot: insertion order, the tie-breaker among equal deadlines.
+    package internal(set) var sequences: [UInt64] = []
+    /// Whether `nodes` is heap-ordered; false from the first insert into an empty heap until the
+    /// next pop or removal.
+    package internal(set) var isOrdered = true
+    /// While not ``isOrdered``: the smallest deadline in `nodes`.
+    private var unorderedMinimum: Int64 = .max
     /// Head of the free-slot list, -1 when empty.
     private(set) var freeHead: Int32 = -1
     private var nextSequence: UInt64 = 0
 
     /// Creates an empty heap.
-    /// - Parameter heapTarget: About how many entries to keep ordered when there are more; tests
-    ///   pass a small value to exercise staging.
-    package init(heapTarget: Int = Self.defaultHeapTarget) {
-        precondition(heapTarget > 0, "DeadlineHeap needs a positive heap target")
-        self.heapTarget = heapTarget
-        spillAt = Swift.min(heapTarget * 2, Self.loadBatch)
-    }
+    package init() {}
 
-    /// The number of entries, ordered and staged.
+    /// The number of entries.
     /// - Complexity: O(1).
-    package var count: Int { keys.count + stagedKeys.count + runLive }
+    package var count: Int { nodes.count }
 
     /// Whether there are no entries.
     /// - Complexity: O(1).
-    package var isEmpty: Bool { keys.isEmpty && runLive == 0 }
+    package var isEmpty: Bool { nodes.isEmpty }
 
     /// The earliest deadline of all entries, or `nil` when there are none.
     /// - Complexity: O(1).
     package var peekDeadline: Int64? {
-        guard runLive > 0 else { return keys.first }
-        let runKey = runKeys[runHead]
-        guard let first = keys.first else { return runKey }
-        return Swift.min(first, runKey)
+        guard let first = nodes.first else { return nil }
+        return isOrdered ? first.deadline : unorderedMinimum
     }
 
     /// Bytes held by the arrays, counting spare capacity but not what payloads point to.
     /// - Complexity: O(1).
     package var allocatedByteCount: Int {
-        (keys.capacity + stagedKeys.capacity) * MemoryLayout<Int64>.stride
-            + (owners.capacity + stagedOwners.capacity) * MemoryLayout<UInt32>.stride
-            + (payloads.capacity + stagedPayloads.capacity) * MemoryLayout<Payload?>.stride
-            + runKeys.capacity * MemoryLayout<Int64>.stride + runOwners.capacity * MemoryLayout<UInt32>.stride
-            + (runPayloads.capacity + sparePayloads.capacity) * MemoryLayout<Payload?>.stride
-            + spareKeys.capacity * MemoryLayout<Int64>.stride + spareOwners.capacity * MemoryLayout<UInt32>.stride
-            + positions.capacity * 16
+        nodes.capacity * MemoryLayout<Node>.stride + payloads.capacity * MemoryLayout<Payload?>.stride
+            + positions.capacity * MemoryLayout<Int32>.stride + generations.capacity * MemoryLayout<UInt32>.stride
+            + sequences.capacity * MemoryLayout<UInt64>.stride
     }
 
     /// Adds a payload due at a deadline.
@@ -177,8 +107,8 @@ package struct DeadlineHeap<Payload> {
     ///   - deadline: When the payload is due, in nanoseconds.
     ///   - payload: The value to store.
     /// - Returns: A handle that removes this entry until it leaves.
-    /// - Complexity: O(1) for a deadline after `horizon`, else O(log n); amortised over the
-    ///   arrays' growth and over spills, which cost O(heap size) once per ``heapTarget`` inserts.
+    /// - Complexity: O(log n); O(1) while the heap is unordered (filling from empty). Amortised over
+    ///   the arrays' growth.
     @discardableResult
     package mutating func insert(deadline: Int64, payload: Payload) -> Handle {
         let sequence = nextSequence
@@ -189,30 +119,29 @@ package struct DeadlineHeap<Payload> {
             freeHead = -2 - positions[slot]
             generations[slot] &+= 1
             sequences[slot] = sequence
+            payloads[slot] = payload
         } else {
             slot = positions.count
-            precondition(slot < Int(Self.stagedFlag) && slot < Int(UInt32.max), "DeadlineHeap is full")
+            precondition(slot < Int(Int32.max), "DeadlineHeap is full")
             positions.append(0)
             generations.append(0)
             sequences.append(sequence)
+            payloads.append(payload)
         }
-        let owner = UInt32(truncatingIfNeeded: slot)
-        if deadline > horizon {
-            stage(deadline, owner, payload)
+        let node = Node(deadline: deadline, slot: UInt32(truncatingIfNeeded: slot))
+        let index = nodes.count
+        if index == 0 {
+            isOrdered = false
+            unorderedMinimum = deadline
+        }
+        nodes.append(node)
+        if isOrdered {
+            siftUp(node, from: index)
         } else {
-            keys.append(deadline)
-            owners.append(owner)
-            payloads.append(nil)
-            withBuffers { heap in
-                let index = heap.keys.count - 1
-                heap.clearHole(at: index)
-                heap.siftUp(deadline, owner, payload, from: index, notAbove: 0)
-            }
-            if keys.count >= spillAt {
-                spill()
-            }
+            positions[slot] = Int32(truncatingIfNeeded: index)
+            unorderedMinimum = Swift.min(unorderedMinimum, deadline)
         }
-        return Handle(slot: owner, generation: generations[slot])
+        return Handle(slot: node.slot, generation: generations[slot])
     }
 
     /// Whether a handle still names an entry.
@@ -226,114 +155,72 @@ package struct DeadlineHeap<Payload> {
     /// - Complexity: O(1).
     package func deadline(of handle: Handle) -> Int64? {
         guard contains(handle) else { return nil }
-        let position = positions[Int(handle.slot)]
-        if position >= Self.runFlag { return runKeys[Int(position - Self.runFlag)] }
-        return position < Self.stagedFlag ? keys[Int(position)] : stagedKeys[Int(position - Self.stagedFlag)]
+        return nodes[Int(positions[Int(handle.slot)])].deadline
     }
 
     /// Removes the entry a handle names.
     /// - Parameter handle: A handle returned by ``insert(deadline:payload:)``.
     /// - Returns: The entry's payload, or `nil` if the entry already left (popped, removed, or its
     ///   slot reused).
-    /// - Complexity: O(1) for a staged entry, else O(log n); amortised over refills (see
-    ///   ``popFirst(ifDueBy:)``).
+    /// - Complexity: O(log n); O(n) once, for the first removal after a bulk of inserts.
     @discardableResult
     package mutating func remove(_ handle: Handle) -> Payload? {
         guard contains(handle) else { return nil }
-        let position = positions[Int(handle.slot)]
-        if position >= Self.runFlag {
-            let payload = removeFromRun(at: Int(position - Self.runFlag))
-            settle()
-            return payload
-        }
-        if position >= Self.stagedFlag {
-            return unstage(at: Int(position - Self.stagedFlag))
-        }
-        return removeEntry(at: Int(position)).payload
+        if !isOrdered { heapify() }
+        return removeNode(at: Int(positions[Int(handle.slot)])).payload
     }
 
     /// Removes and returns the earliest entry if its deadline is at or before a limit.
     /// - Parameter limit: The latest deadline to accept, in nanoseconds.
     /// - Returns: The earliest entry's deadline and payload, or `nil` if there are no entries or
     ///   the earliest deadline is after `limit`.
-    /// - Complexity: O(1) from the run, O(log n) from the heap, amortised over merges: the pop that
-    ///   leaves the heap empty with the run's head past `horizon` sorts staging and merges it into
-    ///   the run (O(s + r)), which happens once per quarter of the run popped.
+    /// - Complexity: O(log n); O(n) once, for the first pop after a bulk of inserts.
     package mutating func popFirst(ifDueBy limit: Int64) -> (deadline: Int64, payload: Payload)? {
-        if runLive > 0 && runPrecedesHeap() {
-            let key = runKeys[runHead]
-            guard key <= limit else { return nil }
-            loading = false
-            let payload = removeFromRun(at: runHead)
-            settle()
-            guard let payload else { fatalError("DeadlineHeap: the run's head held no payload") }
-            return (key, payload)
-        }
-        guard let first = keys.first, first <= limit else { return nil }
-        loading = false
-        return removeEntry(at: 0)
+        guard let first = peekDeadline, first <= limit else { return nil }
+        if !isOrdered { heapify() }
+        return removeNode(at: 0)
     }
 
     /// Removes every entry; handles issued so far all become stale.
     /// - Complexity: O(n).
     package mutating func removeAll() {
-        for owner in owners + stagedOwners + runOwners[runHead...] where owner != .max {
-            freeSlot(Int(owner))
+        for node in nodes {
+            payloads[Int(node.slot)] = nil
+            freeSlot(Int(node.slot))
         }
-        keys.removeAll()
-        owners.removeAll()
-        payloads.removeAll()
-        stagedKeys.removeAll()
-        stagedOwners.removeAll()
-        stagedPayloads.removeAll()
-        resetRun()
-        releaseSpareStorage()
-        loading = true
-        horizon = .max
-        spillAt = Swift.min(heapTarget * 2, Self.loadBatch)
+        nodes.removeAll()
+        isOrdered = true
     }
 
     // MARK: - Internals
 
-    /// Takes the entry at heap index `index` out, frees its slot, and returns its contents.
-    private mutating func removeEntry(at index: Int) -> (deadline: Int64, payload: Payload) {
-        let deadline = keys[index]
-        let slot = Int(owners[index])
-        let lastKey = keys.removeLast()
-        let lastOwner = owners.removeLast()
-        var lastPayload = payloads.removeLast()
-        let removed: Payload?
-        if index < keys.count {
-            removed = withBuffers { heap in
-                let taken = heap.takeHole(at: index)
-                let parent = (index &- 1) >> 2
-                if index > 0 && heap.precedes(lastKey, lastOwner, heap.keys[parent], heap.owners[parent]) {
-                    heap.siftUp(lastKey, lastOwner, lastPayload.take(), from: index, notAbove: 0)
-                } else {
-                    heap.fillHole(at: index, with: lastKey, lastOwner, lastPayload.take())
-                }
-                return taken
+    /// Takes the node at `index` out, frees its slot, and returns its deadline and payload.
+    private mutating func removeNode(at index: Int) -> (deadline: Int64, payload: Payload) {
+        let removed = nodes[index]
+        let slot = Int(removed.slot)
+        let last = nodes.removeLast()
+        if index < nodes.count {
+            if index > 0 && precedes(last, nodes[(index &- 1) >> 2]) {
+                siftUp(last, from: index)
+            } else {
+                siftDown(last, from: index)
             }
-        } else {
-            removed = lastPayload
+        }
+        guard let payload = payloads[slot].take() else {
+            fatalError("DeadlineHeap: slot \(slot) held no payload")
         }
         freeSlot(slot)
-        settle()
-        guard let removed else {
-            fatalError("DeadlineHeap: heap index \(index) held no payload")
-        }
-        return (deadline, removed)
+        return (removed.deadline, payload)
     }
 
-    /// Puts a slot whose entry has left on the free list.
-    ///
-    /// Only writes the slot's position, which the pop that frees it has just touched; the
-    /// generation is bumped when the slot is reused, before any new handle names it, so a
-    /// stale handle fails either the free mark or the generation check.
-    package mutating func freeSlot(_ slot: Int) {
+    /// Puts a slot whose entry has left on the free list. The generation is bumped when the slot
+    /// is reused, before any new handle names it, so a stale handle fails either the free mark or
+    /// the generation check.
+    private mutating func freeSlot(_ slot: Int) {
         positions[slot] = -2 - freeHead
         freeHead = Int32(truncatingIfNeeded: slot)
     }
 }
 
 extension DeadlineHeap: Sendable where Payload: Sendable {}
+extension DeadlineHeap.Node: Sendable {}

@@ -34,31 +34,8 @@ extension DispatchClock {
         private(set) var isFiring = false
         /// Whether ``shutDown()`` has run; the clock then takes no more work.
         private(set) var isShutDown = false
-        /// Whether the owner has a ``sortAhead()`` call coming.
-        private(set) var isSortAheadPending = false
-        /// Whether work was scheduled since the pending ``sortAhead()`` was asked for or last looked.
-        private(set) var scheduledSinceSortAheadLooked = false
-        /// How many times the pending ``sortAhead()`` has put the sort off because scheduling went on.
-        private(set) var sortAheadDeferrals = 0
-        /// How many sorts ahead have run (tests read it).
-        private(set) var sortsAhead = 0
         /// How many times a firing was told to spin (tests read it).
         private(set) var spins = 0
-
-        /// How many entries must be staged (scheduled ahead, unsorted; see ``DeadlineHeap``) for
-        /// ``schedule(_:at:now:)`` to ask the owner for a ``sortAhead()``. Fewer sort in about a tenth
-        /// of a millisecond (at roughly 30 ns each) when a firing needs them.
-        static let sortAheadThreshold = 4_096
-        /// How many times a ``sortAhead()`` puts the sort off while scheduling goes on: steady
-        /// scheduling must not put it off forever.
-        static let sortAheadMaxDeferrals = 4
-
-        /// Whether staging holds enough to sort ahead: ``sortAheadThreshold`` entries, and at least
-        /// half as many as the sorted run, since the sort merges with the whole run. So sorts ahead
-        /// at most double the work of merging, which a firing would otherwise do when it needs them.
-        var isWorthSortingAhead: Bool {
-            queue.stagedKeys.count >= max(Self.sortAheadThreshold, queue.runLive / 2)
-        }
 
         /// Creates an empty state.
         /// - Parameters:
@@ -88,67 +65,24 @@ extension DispatchClock {
         /// Adds work due at `deadline`, or at `now` if `deadline` is earlier.
         /// - Returns: The entry's handle (`nil` after ``shutDown()``, when the work is not kept), the
         ///   deadline to arm the timer for, if it must be re-armed, whether the owner must wake a
-        ///   firing waiting for a later instant, and whether it must call ``sortAhead()`` soon.
+        ///   firing waiting for a later instant.
         /// - Complexity: O(log n).
         @discardableResult
         mutating func schedule(_ work: @escaping @Sendable () -> Void, at deadline: Int64, now: Int64)
-            -> (entry: DeadlineHeap<Work>.Handle?, arm: Int64?, wake: Bool, sortAhead: Bool)
+            -> (entry: DeadlineHeap<Work>.Handle?, arm: Int64?, wake: Bool)
         {
-            guard !isShutDown else { return (nil, nil, false, false) }
+            guard !isShutDown else { return (nil, nil, false) }
             let due = max(deadline, now)
             let entry = queue.insert(deadline: due, payload: ClockWork(work))
-            let sortAhead = askForSortAhead()
             if isFiring {
                 // Wake a waiting firing only for work earlier than what it waits for, once per instant.
-                guard let waiting = waitingUntil, due < waiting else { return (entry, nil, false, sortAhead) }
+                guard let waiting = waitingUntil, due < waiting else { return (entry, nil, false) }
                 waitingUntil = due
-                return (entry, nil, !isSpinning, sortAhead)
+                return (entry, nil, !isSpinning)
             }
-            guard armedDeadline.map({ due < $0 }) ?? true else { return (entry, nil, false, sortAhead) }
+            guard armedDeadline.map({ due < $0 }) ?? true else { return (entry, nil, false) }
             armedDeadline = due
-            return (entry, due, false, sortAhead)
-        }
-
-        /// After an insert: whether to ask the owner for a ``sortAhead()`` (once per request), noting
-        /// for a pending one that scheduling goes on.
-        private mutating func askForSortAhead() -> Bool {
-            if isSortAheadPending {
-                scheduledSinceSortAheadLooked = true
-                return false
-            }
-            guard isWorthSortingAhead else { return false }
-            isSortAheadPending = true
-            scheduledSinceSortAheadLooked = false
-            sortAheadDeferrals = 0
-            return true
-        }
-
-        /// Sorts the work scheduled ahead once scheduling has paused, so that the firing that
-        /// reaches it need not (see ``DeadlineHeap/mergeStagingAhead()``).
-        ///
-        /// ``schedule(_:at:now:)`` asks for this call when staging ``isWorthSortingAhead``; the owner
-        /// makes it a little later on its queue, after any firing under way. If work was scheduled
-        /// since it was asked for or last looked, scheduling is still going on: the call sorts
-        /// nothing and asks to be called again, up to ``sortAheadMaxDeferrals`` times, so a bulk of
-        /// scheduling is sorted once, after its last item, and steady scheduling every few looks.
-        /// The sort holds the clock's lock and queue like a firing's own merge would: deadlines due
-        /// meanwhile wait for it.
-        /// - Returns: Whether the owner must call again a little later.
-        /// - Complexity: O(s + r) for s staged and r sorted entries when it sorts; else O(1).
-        mutating func sortAhead() -> Bool {
-            guard isSortAheadPending, !isShutDown, isWorthSortingAhead else {
-                isSortAheadPending = false
-                return false
-            }
-            if scheduledSinceSortAheadLooked && sortAheadDeferrals < Self.sortAheadMaxDeferrals {
-                scheduledSinceSortAheadLooked = false
-                sortAheadDeferrals += 1
-                return true
-            }
-            queue.mergeStagingAhead()
-            sortsAhead += 1
-            isSortAheadPending = false
-            return false
+            return (entry, due, false)
         }
 
         /// Removes pending work.
@@ -211,7 +145,6 @@ extension DispatchClock {
         mutating func shutDown() -> DeadlineHeap<Work>? {
             guard !isShutDown else { return nil }
             isShutDown = true
-            isSortAheadPending = false
             armedDeadline = nil
             waitingUntil = nil
             isSpinning = false

@@ -13,7 +13,7 @@ import Dispatch
 /// let done = DispatchSemaphore(value: 0)
 /// let watchdog = clock.schedule(after: .seconds(10)) { print("watchdog") }
 /// clock.schedule(after: .milliseconds(250)) {
-///     print("expired at \(clock.now)")        // "expired at t=0.250s", or a few µs later
+///     print("expired at \(clock.now)")        // "expired at t=0.250s", or up to ~0.1 ms later
 ///     done.signal()
 /// }
 /// clock.cancel(watchdog)                      // true: it was pending
@@ -38,28 +38,17 @@ import Dispatch
 /// waits for that deadline on the queue's thread (a timed semaphore wait, woken early by work
 /// scheduled before it) and runs it, and so on until the next deadline is further away. Each re-arm
 /// of a Dispatch timer wakes Dispatch's timer thread, which then wakes a queue thread: with
-/// deadlines microseconds apart, that was most of the clock's CPU time (BudgetBench's `real_cpu_ms_100k`:
-/// 951 ms before, 388 ms after).
+/// deadlines microseconds apart, that was most of the clock's CPU time.
 ///
 /// Such a wait ends late by the time the kernel takes to wake a thread, and on Linux also by the
-/// thread's timer slack (50 µs by default, a window in which the kernel may batch wake-ups): the
-/// deadlines it waited for ran 40–70 µs late on an idle machine. So a firing that waits sets its
-/// thread's timer slack to 1 ns for the rest of the firing (the work it runs between waits sees it
-/// too) and puts the old value back before it returns the thread to Dispatch. It sleeps only until
-/// 30 µs before the deadline and spins the rest, looking every microsecond for earlier work; a
-/// deadline less than 30 µs away it spins for outright. Dispatch's timer itself ran isolated
-/// deadlines 80–100 µs late on the same machine, so the clock arms it 200 µs early and the firing
-/// waits out the rest the same way. On a 2-core Linux VM, 100,000 deadlines over 2 s then ran with a
-/// p99 lateness of 7–16 µs, against 89–156 µs for `asyncAfter` in the same runs, at 0.79–0.84× its
-/// CPU time; 400 deadlines about 5 ms apart, 53 µs against 214 µs, at 1.5× its CPU time (BudgetBench's
-/// `real_*` figures). A ``leeway`` trades this precision back for CPU time.
-///
-/// Scheduling many items ahead of their deadlines leaves them unsorted in the heap's staging area;
-/// the firing that first needs them would sort them all at once, about 3 ms for a hundred thousand,
-/// late for everything due meanwhile. So once 4,096 or more are staged (and at least half as many as
-/// are already sorted), the clock sorts them on its queue after scheduling pauses for 1 ms, or after
-/// 5 ms of steady scheduling. Such a sort holds the clock's lock and queue as the firing's own would;
-/// it only moves the work to a moment when, usually, nothing is due yet.
+/// thread's timer slack (50 µs by default, a window in which the kernel may batch wake-ups), as
+/// `asyncAfter` does. With the default ``leeway`` (50 µs) that is all the clock does, and it costs no
+/// more CPU time than `asyncAfter` at any density. A smaller leeway buys precision with CPU time: a
+/// firing that waits then sets its thread's timer slack to the leeway (1 ns for none) for the rest of
+/// the firing and puts the old value back before it returns the thread to Dispatch; below 30 µs it
+/// also sleeps only until that much before the deadline and spins the rest, and arms the timer 200 µs
+/// early so that the firing waits out an isolated deadline the same way. The *Performance* article
+/// has the figures for both.
 ///
 /// ## Order and lateness
 /// Work runs on the clock's serial queue, one item at a time, in deadline order; work with equal
@@ -93,18 +82,21 @@ public final class DispatchClock: BudgetClock {
     /// With zero ``leeway``: how near the next deadline must be for a firing to spin for it rather
     /// than sleep, and how long before a deadline a sleeping firing wakes to spin the rest; about
     /// the time the kernel takes to wake a sleeping thread (see "One timer" above). A leeway
-    /// shortens it by as much.
+    /// shortens it by as much; from this much on, nothing spins.
     static let spinWindow: Int64 = 30_000
     /// With zero ``leeway``: how long before a deadline the timer fires, so that the firing waits
     /// out the rest as precisely as it waits for near deadlines (Dispatch's timer ran isolated
     /// deadlines 80–100 µs late on an idle Linux VM). A leeway shortens it by as much. Less than
-    /// ``inlineWaitLimit``, so the early firing always waits rather than re-arming.
+    /// ``inlineWaitLimit``, so the early firing always waits rather than re-arming. Only while the
+    /// clock spins (a leeway under ``spinWindow``): without the spin the early firing would only add
+    /// a wake-up per deadline.
     static let timerLeadWindow: Int64 = 200_000
     /// How often a spinning firing looks, under the lock, for earlier work or a shutdown; between
     /// looks it only reads the time, so threads scheduling work meanwhile seldom wait for the lock.
     static let spinLookInterval: Int64 = 1_000
-    /// How late a firing's waits may end, in nanoseconds: the thread's timer slack while it waits.
-    let slackNanoseconds: Int64
+    /// How late a firing's waits may end, in nanoseconds: the thread's timer slack while it waits;
+    /// `nil` leaves the thread's own slack (a leeway of ``defaultLeeway`` or more).
+    let slackNanoseconds: Int64?
     /// How long before a deadline a sleeping firing wakes to spin the rest.
     let spinLimit: Int64
     /// How long before a deadline the timer fires.
@@ -113,6 +105,10 @@ public final class DispatchClock: BudgetClock {
     /// How late the clock may let a deadline it waits for run, to save CPU time; see
     /// ``init(label:qos:leeway:)``.
     public let leeway: Duration
+
+    /// The leeway a clock has unless told otherwise: 50 µs, Linux's default timer slack, so that the
+    /// clock waits as `asyncAfter` does and spends no CPU time on precision.
+    public static let defaultLeeway: Duration = .microseconds(50)
     /// Uptime in nanoseconds at the clock's origin, ``BudgetInstant/zero``.
     private let origin: UInt64
     /// Distinguishes this clock's handles from other clocks'.
@@ -124,20 +120,21 @@ public final class DispatchClock: BudgetClock {
     ///   - qos: The quality of service of that queue. Deadlines are the system's decisions (a
     ///     watchdog, a background-time expiry), so the default is `.userInteractive`.
     ///   - leeway: How much later than its deadline the clock may run work it waits for, in
-    ///     exchange for CPU time. With zero, the default, a firing waits for a deadline less than a
-    ///     millisecond away with its thread's timer slack at 1 ns and spins the last 30 µs (see "One
-    ///     timer"). A leeway lets its waits end up to that much late (the thread's timer slack on
-    ///     Linux), spins that much less (from 30 µs on, never) and arms the timer that much less
-    ///     early than the 200 µs it otherwise does (from 200 µs on, not at all). Negative counts as
-    ///     zero, more than 1 ms as 1 ms. Work still never runs early, and the timer itself always
-    ///     fires with zero leeway.
+    ///     exchange for CPU time; `nil` for ``defaultLeeway``. The default, 50 µs, is Linux's default timer slack: a firing waits
+    ///     for a deadline less than a millisecond away as `asyncAfter` would, with the thread's own
+    ///     slack. Less buys precision with CPU time (see "One timer"): the firing's waits run with
+    ///     the leeway as the thread's timer slack (1 ns for zero); under 30 µs it also spins the last
+    ///     30 µs less the leeway and arms the timer 200 µs less the leeway early. Negative counts as
+    ///     zero, more than 1 ms as 1 ms. Work never runs early, and the timer itself always fires
+    ///     with zero leeway.
     public init(label: String = "BackgroundBudget.DispatchClock", qos: DispatchQoS = .userInteractive,
-                leeway: Duration = .zero) {
-        let leewayNanoseconds = min(max(leeway.nanosecondsSaturating, 0), Self.inlineWaitLimit)
+                leeway: Duration? = nil) {
+        let asked = (leeway ?? Self.defaultLeeway).nanosecondsSaturating
+        let leewayNanoseconds = min(max(asked, 0), Self.inlineWaitLimit)
         self.leeway = .nanoseconds(leewayNanoseconds)
-        slackNanoseconds = max(leewayNanoseconds, 1)
+        slackNanoseconds = leewayNanoseconds < Self.defaultLeeway.nanosecondsSaturating ? max(leewayNanoseconds, 1) : nil
         spinLimit = max(Self.spinWindow - leewayNanoseconds, 0)
-        timerLead = max(Self.timerLeadWindow - leewayNanoseconds, 0)
+        timerLead = spinLimit > 0 ? Self.timerLeadWindow - leewayNanoseconds : 0
         state = LockedValue(State(inlineWaitLimit: Self.inlineWaitLimit, spinLimit: spinLimit))
         let queue = DispatchQueue(label: label, qos: qos)
         self.queue = queue
@@ -189,13 +186,12 @@ public final class DispatchClock: BudgetClock {
     @discardableResult
     public func schedule(at deadline: BudgetInstant, _ work: @escaping @Sendable () -> Void) -> ScheduledWork {
         let now = uptimeSinceOrigin()
-        let (entry, sortAhead) = state.withLock { state in
-            let (entry, arm, wake, sortAhead) = state.schedule(work, at: deadline.nanoseconds, now: now)
+        let entry = state.withLock { state in
+            let (entry, arm, wake) = state.schedule(work, at: deadline.nanoseconds, now: now)
             if let arm { armTimer(for: arm) }
             if wake { wakeUp.signal() }
-            return (entry, sortAhead)
+            return entry
         }
-        if sortAhead { askToSortAhead() }
         return ScheduledWork(clock: identity, entry: entry ?? Self.neverPending)
     }
 
@@ -305,24 +301,8 @@ public final class DispatchClock: BudgetClock {
         return overflow || uptime >= UInt64(Int64.max) ? DispatchTime.distantFuture : DispatchTime(uptimeNanoseconds: uptime)
     }
 
-    /// How many sorts ahead have run; see ``State/sortAhead()``.
-    var sortsAhead: Int { state.withLock { $0.sortsAhead } }
-
     /// How many times a firing has spun for a deadline.
     var spins: Int { state.withLock { $0.spins } }
-
-    /// Calls ``State/sortAhead()`` on the clock's queue ``sortAheadDelay`` from now, and again for
-    /// as long as it asks.
-    private func askToSortAhead() {
-        queue.asyncAfter(deadline: .now() + .nanoseconds(Self.sortAheadDelay)) { [weak self] in
-            guard let self else { return }
-            if state.withLock({ $0.sortAhead() }) { askToSortAhead() }
-        }
-    }
-
-    /// How long scheduling must pause before the clock sorts what was scheduled ahead (see
-    /// ``State/sortAhead()``).
-    static let sortAheadDelay = 1_000_000
 
     /// The timer's handler: runs every due item, one lock round trip each, waits on this thread for
     /// deadlines less than ``inlineWaitLimit`` away (spinning for the last ``spinLimit``), then
@@ -348,7 +328,7 @@ public final class DispatchClock: BudgetClock {
             case .run(let work):
                 work()
             case .wait(let until):
-                if slack == nil { slack = .lowered(to: slackNanoseconds) }
+                if slack == nil, let slackNanoseconds { slack = .lowered(to: slackNanoseconds) }
                 _ = wakeUp.wait(timeout: dispatchTime(of: until - spinLimit))
             case .spin(let until):
                 // Earlier work or a shutdown changes `waitingUntil`; no signal, no system call.

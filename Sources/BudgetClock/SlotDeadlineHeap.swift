@@ -3,8 +3,8 @@
 ///
 /// `DeadlineHeap` is generic and not inlinable, so a client in another module that used
 /// `DeadlineHeap<UInt32>` directly would run its unspecialised code, which looks up generic metadata
-/// on every call: on BudgetBench's `begin_end_cpu_ns` that was about a third of a budget's
-/// request+end. This wrapper's methods are compiled here, for `UInt32`, and so specialised.
+/// on every call (the *Performance* article has what that cost). This wrapper's methods are compiled
+/// here, for `UInt32`, and so specialised.
 package struct SlotDeadlineHeap: Sendable {
     /// Identifies one inserted entry; stops matching once that entry has left.
     package typealias Handle = DeadlineHeap<UInt32>.Handle

@@ -88,24 +88,25 @@ import Testing
         #expect(heap.remove(reused) == "after")
     }
 
-    @Test func storesFortyFourBytesPerClosureEntry() {
+    @Test func storesFortyEightBytesPerClosureEntry() {
         typealias Heap = DeadlineHeap<@Sendable () -> Void>
-        let perEntry = MemoryLayout<Int64>.stride + MemoryLayout<UInt32>.stride
-            + MemoryLayout<Int32>.stride + MemoryLayout<UInt32>.stride + MemoryLayout<UInt64>.stride
-            + MemoryLayout<(@Sendable () -> Void)?>.stride
-        #expect(perEntry == 44)
+        let perEntry = MemoryLayout<Heap.Node>.stride + MemoryLayout<Int32>.stride + MemoryLayout<UInt32>.stride
+            + MemoryLayout<UInt64>.stride + MemoryLayout<(@Sendable () -> Void)?>.stride
+        #expect(perEntry == 48)
         #expect(MemoryLayout<Heap.Handle>.size == 8)
     }
 
-    @Test func equalDeadlinesStayFirstInFirstOutAcrossStaging() {
+    @Test func equalDeadlinesStayFirstInFirstOutThroughABulkHeapify() {
+        // Expected: a bulk of inserts into an empty heap stays unordered (peek still right) until
+        // the first pop orders it; ties then pop in insertion order, earlier and later around them.
         let expected = (0..<30).map { "tie\($0)" }
-        var heap = DeadlineHeap<String>(heapTarget: 2)
+        var heap = DeadlineHeap<String>()
         for (index, name) in expected.enumerated() {
             heap.insert(deadline: 50, payload: name)
             heap.insert(deadline: Int64(100 + index), payload: "late\(index)")
-            heap.insert(deadline: Int64(index), payload: "early\(index)")
+            heap.insert(deadline: Int64(29 - index), payload: "early\(29 - index)")
         }
-        #expect(!heap.stagedKeys.isEmpty, "the small target forced staging")
+        #expect(!heap.isOrdered && heap.peekDeadline == 0)
         heap.checkInvariants()
         let popped = drain(&heap)
         #expect(popped.filter { $0.hasPrefix("tie") } == expected)
@@ -113,59 +114,17 @@ import Testing
         #expect(popped.suffix(30) == ArraySlice((0..<30).map { "late\($0)" }))
     }
 
-    @Test func stagedEntriesCanBeRemovedAndTheirHandlesGoStale() {
-        var heap = DeadlineHeap<String>(heapTarget: 1)
-        let handles = (0..<20).map { heap.insert(deadline: Int64(20 - $0), payload: "\(20 - $0)") }
+    @Test func insertsAfterTheFirstPopAreSiftedAndTheHeapEmptiedLoadsAgain() {
+        var heap = DeadlineHeap<String>()
+        for deadline in [5, 3, 9] as [Int64] { heap.insert(deadline: deadline, payload: "\(deadline)") }
+        #expect(heap.popFirst(ifDueBy: 3)?.payload == "3")
+        #expect(heap.isOrdered)
+        heap.insert(deadline: 1, payload: "1")
+        #expect(heap.isOrdered && heap.peekDeadline == 1)
         heap.checkInvariants()
-        guard let staged = handles.first(where: { heap.positions[Int($0.slot)] >= DeadlineHeap<String>.stagedFlag }) else {
-            Issue.record("nothing was staged")
-            return
-        }
-        let name = heap.remove(staged)
-        #expect(name != nil)
-        #expect(heap.remove(staged) == nil)
-        heap.checkInvariants()
-        #expect(drain(&heap) == (1...20).map { "\($0)" }.filter { $0 != name })
-    }
-
-    @Test func quantileSampleIsNotFooledByPeriodicKeys() {
-        // Every 100th key is huge: an evenly spaced sample of 64 out of 6,400 would see only those.
-        let keys: [Int64] = (0..<6_400).map { $0 % 100 == 0 ? 1_000_000_000 : Int64($0) }
-        let median = DeadlineHeap<Int>.sampledKey(of: keys, rank: 32)
-        #expect(median < 1_000_000_000)
-        #expect((1_000...5_400).contains(median), "median estimate \(median) of 0..<6400")
-        #expect(DeadlineHeap<Int>.sampledKey(of: keys, rank: 32) == median, "deterministic")
-    }
-
-    /// A refill sorts all of staging into the run at once, so a bulk of inserts is sorted once,
-    /// not once per pop, whatever order the deadlines arrived in.
-    @Test(arguments: ["ascending", "descending", "sawtooth"])
-    func drainingSortsABulkOfStagedEntriesOnceWhateverTheInsertionOrder(order: String) {
-        let count = 20_000
-        let deadlines: [Int64] = (0..<count).map { index in
-            switch order {
-            case "ascending": Int64(index)
-            case "descending": Int64(count - index)
-            default: Int64((index % 64) * 1_000 + index / 64)
-            }
-        }
-        var heap = DeadlineHeap<Int>(heapTarget: 64)
-        for (index, deadline) in deadlines.enumerated() {
-            heap.insert(deadline: deadline, payload: index)
-        }
-        #expect(heap.keys.count <= 2 * DeadlineHeap<Int>.loadBatch, "loading keeps the heap small: \(heap.keys.count)")
-        var merges = 0
-        var previous = heap.runLive
-        var last = Int64.min
-        while let (deadline, _) = heap.popFirst(ifDueBy: .max) {
-            #expect(deadline >= last)
-            last = deadline
-            if heap.runLive > previous {
-                merges += 1
-            }
-            previous = heap.runLive
-        }
-        #expect(merges == 1, "\(merges) merges for one bulk")
+        #expect(drain(&heap) == ["1", "5", "9"])
+        heap.insert(deadline: 4, payload: "4")
+        #expect(!heap.isOrdered && heap.peekDeadline == 4)
     }
 
     /// Payloads move bitwise inside the heap; every one must still be destroyed exactly once.
@@ -179,7 +138,7 @@ import Testing
         let live = Counter()
         do {
             var random = SplitMix64(seed: 9)
-            var heap = DeadlineHeap<Counted>(heapTarget: 3)
+            var heap = DeadlineHeap<Counted>()
             var handles: [DeadlineHeap<Counted>.Handle] = []
             for step in 0..<3_000 {
                 switch random.next(below: 8) {
@@ -196,43 +155,18 @@ import Testing
         #expect(live.value == 0)
     }
 
-    @Test func sortingStagingAheadKeepsOrderForLaterInsertsEarlierAndLater() {
-        // Expected: 10,000 scrambled inserts are mostly staged; sorted ahead, staging is empty and
-        // nothing is loading; inserts before, among and after them still pop in (deadline, insertion)
-        // order, ties included.
-        var heap = DeadlineHeap<Int>()
-        var random = SplitMix64(seed: 11)
-        var reference: [(deadline: Int64, id: Int)] = []
-        func insert(_ deadline: Int64) {
-            reference.append((deadline, reference.count))
-            heap.insert(deadline: deadline, payload: reference.count - 1)
-        }
-        for _ in 0..<10_000 { insert(1_000 + random.next(in: 0...5_000)) }
-        #expect(heap.stagedKeys.count > 9_000)
-        heap.mergeStagingAhead()
-        #expect(heap.stagedKeys.isEmpty && !heap.loading && heap.runLive > 9_000)
-        heap.checkInvariants()
-        for _ in 0..<3_000 { insert(random.next(in: 0...8_000)) }
-        heap.checkInvariants()
-        let expected = reference.sorted { ($0.deadline, $0.id) < ($1.deadline, $1.id) }.map(\.id)
-        var popped: [Int] = []
-        while let (_, id) = heap.popFirst(ifDueBy: .max) { popped.append(id) }
-        #expect(popped == expected)
-        #expect(heap.isEmpty)
-    }
-
     /// Random inserts, removals (live and stale handles) and pops, checked against a list sorted by
-    /// `(deadline, sequence)` after every operation, with the invariants checked throughout. Small
-    /// heap targets push most entries through staging, spills and refills.
-    @Test(arguments: [(1, 1 << 15), (2, 1 << 15), (3, 1), (4, 2), (5, 5), (6, 16), (7, 64)] as [(UInt64, Int)])
-    func randomOperationsMatchASortedReference(seed: UInt64, heapTarget: Int) {
+    /// `(deadline, sequence)` after every operation, with the invariants checked throughout. Draining
+    /// to empty now and then sends later inserts through a bulk heapify again.
+    @Test(arguments: [1, 2, 3, 4, 5, 6, 7] as [UInt64])
+    func randomOperationsMatchASortedReference(seed: UInt64) {
         var random = SplitMix64(seed: seed)
-        var heap = DeadlineHeap<Int>(heapTarget: heapTarget)
+        var heap = DeadlineHeap<Int>()
         // The reference: live entries sorted by (deadline, insertion number).
         var reference: [(deadline: Int64, order: Int, id: Int)] = []
         var handles: [DeadlineHeap<Int>.Handle] = []
         var now: Int64 = 0
-        var sawStaging = false
+        var sawUnordered = false
         for step in 0..<4_000 {
             switch random.next(below: 10) {
             case 0..<5:
@@ -247,9 +181,12 @@ import Testing
                 let expected = reference.firstIndex { $0.id == id }.map { reference.remove(at: $0).id }
                 #expect(heap.remove(handles[id]) == expected, "step \(step): remove \(id)")
             case 7 where random.next(below: 8) == 0:
-                // An owner with time to spare sorts staging ahead; nothing observable changes.
-                heap.mergeStagingAhead()
-                #expect(heap.stagedKeys.isEmpty)
+                // Drain everything due, so the next inserts load an empty heap.
+                now += 60
+                while let first = reference.first, first.deadline <= now {
+                    reference.removeFirst()
+                    #expect(heap.popFirst(ifDueBy: now)?.payload == first.id, "step \(step): drain")
+                }
             default:
                 now += random.next(in: 0...6)
                 let limit = now + random.next(in: -5...5)
@@ -261,9 +198,9 @@ import Testing
             heap.checkInvariants()
             #expect(heap.count == reference.count)
             #expect(heap.peekDeadline == reference.first?.deadline)
-            sawStaging = sawStaging || !heap.stagedKeys.isEmpty
+            sawUnordered = sawUnordered || (!heap.isOrdered && heap.count > 1)
         }
-        #expect(sawStaging, "staging is exercised at every target (while loading, at least)")
+        #expect(sawUnordered, "bulk loading is exercised")
         let rest = (0..<heap.count).compactMap { _ in heap.popFirst(ifDueBy: .max)?.payload }
         #expect(rest == reference.map(\.id))
         #expect(heap.isEmpty)

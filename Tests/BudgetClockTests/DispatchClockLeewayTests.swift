@@ -23,18 +23,22 @@ import Testing
         #endif
     }
 
-    @Test func leewayIsKeptBetweenZeroAndOneMillisecond() {
-        // Expected: the default is zero (30 µs of spinning, 1 ns of slack); 10 µs is kept (20 µs of
-        // spinning, 10 µs of slack); from 30 µs on nothing spins; negative counts as zero; 5 ms as 1 ms.
-        let cases: [(asked: Duration?, kept: Duration, spin: Int64, slack: Int64)] = [
-            (nil, .zero, 30_000, 1), (.microseconds(10), .microseconds(10), 20_000, 10_000),
-            (.microseconds(50), .microseconds(50), 0, 50_000), (.microseconds(-3), .zero, 30_000, 1),
-            (.milliseconds(5), .milliseconds(1), 0, 1_000_000),
+    @Test func leewayIsKeptBetweenZeroAndOneMillisecondAndPrecisionIsOptIn() {
+        // Expected: the default is 50 µs (no spinning, no early timer, the thread's own slack);
+        // zero spins 30 µs, arms 200 µs early, with 1 ns of slack; 10 µs spins 20 µs, arms 190 µs
+        // early, with 10 µs of slack; 40 µs neither spins nor arms early, with 40 µs of slack;
+        // negative counts as zero; 5 ms as 1 ms, with the thread's own slack.
+        let cases: [(asked: Duration?, kept: Duration, spin: Int64, lead: Int64, slack: Int64?)] = [
+            (nil, .microseconds(50), 0, 0, nil), (.zero, .zero, 30_000, 200_000, 1),
+            (.microseconds(10), .microseconds(10), 20_000, 190_000, 10_000),
+            (.microseconds(40), .microseconds(40), 0, 0, 40_000), (.microseconds(-3), .zero, 30_000, 200_000, 1),
+            (.milliseconds(5), .milliseconds(1), 0, 0, nil),
         ]
-        for (asked, kept, spin, slack) in cases {
+        for (asked, kept, spin, lead, slack) in cases {
             let clock = asked.map { DispatchClock(leeway: $0) } ?? DispatchClock()
             #expect(clock.leeway == kept, "asked \(String(describing: asked))")
-            #expect(clock.spinLimit == spin && clock.slackNanoseconds == slack, "asked \(String(describing: asked))")
+            #expect(clock.spinLimit == spin && clock.timerLead == lead && clock.slackNanoseconds == slack,
+                    "asked \(String(describing: asked))")
             clock.shutdown()
         }
     }

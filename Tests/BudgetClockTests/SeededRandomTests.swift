@@ -45,10 +45,4 @@ import Testing
             _ = random.next(below: 0)
         }
     }
-
-    @Test func heapWithNonPositiveTargetTraps() async {
-        await #expect(processExitsWith: .failure) {
-            _ = DeadlineHeap<Int>(heapTarget: 0)
-        }
-    }
 }
