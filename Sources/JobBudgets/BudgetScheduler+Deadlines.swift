@@ -37,13 +37,25 @@ extension BudgetScheduler {
                 remove(top, in: &state)
             }
             armIfEarlier(&state)
+            state.stopsInFlight += stopped.count
             defer { state.released = ReleasedHandlers() }
             return state.released
         }
-        released.resumeWaiters()   // the handlers are dropped on return, outside the lock
         deliver(warnings)
         settleWarnings(of: stopped)
         for (budget, reason, handler) in stopped { handler?(budget, reason) }
+        released.resumeWaiters()   // the handlers are dropped on return, outside the lock
+        stopHandlersReturned(stopped.count)
+    }
+
+    /// Counts `count` stop handlers as returned, and resumes the exact-count waiters that now hold.
+    func stopHandlersReturned(_ count: Int) {
+        guard count > 0 else { return }
+        let woken = state.withLock { state in
+            state.stopsInFlight -= count
+            return state.takeExactSatisfied()
+        }
+        for waiter in woken { waiter.resume() }
     }
 
     /// Before stop handlers run: delivers the due warnings of the stopping budgets that another thread

@@ -113,6 +113,10 @@ extension BudgetScheduler {
                 state.scopes[scope]!.shutdownAt = shutdownAt
                 woken = state.scopes[scope]!.shutdownWaiters.takeSatisfied(by: 1)
             }
+            if scope == 0 {                                    // every entry goes: drop the heap at once
+                state.deadlines.removeAll()
+                for slot in state.records.indices { state.records[slot].entry = nil }
+            }
             var rearmed = 0
             for slot in state.records.indices where state.records[slot].isLive && (scope == 0 || state.records[slot].scope == scope) {
                 if state.records[slot].stopAt > shutdownAt {

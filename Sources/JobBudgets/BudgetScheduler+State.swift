@@ -80,6 +80,8 @@ extension BudgetScheduler {
         var liveWaiters = CountWaiters()
         /// Tasks waiting for an exact number of live budgets (of the scheduler or of a scope).
         var exactWaiters = ExactCountWaiters()
+        /// Stop handlers of removed budgets not yet called: exact-count waiters wait for them too.
+        var stopsInFlight = 0
         /// Tasks in ``BudgetScheduler/waitForShutdown()``.
         var shutdownWaiters = CountWaiters()
         /// Bodies of ``withBackgroundTask(named:allowance:warningLead:grace:maximumAllowance:scheduler:operation:)``
@@ -101,16 +103,18 @@ extension BudgetScheduler {
             return min(own, shutdownAt ?? .max)
         }
 
-        /// Counts a budget of `scope` in or out, and queues the exact-count waiters it satisfies for
-        /// resumption after the lock.
+        /// Counts a budget of `scope` in or out.
         mutating func countLive(_ delta: Int, scope: UInt32) {
             liveCount += delta
             if scope != 0 { scopes[scope]?.liveCount += delta }
-            guard !exactWaiters.isEmpty else { return }
-            let (total, inScope) = (liveCount, scope == 0 ? nil : scopes[scope]?.liveCount)
-            released.resumes += exactWaiters.takeSatisfied { waiterScope in
-                waiterScope == 0 ? total : waiterScope == scope ? inScope : nil
-            }
+        }
+
+        /// Takes out the exact-count waiters whose count holds now, unless stop handlers are still to
+        /// run (a waiter for none must not wake before the last stop handler has returned).
+        mutating func takeExactSatisfied() -> [UnsafeContinuation<Void, any Error>] {
+            guard !exactWaiters.isEmpty, stopsInFlight == 0 else { return [] }
+            let counts = self
+            return exactWaiters.takeSatisfied { counts.liveCount(in: $0) }
         }
 
         /// Puts a budget's next deadline (its warning or its hard stop) on the heap, unless it is never due.

@@ -15,15 +15,16 @@ extension BudgetScheduler {
 
     /// Suspends until exactly `count` budgets are live; returns at once if they are.
     ///
-    /// The request, end or stop that makes the count resumes the waiter, even if the count moves on
-    /// at once (the waiter saw it).
+    /// The request, end or stop that makes the count resumes the waiter, once no stop handler is left
+    /// to run; a count passed within one operation (a parent ended with its children) is not seen.
     /// - Parameter count: How many live budgets to wait for.
     /// - Throws: `CancellationError` if the waiting task is cancelled first.
     public func waitForLiveBudgets(exactly count: Int) async throws {
         try await waitForExactCount(count, scope: 0)
     }
 
-    /// Suspends until no budget is live: every one ended or stopped (and its stop handler called).
+    /// Suspends until no budget is live: every one ended or stopped, and the stop handlers of the pass
+    /// that stopped the last ones have returned.
     /// - Throws: `CancellationError` if the waiting task is cancelled first.
     public func waitForNoLiveBudgets() async throws {
         try await waitForExactCount(0, scope: 0)
@@ -85,7 +86,7 @@ extension BudgetScheduler {
         try await withTaskCancellationHandler {
             try await withUnsafeThrowingContinuation { (continuation: UnsafeContinuation<Void, any Error>) in
                 let ready: Bool? = state.withLock { state in
-                    if state.liveCount(in: scope) == count { return true }
+                    if state.liveCount(in: scope) == count, state.stopsInFlight == 0 { return true }
                     return id.withLock { id in
                         if id == .max { return nil }
                         id = state.exactWaiters.add(count: count, scope: scope, continuation)
@@ -131,8 +132,8 @@ struct ExactCountWaiters: Sendable {
         return waiters.remove(at: index).continuation
     }
 
-    /// Takes out every waiter whose scope's count (`count(scope)`, `nil` if unchanged) is its number.
-    mutating func takeSatisfied(count: (UInt32) -> Int?) -> [UnsafeContinuation<Void, any Error>] {
+    /// Takes out every waiter whose scope's count (`count(scope)`) is its number.
+    mutating func takeSatisfied(count: (UInt32) -> Int) -> [UnsafeContinuation<Void, any Error>] {
         var satisfied: [UnsafeContinuation<Void, any Error>] = []
         waiters.removeAll { waiter in
             guard count(waiter.scope) == waiter.count else { return false }

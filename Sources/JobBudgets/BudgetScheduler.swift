@@ -200,6 +200,7 @@ public final class BudgetScheduler: Sendable {
             state.countLive(1, scope: scope)
             armIfEarlier(&state)
             state.released.resumes += state.liveWaiters.takeSatisfied(by: state.liveCount)
+            state.released.resumes += state.takeExactSatisfied()
             defer { state.released = ReleasedHandlers() }
             return (state.budget(at: slot), state.released)
         }
@@ -279,16 +280,19 @@ public final class BudgetScheduler: Sendable {
                 }
             }
             defer { state.released = ReleasedHandlers() }
+            state.stopsInFlight += stopped.count
+            state.released.resumes += state.takeExactSatisfied()
             // `end` reports a budget whose hard stop was due as not ended in time; `stop`, as live.
             return (slot != nil && (requested != nil || reason == nil), stopped, state.released, waits)
         }
-        released.resumeWaiters()   // the handlers are dropped on return, outside the lock
         // Running warnings first: a stopped child's stop handler never overlaps its warning handler.
         if !waits.isEmpty {
             for signal in waits { signal.wait() }
             state.withLock { _ = $0.waiting.removeValue(forKey: me) }
         }
         for (child, reason, handler) in stopped { handler?(child, reason) }
+        released.resumeWaiters()
+        stopHandlersReturned(stopped.count)
         return wasLive
     }
 
