@@ -225,7 +225,8 @@ public final class BudgetScheduler: Sendable {
     ///
     /// A budget whose hard stop is already due when `end` is called (the clock has not run it yet:
     /// it is late, or busy) is stopped instead, with the reason its hard stop would give: its stop
-    /// handler runs on the calling thread, and `end` returns `false`.
+    /// handler runs on the calling thread, and `end` returns `false`. Its warning, if due and not yet
+    /// begun, is cancelled as for any `end`.
     /// - Returns: `true` if the budget was live and ended in time; `false` if it had already ended or
     ///   stopped, or its hard stop was due (nothing else happens then, except that a warning still due
     ///   is cancelled or waited for as above).
