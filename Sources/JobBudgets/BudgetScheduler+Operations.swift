@@ -75,7 +75,7 @@ extension BudgetScheduler {
     /// that instant and report ``BudgetStopReason/shutdown``; earlier ones stay. Later requests are
     /// still granted, warned at once and stopped no later than that instant; extensions cannot pass it.
     /// Calling it again can only bring the instant earlier. Budgets with an
-    /// ``/Swift/Duration/unlimited`` allowance are warned and stopped like the others.
+    /// `Duration.unlimited` allowance are warned and stopped like the others.
     ///
     /// This shutdown is final, for the whole scheduler (a process that is going away). To shut down
     /// one part and start it again, use a ``BudgetScope``.

@@ -88,7 +88,7 @@ public final class BudgetScheduler: Sendable {
     ///   - allowance: How long the work may take before its hard stop (plus `grace`). Zero is granted:
     ///     the warning and, with no grace, the hard stop are due at the instant of the request, and run
     ///     as soon as the clock runs (a ``/BudgetClock/VirtualClock``: its next advance, even by zero).
-    ///     ``/Swift/Duration/unlimited`` (or any allowance past the clock's range, about 292 years) never
+    ///     `Duration.unlimited` (or any allowance past the clock's range, about 292 years) never
     ///     runs out: no warning and no hard stop until ``stop(_:reason:)``, ``shutdown(grace:)`` or the
     ///     end of a parent or scope.
     ///   - warningLead: How long before the allowance runs out `onWarning` is called; zero for a
