@@ -58,7 +58,7 @@ struct JobBudgetOperationsBenchmark: Benchmark {
             figure("baseline_work_item_async_after_cancel_ns", baseline.0.rounded(), "ns", nil, nil,
                    note: "DispatchWorkItem + asyncAfter + cancel; " + pair(baseline)),
             figure("job_shutdown_rearm_100k_ms", shutdown.rearm, "ms", nil, nil,
-                   note: "shutdown(grace: 200 ms) over 100,000 live budgets, warnings delivered in the call"),
+                   note: "shutdown(grace: 200 ms) over 100,000 live budgets (the call re-arms them; the clock delivers the warnings)"),
             figure("job_shutdown_stop_p99_lateness_ms_100k", shutdown.p99, "ms", "work_item_p99_lateness_100k", items.p99,
                    note: shutdown.summary),
             figure("baseline_work_item_p99_lateness_ms_100k", items.p99, "ms", nil, nil,

@@ -19,6 +19,7 @@ let benchmarks: [any Benchmark] = [
     ScaleBenchmark(),
     LockBenchmark(),
     JobBudgetOperationsBenchmark(),
+    JobMassStopBenchmark(),
     ExplorerBenchmark(),
 ]
 

@@ -33,6 +33,42 @@ public final class BackgroundTask: Sendable {
         self.signals = signals
     }
 
+    /// A task with a budget of its own but no work around it: a test double, so that a job function
+    /// taking a `BackgroundTask` can be unit-tested alone, on a ``/BudgetClock/VirtualClock``.
+    ///
+    /// The budget is granted on `scheduler` as for `withBackgroundTask`; advancing the clock warns it
+    /// (``isWarned``, ``waitForWarning()``) and stops it (``stopReason``). No task is cancelled at the
+    /// hard stop (there is none to cancel): check ``stopReason``. End the budget with
+    /// ``BudgetScheduler/end(_:)`` when the test is done with it.
+    ///
+    /// ```swift
+    /// let clock = VirtualClock()
+    /// let scheduler = BudgetScheduler(clock: clock)
+    /// let task = try BackgroundTask.forTesting(named: "resize", allowance: .seconds(30),
+    ///                                          warningLead: .seconds(5), scheduler: scheduler)
+    /// clock.advance(by: .seconds(25))
+    /// #expect(try await resizeAll(images, task: task) == .checkpointed)   // the job saw the warning
+    /// ```
+    /// - Parameters:
+    ///   - name: The budget's name.
+    ///   - allowance: Its allowance.
+    ///   - warningLead: How long before the allowance runs out it is warned.
+    ///   - grace: Extra time after the allowance before the hard stop.
+    ///   - parent: A live budget it belongs to.
+    ///   - scheduler: The scheduler (usually on a virtual clock).
+    /// - Returns: The task.
+    /// - Throws: ``BudgetError`` for a request that cannot be granted.
+    public static func forTesting(
+        named name: String = "test", allowance: Duration, warningLead: Duration = .zero, grace: Duration = .zero,
+        parent: Budget? = nil, scheduler: BudgetScheduler
+    ) throws(BudgetError) -> BackgroundTask {
+        let signals = Signals()
+        let budget = try scheduler.requestBudget(
+            named: name, allowance: allowance, warningLead: warningLead, grace: grace, parent: parent,
+            onWarning: { _ in signals.warned.raise() }, onStop: { _, reason in signals.stop(reason) })
+        return BackgroundTask(budget: budget, scheduler: scheduler, signals: signals)
+    }
+
     /// The warning and the hard stop of one budget, raised by its handlers.
     final class Signals: Sendable {
         let warned = BudgetSignal()

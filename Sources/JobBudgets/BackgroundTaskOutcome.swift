@@ -21,13 +21,19 @@ public struct BackgroundTaskOutcome<Success: Sendable>: Sendable {
     }
 
     /// What the work returned.
-    /// - Throws: ``BudgetStoppedError`` if the hard stop came and the work threw; else what the work threw.
+    ///
+    /// The work's own error comes back unchanged, also after a hard stop (usually
+    /// `CancellationError` then, or the framework's own error type): the stop reason rides beside it
+    /// in ``stopReason`` (or ``stoppedError``), so a job runner keeps its error types and still knows
+    /// why the work was cancelled.
+    /// - Throws: What the work threw.
     public func get() throws -> Success {
-        switch result {
-        case .success(let value): return value
-        case .failure(let error):
-            if let stopReason { throw BudgetStoppedError(budget: budget, reason: stopReason) }
-            throw error
-        }
+        try result.get()
+    }
+
+    /// The hard stop as an error, or `nil` if the work finished in time: for a runner that reports
+    /// stops as errors of their own.
+    public var stoppedError: BudgetStoppedError? {
+        stopReason.map { BudgetStoppedError(budget: budget, reason: $0) }
     }
 }

@@ -4,10 +4,10 @@ import BudgetClock
 public struct BudgetError: Error, Sendable, Hashable, CustomStringConvertible {
     /// What was wrong.
     public enum Problem: Sendable, Hashable {
-        /// The allowance is zero or negative.
-        case allowanceNotPositive(Duration)
-        /// The warning lead is negative or longer than the allowance.
-        case warningLeadOutOfRange(Duration, allowance: Duration)
+        /// The allowance is negative. (Zero is granted: it expires at once.)
+        case allowanceNegative(Duration)
+        /// The warning lead is negative. (One longer than the allowance is granted: it warns at once.)
+        case warningLeadNegative(Duration)
         /// The grace period is negative.
         case graceNegative(Duration)
         /// The parent budget has ended or stopped, or belongs to another scheduler.
@@ -22,8 +22,11 @@ public struct BudgetError: Error, Sendable, Hashable, CustomStringConvertible {
         case extensionBeyondCeiling(Duration, ceiling: BudgetInstant)
         /// The extension would move the hard stop past its parent's.
         case extensionBeyondParent(Duration, parent: Budget)
-        /// The extension would move the hard stop past the one ``BudgetScheduler/shutdown(grace:)`` set.
+        /// The extension would move the hard stop past the one ``BudgetScheduler/shutdown(grace:)`` (or
+        /// the budget's ``BudgetScope/shutdown(grace:)``) set.
         case extensionBeyondShutdown(Duration, deadline: BudgetInstant)
+        /// The ``BudgetScope`` asked for the budget no longer exists.
+        case scopeEnded
     }
 
     /// The name given to the request.
@@ -40,9 +43,8 @@ public struct BudgetError: Error, Sendable, Hashable, CustomStringConvertible {
     /// A sentence naming the parameter and the value.
     public var description: String {
         let what: String = switch problem {
-        case .allowanceNotPositive(let allowance): "allowance must be greater than zero (got \(allowance))"
-        case .warningLeadOutOfRange(let lead, let allowance):
-            "warningLead must be between zero and the allowance \(allowance) (got \(lead))"
+        case .allowanceNegative(let allowance): "allowance must not be negative (got \(allowance))"
+        case .warningLeadNegative(let lead): "warningLead must not be negative (got \(lead))"
         case .graceNegative(let grace): "grace must not be negative (got \(grace))"
         case .parentNotLive(let parent): "parent \(parent) is not live"
         case .maximumAllowanceBelowAllowance(let maximum, let allowance):
@@ -54,6 +56,7 @@ public struct BudgetError: Error, Sendable, Hashable, CustomStringConvertible {
         case .extensionBeyondParent(let extra, let parent): "extending by \(extra) would outlive its parent \(parent)"
         case .extensionBeyondShutdown(let extra, let deadline):
             "extending by \(extra) would pass the shutdown's hard stop at \(deadline)"
+        case .scopeEnded: "its scope no longer exists"
         }
         return "budget \"\(name)\": \(what)"
     }

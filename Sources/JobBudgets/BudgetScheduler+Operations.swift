@@ -37,14 +37,14 @@ extension BudgetScheduler {
             if record.parent != 0, stopAt > state.records[Int(record.parent - 1)].stopAt {
                 throw BudgetError(name: budget.name, problem: .extensionBeyondParent(extra, parent: state.budget(at: Int(record.parent - 1))))
             }
-            if let shutdownAt = state.shutdownAt, stopAt > shutdownAt {
+            if let shutdownAt = state.shutdownAt(in: record.scope), stopAt > shutdownAt {
                 throw BudgetError(name: budget.name, problem: .extensionBeyondShutdown(extra, deadline: BudgetInstant(nanoseconds: shutdownAt)))
             }
             record.stopAt = stopAt
-            if record.warnAt != .max { record.warnAt = record.warnAt.addingSaturating(extraNanos) }
-            if let entry = record.entry { state.deadlines.remove(entry) }
-            record.entry = state.deadlines.insert(deadline: min(record.warnAt, stopAt), payload: UInt32(slot))
+            if record.warnAt != .max { record.warnAt = min(Self.neverDue, record.warnAt.addingSaturating(extraNanos)) }
             state.records[slot] = record
+            state.schedule(slot)
+            armIfEarlier(&state)
             return stopAt
         }
         return BudgetInstant(nanoseconds: stopAt)
@@ -69,13 +69,22 @@ extension BudgetScheduler {
     /// now: what a worker does on `SIGTERM` so that every job is warned first and stopped before the
     /// orchestrator's kill.
     ///
-    /// Warnings not yet delivered are delivered before the call returns, on the calling thread, after
-    /// the lock is released (with the same guarantees towards ``end(_:)`` as on the clock's thread);
-    /// hard stops later than now + `grace` move to that instant and report
-    /// ``BudgetStopReason/shutdown``; earlier ones stay. Later requests are still granted, warned at once and stopped no later than that
-    /// instant; extensions cannot pass it. Calling it again can only bring the instant earlier.
+    /// The call returns at once, whatever the handlers do: it runs none. The warnings fall due now and
+    /// the clock delivers them on its thread, as for any due warning (a ``/BudgetClock/VirtualClock``:
+    /// on its next advance, even by zero), before any stop. Hard stops later than now + `grace` move to
+    /// that instant and report ``BudgetStopReason/shutdown``; earlier ones stay. Later requests are
+    /// still granted, warned at once and stopped no later than that instant; extensions cannot pass it.
+    /// Calling it again can only bring the instant earlier. Budgets with an
+    /// `Duration.unlimited` allowance are warned and stopped like the others.
+    ///
+    /// This shutdown is final, for the whole scheduler (a process that is going away). To shut down
+    /// one part and start it again, use a ``BudgetScope``.
+    ///
+    /// Stop taking new jobs *before* calling it: work that finishes during the grace would otherwise
+    /// hand its slot to a queued job, which then runs only to be warned at once and stopped.
     ///
     /// ```swift
+    /// intake.stop()                             // no new jobs first
     /// scheduler.shutdown(grace: .seconds(25))   // Kubernetes sends SIGKILL 30 s after SIGTERM
     /// ```
     /// - Parameter grace: How long the jobs have to wrap up; negative counts as zero.
@@ -83,31 +92,49 @@ extension BudgetScheduler {
     /// - Complexity: O(n) in the number of live budgets.
     @discardableResult
     public func shutdown(grace: Duration) -> Int {
+        shutDown(grace: grace, scope: 0)
+    }
+
+    /// The shutdown of the whole scheduler (scope zero) or of one scope.
+    func shutDown(grace: Duration, scope: UInt32) -> Int {
         let now = clock.now.nanoseconds
         let deadline = now.addingSaturating(max(grace, .zero).nanosecondsSaturating)
-        var warnings: [(Budget, BudgetWarningHandler)] = []
-        let rearmed = state.withLock { state -> Int in
-            let shutdownAt = min(deadline, state.shutdownAt ?? .max)
-            state.shutdownAt = shutdownAt
-            state.deadlines.removeAll()
+        let (rearmed, woken) = state.withLock { state -> (Int, [UnsafeContinuation<Void, any Error>]) in
+            var woken: [UnsafeContinuation<Void, any Error>]
+            let shutdownAt: Int64
+            if scope == 0 {
+                shutdownAt = min(deadline, state.shutdownAt ?? .max)
+                state.shutdownAt = shutdownAt
+                woken = state.shutdownWaiters.takeSatisfied(by: 1)
+                for id in state.scopes.keys { woken += state.scopes[id]!.shutdownWaiters.takeSatisfied(by: 1) }
+            } else {
+                guard state.scopes[scope] != nil else { return (0, []) }
+                shutdownAt = min(deadline, state.scopes[scope]!.shutdownAt ?? .max)
+                state.scopes[scope]!.shutdownAt = shutdownAt
+                woken = state.scopes[scope]!.shutdownWaiters.takeSatisfied(by: 1)
+            }
+            if scope == 0 {                                    // every entry goes: drop the heap at once
+                state.deadlines.removeAll()
+                for slot in state.records.indices { state.records[slot].entry = nil }
+            }
             var rearmed = 0
-            for slot in state.records.indices where state.records[slot].isLive {
+            for slot in state.records.indices where state.records[slot].isLive && (scope == 0 || state.records[slot].scope == scope) {
                 if state.records[slot].stopAt > shutdownAt {
                     state.records[slot].stopAt = shutdownAt
                     state.records[slot].stopsForShutdown = true
                 }
-                queueWarning(of: slot, in: &state, into: &warnings)
-                state.records[slot].entry = state.deadlines.insert(deadline: state.records[slot].stopAt, payload: UInt32(slot))
+                if state.records[slot].warnAt != .max { state.records[slot].warnAt = min(state.records[slot].warnAt, now) }
+                state.schedule(slot)
                 rearmed += 1
             }
             armIfEarlier(&state)
-            return rearmed
+            return (rearmed, woken)
         }
-        deliver(warnings)
+        for waiter in woken { waiter.resume() }
         return rearmed
     }
 
-    /// Whether ``shutdown(grace:)`` has been called.
+    /// Whether ``shutdown(grace:)`` has been called (the scheduler's own, not a scope's).
     public var isShuttingDown: Bool {
         state.withLock { $0.shutdownAt != nil }
     }
@@ -115,16 +142,5 @@ extension BudgetScheduler {
     /// The budget's hard stop, or `nil` if it is not live.
     public func deadline(of budget: Budget) -> BudgetInstant? {
         state.withLock { state in state.slot(of: budget).map { BudgetInstant(nanoseconds: state.records[$0].stopAt) } }
-    }
-
-    /// Suspends until at least `count` budgets are live; returns at once if they already are.
-    ///
-    /// The request that makes the count resumes the waiter, so a test on a ``/BudgetClock/VirtualClock``
-    /// advances the clock only once the jobs it started hold their budgets: no polling of
-    /// ``liveCount``, no `Task.yield()` loops.
-    /// - Parameter count: How many live budgets to wait for.
-    /// - Throws: `CancellationError` if the waiting task is cancelled first.
-    public func waitForLiveBudgets(_ count: Int) async throws {
-        try await waitForCount(count, in: state, current: { $0.liveCount }, waiters: \.liveWaiters)
     }
 }

@@ -21,6 +21,21 @@ extension BudgetScheduler {
         var isLive = false
         /// Whether `stopAt` is the shutdown's deadline: the stop then reports `.shutdown`.
         var stopsForShutdown = false
+        /// The ``BudgetScope`` the budget was requested in; zero for none.
+        var scope: UInt32 = 0
+    }
+
+    /// A deadline the clock never reaches: an unlimited budget's hard stop is `Int64.max` and its
+    /// warning, pending until a shutdown, `neverDue` (`Int64.max` itself means "delivered or none").
+    static let neverDue: Int64 = .max - 1
+
+    /// One ``BudgetScope``'s bookkeeping.
+    struct ScopeState: Sendable {
+        /// The hard stop the scope's own shutdown set, if it was called.
+        var shutdownAt: Int64?
+        var liveCount = 0
+        /// Tasks in ``BudgetScope/waitForShutdown()``.
+        var shutdownWaiters = CountWaiters()
     }
 
     /// What only some budgets have, in ``State/extras``.
@@ -63,6 +78,51 @@ extension BudgetScheduler {
         var shutdownAt: Int64?
         /// Tasks in ``BudgetScheduler/waitForLiveBudgets(_:)``.
         var liveWaiters = CountWaiters()
+        /// Tasks waiting for an exact number of live budgets (of the scheduler or of a scope).
+        var exactWaiters = ExactCountWaiters()
+        /// Stop handlers of removed budgets not yet called: exact-count waiters wait for them too.
+        var stopsInFlight = 0
+        /// Tasks in ``BudgetScheduler/waitForShutdown()``.
+        var shutdownWaiters = CountWaiters()
+        /// Bodies of ``withBackgroundTask(named:allowance:warningLead:grace:maximumAllowance:scheduler:operation:)``
+        /// running now, and the tasks waiting for a number of them.
+        var runningJobs = 0
+        var runningWaiters = CountWaiters()
+        /// The live scopes, by number.
+        var scopes: [UInt32: ScopeState] = [:]
+        var lastScope: UInt32 = 0
+
+        /// The number of live budgets of a scope, or of the scheduler for scope zero.
+        func liveCount(in scope: UInt32) -> Int {
+            scope == 0 ? liveCount : scopes[scope]?.liveCount ?? 0
+        }
+
+        /// The earliest shutdown hard stop that applies to a budget of `scope`, if any.
+        func shutdownAt(in scope: UInt32) -> Int64? {
+            guard scope != 0, let own = scopes[scope]?.shutdownAt else { return shutdownAt }
+            return min(own, shutdownAt ?? .max)
+        }
+
+        /// Counts a budget of `scope` in or out.
+        mutating func countLive(_ delta: Int, scope: UInt32) {
+            liveCount += delta
+            if scope != 0 { scopes[scope]?.liveCount += delta }
+        }
+
+        /// Takes out the exact-count waiters whose count holds now, unless stop handlers are still to
+        /// run (a waiter for none must not wake before the last stop handler has returned).
+        mutating func takeExactSatisfied() -> [UnsafeContinuation<Void, any Error>] {
+            guard !exactWaiters.isEmpty, stopsInFlight == 0 else { return [] }
+            let counts = self
+            return exactWaiters.takeSatisfied { counts.liveCount(in: $0) }
+        }
+
+        /// Puts a budget's next deadline (its warning or its hard stop) on the heap, unless it is never due.
+        mutating func schedule(_ slot: Int) {
+            if let entry = records[slot].entry { deadlines.remove(entry) }
+            let next = min(records[slot].warnAt, records[slot].stopAt)
+            records[slot].entry = next >= BudgetScheduler.neverDue ? nil : deadlines.insert(deadline: next, payload: UInt32(slot))
+        }
 
         func slot(of budget: Budget) -> Int? {
             let slot = Int(budget.id & 0xFFFF_FFFF) - 1
@@ -153,6 +213,9 @@ extension BudgetScheduler {
         var thread: UInt?
         /// Signals of the `end` calls on other threads waiting for the running handler to return.
         var waiters: [OneShotSignal] = []
+        /// The handler, so that a thread about to run the budget's stop handler can deliver a warning
+        /// another thread queued but has not begun.
+        var handler: BudgetWarningHandler
     }
 
     /// Handlers let go of under the lock, to drop after it. The first set is kept inline, so that
@@ -160,6 +223,13 @@ extension BudgetScheduler {
     struct ReleasedHandlers: Sendable {
         var first: Extras?
         var more: [Extras] = []
+        /// Waiters whose count a removal satisfied, to resume after the lock.
+        var resumes: [UnsafeContinuation<Void, any Error>] = []
+
+        /// Resumes the waiters; the handlers are released when the value is dropped (after the lock).
+        func resumeWaiters() {
+            for waiter in resumes { waiter.resume() }
+        }
 
         mutating func append(_ extras: Extras) {
             if first == nil { first = extras } else { more.append(extras) }

@@ -1,4 +1,6 @@
-import BudgetClock
+// Re-exported: `import JobBudgets` alone gives a job runner the clocks (`DispatchClock`, `VirtualClock`)
+// and `BudgetInstant` its budgets are measured on.
+@_exported import BudgetClock
 
 
 /// Time budgets for any work, in the image of iOS's background tasks: a job asks for an allowance, gets
@@ -24,12 +26,31 @@ import BudgetClock
 ///
 /// A warning handler is called at most once, and only if no ``end(_:)`` of its budget (or of an
 /// ancestor) began before the handler's delivery did; once `end` has returned, the handler is neither
-/// running nor ever called (`end` waits for a delivery running on another thread). One exception, where
-/// waiting would deadlock: `end` does not wait for a handler whose thread is itself blocked in an `end`
-/// that waits, directly or through other such waits, for the thread calling it (two handlers running
-/// at once on two threads advancing a ``/BudgetClock/VirtualClock``, each ending the other's budget). That `end`
-/// returns while the other handler is still running, blocked in its own `end` until the caller's
-/// handler returns; it is never called again.
+/// running nor ever called (`end` waits for a delivery running on another thread). A stop handler
+/// never runs while its own budget's warning handler runs, on any path: a thread about to call stop
+/// handlers first delivers the due warnings of those budgets that no other thread has begun, and
+/// waits for those another thread is running. One exception, where waiting would deadlock: a thread
+/// does not wait for a handler whose thread is itself blocked waiting, directly or through other such
+/// waits, for the calling thread (two handlers running at once on two threads advancing a
+/// ``/BudgetClock/VirtualClock``, each ending the other's budget). That `end` returns while the other
+/// handler is still running, blocked in its own `end` until the caller's handler returns; it is never
+/// called again.
+///
+/// ## Why `end` waits
+///
+/// `DispatchSource.cancel()` promises less: no handler *starts* after it returns, but one already
+/// running may still be running. `end` keeps the stronger promise (none is running either) because a
+/// job runner frees what the handlers touch right after `end`: the job's state, its connection, the
+/// `BackgroundTask` signals. With the weaker contract every handler would need its own guard against
+/// running on freed state. The wait costs nothing unless a warning is being delivered at that moment.
+///
+/// ## Scopes and shutdown
+///
+/// ``shutdown(grace:)`` is scheduler-wide and final: it is what a process does on `SIGTERM`. To shut
+/// down one part of a program (one job processor of several, one run of a processor that starts
+/// again), request its budgets in a ``BudgetScope`` (``makeScope(named:)``): its
+/// ``BudgetScope/shutdown(grace:)`` warns and stops only its own budgets, and a new scope starts again
+/// on the same scheduler and clock.
 ///
 /// The scheduler keeps its own deadline heap and arms one clock timer for its earliest deadline, so a
 /// live budget costs a heap entry and a record, and thousands of threads may request and end budgets
@@ -64,9 +85,15 @@ public final class BudgetScheduler: Sendable {
     ///
     /// - Parameters:
     ///   - name: A name for errors and debugging.
-    ///   - allowance: How long the work may take before its hard stop (plus `grace`).
+    ///   - allowance: How long the work may take before its hard stop (plus `grace`). Zero is granted:
+    ///     the warning and, with no grace, the hard stop are due at the instant of the request, and run
+    ///     as soon as the clock runs (a ``/BudgetClock/VirtualClock``: its next advance, even by zero).
+    ///     `Duration.unlimited` (or any allowance past the clock's range, about 292 years) never
+    ///     runs out: no warning and no hard stop until ``stop(_:reason:)``, ``shutdown(grace:)`` or the
+    ///     end of a parent or scope.
     ///   - warningLead: How long before the allowance runs out `onWarning` is called; zero for a
-    ///     warning at the end of the allowance.
+    ///     warning at the end of the allowance. A lead longer than the allowance warns at once (at the
+    ///     instant of the request).
     ///   - grace: Extra time after the allowance before the hard stop.
     ///   - maximumAllowance: How long the allowance may grow to with ``extend(_:by:)``, measured from
     ///     now; `nil` for the scheduler's ``maximumAllowance``, never above it.
@@ -77,8 +104,7 @@ public final class BudgetScheduler: Sendable {
     ///     deadlock (see ``end(_:)``).
     ///   - onStop: Called once if the budget stops before it is ended, with the reason.
     /// - Returns: The budget.
-    /// - Throws: ``BudgetError`` for a non-positive allowance, a warning lead outside the allowance, a
-    ///   negative grace, a maximum allowance below the allowance, or a parent that is not live.
+    /// - Throws: ``BudgetError`` for a negative allowance, a negative warning lead, a negative grace, a maximum allowance below the allowance, or a parent that is not live.
     ///   Nothing is scheduled then.
     ///
     /// After ``shutdown(grace:)`` a request is still granted (a job wrapping up may need a budget for
@@ -94,9 +120,20 @@ public final class BudgetScheduler: Sendable {
         onWarning: BudgetWarningHandler? = nil,
         onStop: BudgetStopHandler? = nil
     ) throws(BudgetError) -> Budget {
-        guard allowance > .zero else { throw BudgetError(name: name, problem: .allowanceNotPositive(allowance)) }
-        guard warningLead >= .zero, warningLead <= allowance else {
-            throw BudgetError(name: name, problem: .warningLeadOutOfRange(warningLead, allowance: allowance))
+        try request(named: name, allowance: allowance, warningLead: warningLead, grace: grace,
+                    maximumAllowance: maximumAllowance, parent: parent, scope: 0, onWarning: onWarning, onStop: onStop)
+    }
+
+    /// ``requestBudget(named:allowance:warningLead:grace:maximumAllowance:parent:onWarning:onStop:)`` in a
+    /// scope (zero: none, or the parent's).
+    func request(
+        named name: String, allowance: Duration, warningLead: Duration, grace: Duration,
+        maximumAllowance: Duration?, parent: Budget?, scope requestedScope: UInt32,
+        onWarning: BudgetWarningHandler?, onStop: BudgetStopHandler?
+    ) throws(BudgetError) -> Budget {
+        guard allowance >= .zero else { throw BudgetError(name: name, problem: .allowanceNegative(allowance)) }
+        guard warningLead >= .zero else {
+            throw BudgetError(name: name, problem: .warningLeadNegative(warningLead))
         }
         guard grace >= .zero else { throw BudgetError(name: name, problem: .graceNegative(grace)) }
         let ceilingAllowance = switch (maximumAllowance, self.maximumAllowance) {
@@ -110,11 +147,18 @@ public final class BudgetScheduler: Sendable {
         let allowanceNanos = allowance.nanosecondsSaturating
         let leadNanos = warningLead.nanosecondsSaturating
         let graceNanos = grace.nanosecondsSaturating
-        let (budget, satisfied) = try state.withLock { (state) throws(BudgetError) -> (Budget, [UnsafeContinuation<Void, any Error>]) in
-            var stopAt = now.addingSaturating(allowanceNanos).addingSaturating(graceNanos)
-            var warnAt = now.addingSaturating(allowanceNanos - leadNanos)
+        let (budget, satisfied) = try state.withLock { (state) throws(BudgetError) -> (Budget, ReleasedHandlers) in
+            let end = now.addingSaturating(allowanceNanos)
+            var stopAt = end.addingSaturating(graceNanos)
+            // An allowance past the clock's range never runs out: its warning waits for a shutdown.
+            var warnAt = end == .max ? Self.neverDue : max(now, end.addingSaturating(-leadNanos))
             var stopsForShutdown = false
-            if let shutdownAt = state.shutdownAt {
+            var scope = requestedScope
+            if requestedScope != 0, state.scopes[requestedScope] == nil { throw BudgetError(name: name, problem: .scopeEnded) }
+            if scope == 0, let parent, let slot = state.slot(of: parent), state.scopes[state.records[slot].scope] != nil {
+                scope = state.records[slot].scope
+            }
+            if let shutdownAt = state.shutdownAt(in: scope) {
                 warnAt = now
                 if shutdownAt < stopAt { (stopAt, stopsForShutdown) = (shutdownAt, true) }
             }
@@ -126,7 +170,7 @@ public final class BudgetScheduler: Sendable {
                 parentSlot = slot
                 if state.records[slot].stopAt < stopAt {
                     stopAt = state.records[slot].stopAt
-                    warnAt = min(warnAt, stopAt - leadNanos)
+                    warnAt = min(warnAt, max(now, stopAt.addingSaturating(-leadNanos)))
                     stopsForShutdown = false
                 }
             }
@@ -140,12 +184,11 @@ public final class BudgetScheduler: Sendable {
                 precondition(slot < Int(UInt32.max), "BudgetScheduler supports at most 2^32 - 1 budget slots")
                 state.records.append(Record(name: "", warnAt: 0, stopAt: 0, generation: 0))
             }
-            let entry = state.deadlines.insert(deadline: min(warnAt, stopAt), payload: UInt32(slot))
             let generation = state.records[slot].generation
             let ceiling = ceilingAllowance.map { now.addingSaturating($0.nanosecondsSaturating).addingSaturating(graceNanos) } ?? .max
             var record = Record(name: name, warnAt: warnAt, stopAt: stopAt, generation: generation,
                                 extras: state.store(Extras(onWarning: onWarning, onStop: onStop, ceiling: ceiling)),
-                                entry: entry, isLive: true, stopsForShutdown: stopsForShutdown)
+                                entry: nil, isLive: true, stopsForShutdown: stopsForShutdown, scope: scope)
             if let parentSlot {
                 record.parent = UInt32(parentSlot + 1)
                 record.nextSibling = state.records[parentSlot].firstChild
@@ -153,11 +196,15 @@ public final class BudgetScheduler: Sendable {
                 state.records[parentSlot].firstChild = UInt32(slot + 1)
             }
             state.records[slot] = record
-            state.liveCount += 1
+            state.schedule(slot)
+            state.countLive(1, scope: scope)
             armIfEarlier(&state)
-            return (state.budget(at: slot), state.liveWaiters.takeSatisfied(by: state.liveCount))
+            state.released.resumes += state.liveWaiters.takeSatisfied(by: state.liveCount)
+            state.released.resumes += state.takeExactSatisfied()
+            defer { state.released = ReleasedHandlers() }
+            return (state.budget(at: slot), state.released)
         }
-        for waiter in satisfied { waiter.resume() }
+        satisfied.resumeWaiters()
         return budget
     }
 
@@ -175,8 +222,14 @@ public final class BudgetScheduler: Sendable {
     /// stops run after those waits, on the calling thread, outside the lock: never while their own
     /// warning handlers run.
     /// - Parameter budget: The budget.
-    /// - Returns: `true` if the budget was live; `false` if it had already ended or stopped (nothing
-    ///   else happens then, except that a warning still due is cancelled or waited for as above).
+    ///
+    /// A budget whose hard stop is already due when `end` is called (the clock has not run it yet:
+    /// it is late, or busy) is stopped instead, with the reason its hard stop would give: its stop
+    /// handler runs on the calling thread, and `end` returns `false`. Its warning, if due and not yet
+    /// begun, is cancelled as for any `end`.
+    /// - Returns: `true` if the budget was live and ended in time; `false` if it had already ended or
+    ///   stopped, or its hard stop was due (nothing else happens then, except that a warning still due
+    ///   is cancelled or waited for as above).
     @discardableResult
     public func end(_ budget: Budget) -> Bool {
         finish(budget, stopping: nil)
@@ -184,12 +237,23 @@ public final class BudgetScheduler: Sendable {
 
     /// Ends a budget (`reason` `nil`) or stops it now with `reason`: see ``end(_:)`` and
     /// ``stop(_:reason:)``.
-    func finish(_ budget: Budget, stopping reason: BudgetStopReason?) -> Bool {
+    ///
+    /// An `end` that finds the budget's hard stop already due (the clock is late to run it) stops the
+    /// budget instead, with the reason the clock would give, and returns `false`: work never counts as
+    /// finished in time after its own or an ancestor's hard stop.
+    func finish(_ budget: Budget, stopping requested: BudgetStopReason?) -> Bool {
         let me = currentThreadIdentity()
+        let now = requested == nil ? clock.now.nanoseconds : .max
         let (wasLive, stopped, released, waits) = state.withLock {
             state -> (Bool, [(Budget, BudgetStopReason, BudgetStopHandler?)], ReleasedHandlers, [OneShotSignal]) in
             var stopped: [(Budget, BudgetStopReason, BudgetStopHandler?)] = []
             let slot = state.slot(of: budget)
+            var reason = requested
+            if let slot, reason == nil, state.records[slot].stopAt <= now {
+                let record = state.records[slot]
+                reason = record.stopsForShutdown ? .shutdown
+                    : record.parent != 0 && state.records[Int(record.parent - 1)].stopAt == record.stopAt ? .parentStopped : .expired
+            }
             if let slot {
                 stopChildren(of: slot, reason: reason == nil ? .parentEnded : .parentStopped, in: &state, into: &stopped)
                 if let reason { stopped.append((state.budget(at: slot), reason, state.onStop(of: slot))) }
@@ -217,15 +281,19 @@ public final class BudgetScheduler: Sendable {
                 }
             }
             defer { state.released = ReleasedHandlers() }
-            return (slot != nil, stopped, state.released, waits)
+            state.stopsInFlight += stopped.count
+            state.released.resumes += state.takeExactSatisfied()
+            // `end` reports a budget whose hard stop was due as not ended in time; `stop`, as live.
+            return (slot != nil && (requested != nil || reason == nil), stopped, state.released, waits)
         }
-        withExtendedLifetime(released) {}   // dropped here, outside the lock
         // Running warnings first: a stopped child's stop handler never overlaps its warning handler.
         if !waits.isEmpty {
             for signal in waits { signal.wait() }
             state.withLock { _ = $0.waiting.removeValue(forKey: me) }
         }
         for (child, reason, handler) in stopped { handler?(child, reason) }
+        released.resumeWaiters()
+        stopHandlersReturned(stopped.count)
         return wasLive
     }
 
@@ -240,143 +308,5 @@ public final class BudgetScheduler: Sendable {
         return state.withLock { state in
             state.slot(of: budget).map { max(.zero, BudgetInstant(nanoseconds: state.records[$0].stopAt) - now) }
         }
-    }
-
-    // MARK: Deadlines
-
-    /// Runs every deadline due by now: warnings, then stops (children first), handlers after unlocking.
-    ///
-    /// A budget whose hard stop is at the same instant as an ancestor's stops because that ancestor
-    /// stops: the outermost such ancestor reports ``BudgetStopReason/expired`` and every budget under
-    /// it ``BudgetStopReason/parentStopped``, whatever order their deadlines are found in. Warnings that
-    /// fell due by then are delivered first, each only if no `end` has claimed its budget before its
-    /// delivery begins.
-    private func fire() {
-        let now = clock.now.nanoseconds
-        var warnings: [(Budget, BudgetWarningHandler)] = []
-        var stopped: [(Budget, BudgetStopReason, BudgetStopHandler?)] = []
-        let released = state.withLock { state -> ReleasedHandlers in
-            state.timer = nil
-            state.timerAt = nil
-            while let (_, payload) = state.deadlines.popFirst(ifDueBy: now) {
-                let slot = Int(payload)
-                state.records[slot].entry = nil
-                let record = state.records[slot]
-                if record.warnAt <= now {
-                    queueWarning(of: slot, in: &state, into: &warnings)
-                    if record.warnAt < record.stopAt {
-                        state.records[slot].entry = state.deadlines.insert(deadline: record.stopAt, payload: payload)
-                        continue
-                    }
-                }
-                var top = slot
-                while case let parent = state.records[top].parent, parent != 0, state.records[Int(parent - 1)].stopAt == record.stopAt {
-                    top = Int(parent - 1)
-                }
-                stopChildren(of: top, reason: .parentStopped, in: &state, into: &stopped, warningsDueBy: now, warnings: &warnings)
-                queueWarning(of: top, dueBy: now, in: &state, into: &warnings)
-                stopped.append((state.budget(at: top), state.records[top].stopsForShutdown ? .shutdown : .expired, state.onStop(of: top)))
-                remove(top, in: &state)
-            }
-            armIfEarlier(&state)
-            defer { state.released = ReleasedHandlers() }
-            return state.released
-        }
-        withExtendedLifetime(released) {}   // dropped here, outside the lock
-        deliver(warnings)
-        for (budget, reason, handler) in stopped { handler?(budget, reason) }
-    }
-
-    /// Marks a budget's warning as delivered-or-due and queues it for delivery, if it has a handler
-    /// and the warning is due by `dueBy` and not queued before.
-    func queueWarning(of slot: Int, dueBy: Int64 = .max, in state: inout State,
-                              into warnings: inout [(Budget, BudgetWarningHandler)]) {
-        let record = state.records[slot]
-        guard record.warnAt != .max, record.warnAt <= dueBy else { return }
-        state.records[slot].warnAt = .max
-        guard let handler = state.onWarning(of: slot) else { return }
-        let budget = state.budget(at: slot)
-        var ancestors: [UInt64] = []
-        var parent = record.parent
-        while parent != 0 {
-            ancestors.append(state.budget(at: Int(parent - 1)).id)
-            parent = state.records[Int(parent - 1)].parent
-        }
-        state.queue(Delivery(ancestors: ancestors), for: budget.id)
-        warnings.append((budget, handler))
-    }
-
-    /// Calls each queued warning handler whose delivery no `end` has cancelled, one at a time, and
-    /// wakes the `end` calls that waited for it.
-    func deliver(_ warnings: [(Budget, BudgetWarningHandler)]) {
-        guard !warnings.isEmpty else { return }
-        let me = currentThreadIdentity()
-        for (budget, handler) in warnings {
-            let claimed = state.withLock { state -> Bool in
-                guard let delivery = state.deliveries[budget.id], delivery.thread == nil else { return false }
-                state.deliveries[budget.id]?.thread = me
-                return true
-            }
-            guard claimed else { continue }
-            handler(budget)
-            let waiters = state.withLock { state -> [OneShotSignal] in
-                state.removeDelivery(budget.id)?.waiters ?? []
-            }
-            for waiter in waiters { waiter.signal() }
-        }
-    }
-
-    /// Removes every live descendant of a budget, deepest first, recording each with `reason`; with
-    /// `warningsDueBy`, first queues each one's warning that fell due by then.
-    private func stopChildren(of slot: Int, reason: BudgetStopReason, in state: inout State,
-                              into stopped: inout [(Budget, BudgetStopReason, BudgetStopHandler?)],
-                              warningsDueBy: Int64? = nil, warnings: inout [(Budget, BudgetWarningHandler)]) {
-        while case let child = state.records[slot].firstChild, child != 0 {
-            let childSlot = Int(child - 1)
-            stopChildren(of: childSlot, reason: .parentStopped, in: &state, into: &stopped,
-                         warningsDueBy: warningsDueBy, warnings: &warnings)
-            if let warningsDueBy { queueWarning(of: childSlot, dueBy: warningsDueBy, in: &state, into: &warnings) }
-            stopped.append((state.budget(at: childSlot), reason, state.onStop(of: childSlot)))
-            remove(childSlot, in: &state)
-        }
-    }
-
-    /// Removes every live descendant of a budget, deepest first, recording each with `reason`.
-    private func stopChildren(of slot: Int, reason: BudgetStopReason, in state: inout State,
-                              into stopped: inout [(Budget, BudgetStopReason, BudgetStopHandler?)]) {
-        var none: [(Budget, BudgetWarningHandler)] = []
-        stopChildren(of: slot, reason: reason, in: &state, into: &stopped, warnings: &none)
-    }
-
-    /// Unlinks a budget from its parent and siblings, drops its deadline and frees its slot.
-    private func remove(_ slot: Int, in state: inout State) {
-        let record = state.records[slot]
-        if let entry = record.entry { state.deadlines.remove(entry) }
-        if let extras = state.takeExtras(of: slot), extras.onWarning != nil || extras.onStop != nil {
-            state.released.append(extras)
-        }
-        if record.previousSibling != 0 {
-            state.records[Int(record.previousSibling - 1)].nextSibling = record.nextSibling
-        } else if record.parent != 0 {
-            state.records[Int(record.parent - 1)].firstChild = record.nextSibling
-        }
-        if record.nextSibling != 0 { state.records[Int(record.nextSibling - 1)].previousSibling = record.previousSibling }
-        state.records[slot] = Record(name: "", warnAt: 0, stopAt: 0, generation: record.generation, parent: state.freeHead)
-        state.freeHead = UInt32(slot + 1)
-        state.liveCount -= 1
-        // The clock timer stays armed, even when no budget is left: it fires at its instant, finds
-        // nothing due and arms nothing (or the next deadline). Cancelling it here would cost a
-        // cancel and a new schedule for every request+end pair on an otherwise idle scheduler.
-    }
-
-    /// Keeps one clock timer armed no later than the earliest deadline. Moving it earlier re-arms it;
-    /// a timer left earlier than needed (after budgets ended, even the last one) fires, finds nothing
-    /// due and arms again for the earliest deadline, if there is one.
-    func armIfEarlier(_ state: inout State) {
-        guard let earliest = state.deadlines.peekDeadline else { return }
-        if let armed = state.timerAt, armed <= earliest { return }
-        if let timer = state.timer { clock.cancel(timer) }
-        state.timerAt = earliest
-        state.timer = clock.schedule(at: BudgetInstant(nanoseconds: earliest), state.fireWork!)
     }
 }

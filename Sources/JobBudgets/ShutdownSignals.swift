@@ -19,9 +19,15 @@ import Musl
 /// ```swift
 /// let scheduler = BudgetScheduler(clock: DispatchClock())
 /// let signals = ShutdownSignals(scheduler: scheduler, grace: .seconds(25))
+/// defer { signals.cancel() }                     // keeps it alive until the worker returns
 /// // … run jobs until the queue is empty or scheduler.isShuttingDown …
-/// signals.cancel()
 /// ```
+///
+/// Keep the object referenced for as long as the worker should react to the signals, and call
+/// ``cancel()`` at the end: `defer { signals.cancel() }` right after creating it does both (a local
+/// that is never used again may otherwise be released early by the optimiser). Stop taking new jobs
+/// in `onSignal` or as soon as ``BudgetScheduler/isShuttingDown`` turns `true`, so that jobs finishing
+/// during the grace do not pull queued ones in.
 ///
 /// It uses Dispatch signal sources and nothing else (the C library only names the signals). On Apple
 /// platforms the signals' default action is ignored while it listens, and ``cancel()`` restores it;

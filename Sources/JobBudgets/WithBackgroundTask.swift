@@ -10,7 +10,9 @@ import BudgetClock
 ///    is cancelled: clean-up may still `await`.
 /// 3. At allowance + `grace` (or the shutdown's hard stop), if it has not finished: the hard stop.
 ///    Its task is cancelled and ``BackgroundTask/stopReason`` is set.
-/// 4. The call returns only once the work has returned or thrown: no work outlives it.
+/// 4. The call returns only once the work has returned or thrown: no work outlives it. If the hard
+///    stop was due by then (even if the clock had not run it yet, or an ancestor's stop came first),
+///    the outcome says so: ``BackgroundTaskOutcome/stopReason`` is set, never a success in time.
 ///
 /// ```swift
 /// let outcome = try await withBackgroundTask(named: "thumbnails", allowance: .seconds(30),
@@ -44,17 +46,56 @@ public func withBackgroundTask<Success: Sendable>(
     scheduler: BudgetScheduler,
     operation: @Sendable (BackgroundTask) async throws -> Success
 ) async throws(BudgetError) -> BackgroundTaskOutcome<Success> {
+    try await runBackgroundTask(named: name, allowance: allowance, warningLead: warningLead, grace: grace,
+                                maximumAllowance: maximumAllowance, scheduler: scheduler, scope: 0, operation: operation)
+}
+
+/// Runs async work under a time budget in a ``BudgetScope``: the same as
+/// ``withBackgroundTask(named:allowance:warningLead:grace:maximumAllowance:scheduler:operation:)`` on the
+/// scope's scheduler, except that the scope's ``BudgetScope/shutdown(grace:)`` reaches the work too.
+///
+/// - Parameters:
+///   - name: A name for errors, logs and the outcome.
+///   - allowance: How long the work may take before the warning's lead and grace are counted.
+///   - warningLead: How long before the allowance runs out the work is warned.
+///   - grace: Extra time after the allowance before the hard stop.
+///   - maximumAllowance: How long ``BackgroundTask/extend(by:)`` may take the allowance.
+///   - scope: The scope the budget belongs to.
+///   - operation: The work; it runs in a child task, and the call does not return before it has.
+/// - Returns: The ``BackgroundTaskOutcome``.
+/// - Throws: ``BudgetError`` only, for a request that cannot be granted (the work does not run then).
+public func withBackgroundTask<Success: Sendable>(
+    named name: String,
+    allowance: Duration,
+    warningLead: Duration = .zero,
+    grace: Duration = .zero,
+    maximumAllowance: Duration? = nil,
+    scope: BudgetScope,
+    operation: @Sendable (BackgroundTask) async throws -> Success
+) async throws(BudgetError) -> BackgroundTaskOutcome<Success> {
+    try await runBackgroundTask(named: name, allowance: allowance, warningLead: warningLead, grace: grace,
+                                maximumAllowance: maximumAllowance, scheduler: scope.scheduler, scope: scope.id,
+                                operation: operation)
+}
+
+/// The body of both `withBackgroundTask` functions.
+func runBackgroundTask<Success: Sendable>(
+    named name: String, allowance: Duration, warningLead: Duration, grace: Duration, maximumAllowance: Duration?,
+    scheduler: BudgetScheduler, scope: UInt32, operation: @Sendable (BackgroundTask) async throws -> Success
+) async throws(BudgetError) -> BackgroundTaskOutcome<Success> {
     let parent = BackgroundTask.current.flatMap { $0.scheduler === scheduler ? $0.budget : nil }
     let signals = BackgroundTask.Signals()
-    let budget = try scheduler.requestBudget(
+    let budget = try scheduler.request(
         named: name, allowance: allowance, warningLead: warningLead, grace: grace,
-        maximumAllowance: maximumAllowance, parent: parent,
+        maximumAllowance: maximumAllowance, parent: parent, scope: scope,
         onWarning: { _ in signals.warned.raise() },
         onStop: { _, reason in signals.stop(reason) })
     let task = BackgroundTask(budget: budget, scheduler: scheduler, signals: signals)
     let result = await withoutActuallyEscaping(operation) { operation in
         await withTaskGroup(of: Result<Success, any Error>?.self) { group in
             group.addTask {
+                scheduler.countRunningJob(1)
+                defer { scheduler.countRunningJob(-1) }
                 do {
                     return .success(try await BackgroundTask.$current.withValue(task) { try await operation(task) })
                 } catch {

@@ -65,7 +65,8 @@ import TestSupport
         let outcome = try await call.value
         #expect(log.entries == ["work finished, stop reason expired", "call returned"])
         #expect(outcome.stopReason == .expired && outcome.wasWarned)
-        #expect(throws: BudgetStoppedError(budget: outcome.budget, reason: .expired)) { try outcome.get() }
+        #expect(throws: CancellationError.self) { try outcome.get() }         // the work's own error, unchanged
+        #expect(outcome.stoppedError == BudgetStoppedError(budget: outcome.budget, reason: .expired))
         #expect(clock.pendingCount == 0 && clock.sleeperCount == 0)
     }
 
@@ -147,8 +148,8 @@ import TestSupport
             try task.extend(by: .seconds(20))
         }
         #expect(try outcome.get() == .seconds(30))
-        await #expect(throws: BudgetError(name: "bad", problem: .allowanceNotPositive(.zero))) {
-            _ = try await withBackgroundTask(named: "bad", allowance: .zero, scheduler: scheduler) { _ in 1 }
+        await #expect(throws: BudgetError(name: "bad", problem: .allowanceNegative(.seconds(-1)))) {
+            _ = try await withBackgroundTask(named: "bad", allowance: .seconds(-1), scheduler: scheduler) { _ in 1 }
         }
     }
 

@@ -1,0 +1,189 @@
+import BudgetClock
+
+/// Running deadlines: warnings, then stops, with handlers called after the lock is released.
+extension BudgetScheduler {
+    /// Runs every deadline due by now: warnings, then stops (children first), handlers after unlocking.
+    ///
+    /// A budget whose hard stop is at the same instant as an ancestor's stops because that ancestor
+    /// stops: the outermost such ancestor reports ``BudgetStopReason/expired`` and every budget under
+    /// it ``BudgetStopReason/parentStopped``, whatever order their deadlines are found in. Warnings that
+    /// fell due by then are delivered first, each only if no `end` has claimed its budget before its
+    /// delivery begins.
+    func fire() {
+        let now = clock.now.nanoseconds
+        var warnings: [(Budget, BudgetWarningHandler)] = []
+        var stopped: [(Budget, BudgetStopReason, BudgetStopHandler?)] = []
+        let released = state.withLock { state -> ReleasedHandlers in
+            state.timer = nil
+            state.timerAt = nil
+            while let (_, payload) = state.deadlines.popFirst(ifDueBy: now) {
+                let slot = Int(payload)
+                state.records[slot].entry = nil
+                let record = state.records[slot]
+                if record.warnAt <= now {
+                    queueWarning(of: slot, in: &state, into: &warnings)
+                    if record.warnAt < record.stopAt {
+                        state.schedule(slot)
+                        continue
+                    }
+                }
+                var top = slot
+                while case let parent = state.records[top].parent, parent != 0, state.records[Int(parent - 1)].stopAt == record.stopAt {
+                    top = Int(parent - 1)
+                }
+                stopChildren(of: top, reason: .parentStopped, in: &state, into: &stopped, warningsDueBy: now, warnings: &warnings)
+                queueWarning(of: top, dueBy: now, in: &state, into: &warnings)
+                stopped.append((state.budget(at: top), state.records[top].stopsForShutdown ? .shutdown : .expired, state.onStop(of: top)))
+                remove(top, in: &state)
+            }
+            armIfEarlier(&state)
+            state.stopsInFlight += stopped.count
+            defer { state.released = ReleasedHandlers() }
+            return state.released
+        }
+        deliver(warnings)
+        settleWarnings(of: stopped)
+        for (budget, reason, handler) in stopped { handler?(budget, reason) }
+        released.resumeWaiters()   // the handlers are dropped on return, outside the lock
+        stopHandlersReturned(stopped.count)
+    }
+
+    /// Counts `count` stop handlers as returned, and resumes the exact-count waiters that now hold.
+    func stopHandlersReturned(_ count: Int) {
+        guard count > 0 else { return }
+        let woken = state.withLock { state in
+            state.stopsInFlight -= count
+            return state.takeExactSatisfied()
+        }
+        for waiter in woken { waiter.resume() }
+    }
+
+    /// Before stop handlers run: delivers the due warnings of the stopping budgets that another thread
+    /// queued but has not begun, and waits for those another thread is running (unless it waits for
+    /// this one: see ``BudgetScheduler``). So a stop handler never overlaps its own warning handler,
+    /// and a warning that fell due comes before its stop.
+    func settleWarnings(of stopped: [(Budget, BudgetStopReason, BudgetStopHandler?)]) {
+        let me = currentThreadIdentity()
+        let (claimed, waits) = state.withLock { state -> ([(Budget, BudgetWarningHandler)], [OneShotSignal]) in
+            guard !state.deliveries.isEmpty else { return ([], []) }
+            var claimed: [(Budget, BudgetWarningHandler)] = [], waits: [OneShotSignal] = []
+            for (budget, _, _) in stopped {
+                guard let delivery = state.deliveries[budget.id] else { continue }
+                guard let thread = delivery.thread else {
+                    state.deliveries[budget.id]?.thread = me
+                    claimed.append((budget, delivery.handler))
+                    continue
+                }
+                guard thread != me, !state.waits(from: thread, for: me) else { continue }
+                let signal = OneShotSignal()
+                state.deliveries[budget.id]?.waiters.append(signal)
+                state.waiting[me, default: []].append(budget.id)
+                waits.append(signal)
+            }
+            return (claimed, waits)
+        }
+        for (budget, handler) in claimed { run(handler, for: budget) }
+        guard !waits.isEmpty else { return }
+        for signal in waits { signal.wait() }
+        state.withLock { _ = $0.waiting.removeValue(forKey: me) }
+    }
+
+    /// Marks a budget's warning as delivered-or-due and queues it for delivery, if it has a handler
+    /// and the warning is due by `dueBy` and not queued before.
+    func queueWarning(of slot: Int, dueBy: Int64 = .max, in state: inout State,
+                              into warnings: inout [(Budget, BudgetWarningHandler)]) {
+        let record = state.records[slot]
+        guard record.warnAt != .max, record.warnAt <= dueBy else { return }
+        state.records[slot].warnAt = .max
+        guard let handler = state.onWarning(of: slot) else { return }
+        let budget = state.budget(at: slot)
+        var ancestors: [UInt64] = []
+        var parent = record.parent
+        while parent != 0 {
+            ancestors.append(state.budget(at: Int(parent - 1)).id)
+            parent = state.records[Int(parent - 1)].parent
+        }
+        state.queue(Delivery(ancestors: ancestors, handler: handler), for: budget.id)
+        warnings.append((budget, handler))
+    }
+
+    /// Calls each queued warning handler whose delivery no `end` has cancelled, one at a time, and
+    /// wakes the `end` calls that waited for it.
+    func deliver(_ warnings: [(Budget, BudgetWarningHandler)]) {
+        guard !warnings.isEmpty else { return }
+        let me = currentThreadIdentity()
+        for (budget, handler) in warnings {
+            let claimed = state.withLock { state -> Bool in
+                guard let delivery = state.deliveries[budget.id], delivery.thread == nil else { return false }
+                state.deliveries[budget.id]?.thread = me
+                return true
+            }
+            guard claimed else { continue }
+            run(handler, for: budget)
+        }
+    }
+
+    /// Runs a warning handler whose delivery this thread has claimed, then drops the delivery and wakes
+    /// whoever waited for it.
+    private func run(_ handler: BudgetWarningHandler, for budget: Budget) {
+        handler(budget)
+        let waiters = state.withLock { state -> [OneShotSignal] in
+            state.removeDelivery(budget.id)?.waiters ?? []
+        }
+        for waiter in waiters { waiter.signal() }
+    }
+
+    /// Removes every live descendant of a budget, deepest first, recording each with `reason`; with
+    /// `warningsDueBy`, first queues each one's warning that fell due by then.
+    func stopChildren(of slot: Int, reason: BudgetStopReason, in state: inout State,
+                              into stopped: inout [(Budget, BudgetStopReason, BudgetStopHandler?)],
+                              warningsDueBy: Int64? = nil, warnings: inout [(Budget, BudgetWarningHandler)]) {
+        while case let child = state.records[slot].firstChild, child != 0 {
+            let childSlot = Int(child - 1)
+            stopChildren(of: childSlot, reason: .parentStopped, in: &state, into: &stopped,
+                         warningsDueBy: warningsDueBy, warnings: &warnings)
+            if let warningsDueBy { queueWarning(of: childSlot, dueBy: warningsDueBy, in: &state, into: &warnings) }
+            stopped.append((state.budget(at: childSlot), reason, state.onStop(of: childSlot)))
+            remove(childSlot, in: &state)
+        }
+    }
+
+    /// Removes every live descendant of a budget, deepest first, recording each with `reason`.
+    func stopChildren(of slot: Int, reason: BudgetStopReason, in state: inout State,
+                              into stopped: inout [(Budget, BudgetStopReason, BudgetStopHandler?)]) {
+        var none: [(Budget, BudgetWarningHandler)] = []
+        stopChildren(of: slot, reason: reason, in: &state, into: &stopped, warnings: &none)
+    }
+
+    /// Unlinks a budget from its parent and siblings, drops its deadline and frees its slot.
+    func remove(_ slot: Int, in state: inout State) {
+        let record = state.records[slot]
+        if let entry = record.entry { state.deadlines.remove(entry) }
+        if let extras = state.takeExtras(of: slot), extras.onWarning != nil || extras.onStop != nil {
+            state.released.append(extras)
+        }
+        if record.previousSibling != 0 {
+            state.records[Int(record.previousSibling - 1)].nextSibling = record.nextSibling
+        } else if record.parent != 0 {
+            state.records[Int(record.parent - 1)].firstChild = record.nextSibling
+        }
+        if record.nextSibling != 0 { state.records[Int(record.nextSibling - 1)].previousSibling = record.previousSibling }
+        state.records[slot] = Record(name: "", warnAt: 0, stopAt: 0, generation: record.generation, parent: state.freeHead)
+        state.freeHead = UInt32(slot + 1)
+        state.countLive(-1, scope: record.scope)
+        // The clock timer stays armed, even when no budget is left: it fires at its instant, finds
+        // nothing due and arms nothing (or the next deadline). Cancelling it here would cost a
+        // cancel and a new schedule for every request+end pair on an otherwise idle scheduler.
+    }
+
+    /// Keeps one clock timer armed no later than the earliest deadline. Moving it earlier re-arms it;
+    /// a timer left earlier than needed (after budgets ended, even the last one) fires, finds nothing
+    /// due and arms again for the earliest deadline, if there is one.
+    func armIfEarlier(_ state: inout State) {
+        guard let earliest = state.deadlines.peekDeadline else { return }
+        if let armed = state.timerAt, armed <= earliest { return }
+        if let timer = state.timer { clock.cancel(timer) }
+        state.timerAt = earliest
+        state.timer = clock.schedule(at: BudgetInstant(nanoseconds: earliest), state.fireWork!)
+    }
+}
