@@ -163,8 +163,10 @@ extension DeviceCore {
         let (eventEffects, eventEntries) = holdingEntries { $0.deliverQueuedEvents(app, at: now) }
         if holds { entries += eventEntries } else { for entry in eventEntries { trace.append(entry, retention: retention) } }
         if !entries.isEmpty { records[s].heldSteps.append(HeldSteps(entries: entries, callback: nil)) }
-        return queueEffects + [delivery] + effects.filter { !$0.isQueueControl } + eventEffects
-            + (recheck ? relieveMemoryPressure(at: now) : [])
+        let relief = recheck ? relieveMemoryPressure(at: now) : []
+        // Suspended or ended: requests that waited for the app to leave its run start now.
+        return queueEffects + [delivery] + effects.filter { !$0.isQueueControl } + eventEffects + relief
+            + requestsAfterLeavingRun(slot: s, from: transition.from, at: now)
     }
 
     /// Bookkeeping for entering a state: foreground, allowance period, timers.
