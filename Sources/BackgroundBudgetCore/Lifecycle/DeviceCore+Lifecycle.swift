@@ -20,9 +20,11 @@ extension DeviceCore {
         if let refused = refusedLaunch(event, slot: s) {
             transition = refused
         } else if records[s].manifest.usesScenes {
-            let scenes: SceneSet
-            (transition, scenes) = try sceneTransition(for: event, slot: s)
-            records[s].scenes = scenes
+            // Moved out and back, so that a change to one scene copies none of the others.
+            var scenes = SceneSet()
+            swap(&scenes, &records[s].scenes)
+            defer { swap(&scenes, &records[s].scenes) }
+            transition = try sceneTransition(for: event, slot: s, scenes: &scenes)
         } else {
             do {
                 transition = try Lifecycle.transition(from: records[s].state, on: event, exitsOnSuspend: exitsOnSuspend(slot: s))
