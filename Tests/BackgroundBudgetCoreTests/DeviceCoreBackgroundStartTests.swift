@@ -31,22 +31,24 @@ import Testing
     /// would (callbacks return at once).
     static func settle(_ core: inout DeviceCore, at now: BudgetInstant) {
         let s = core.slot(app)
-        while let first = core.records[s].heldSteps.first {
-            let before = core.records[s].heldSteps.count
-            core.recordHeldSteps(app, starting: first.callback, at: now)
-            if core.records[s].heldSteps.count >= before { break }
-        }
+        DeviceCoreLaunchRuleTests.runHeldSteps(&core, at: now)
         while core.records[s].inFlight > 0 {
             _ = core.settle(app, incarnation: core.records[s].incarnation, at: now)
-            while let first = core.records[s].heldSteps.first {
-                let before = core.records[s].heldSteps.count
-                core.recordHeldSteps(app, starting: first.callback, at: now)
-                if core.records[s].heldSteps.count >= before { break }
-            }
+            DeviceCoreLaunchRuleTests.runHeldSteps(&core, at: now)
         }
     }
 
-    /// Fires the app's timer if it is armed for exactly `now`-or-earlier use, with its current token.
+    /// The app suspended at 5 s, its refresh running since 901 s with an expiration handler set.
+    static func refreshRunningWithHandler() throws -> DeviceCore {
+        var core = try onScreenWithRefresh()
+        _ = try core.apply(.pressHome, to: app, at: .seconds(5))
+        settle(&core, at: .seconds(5))
+        fire(.taskRequestDue, &core, at: due)
+        _ = core.scheduledTaskHandlerSet(app: app, task: 1, set: true)
+        return core
+    }
+
+    /// Fires the app's timer, if it is armed, with its current token, and settles what follows.
     static func fire(_ timer: AppTimer, _ core: inout DeviceCore, at now: BudgetInstant) {
         guard let token = core.records[core.slot(app)].timerTokens[timer] else { return }
         _ = core.timerFired(timer, app: app, token: token, at: now)
@@ -122,11 +124,7 @@ import Testing
     }
 
     @Test func aRefreshRunningWhenTheUserOpensTheAppIsWarnedThenMarkedFailedNotKilled() throws {
-        var core = try Self.onScreenWithRefresh()
-        _ = try core.apply(.pressHome, to: Self.app, at: .seconds(5))
-        Self.settle(&core, at: .seconds(5))
-        Self.fire(.taskRequestDue, &core, at: Self.due)
-        _ = core.scheduledTaskHandlerSet(app: Self.app, task: 1, set: true)
+        var core = try Self.refreshRunningWithHandler()
         let open = Self.due + .seconds(10)
         _ = try core.apply(.enterForeground, to: Self.app, at: open)
         Self.settle(&core, at: open)
@@ -140,11 +138,7 @@ import Testing
     }
 
     @Test func aRefreshStillRunningInTheBackgroundAtItsEndStillTerminatesTheApp() throws {
-        var core = try Self.onScreenWithRefresh()
-        _ = try core.apply(.pressHome, to: Self.app, at: .seconds(5))
-        Self.settle(&core, at: .seconds(5))
-        Self.fire(.taskRequestDue, &core, at: Self.due)
-        _ = core.scheduledTaskHandlerSet(app: Self.app, task: 1, set: true)
+        var core = try Self.refreshRunningWithHandler()
         Self.fire(.taskDeadline, &core, at: Self.due + .seconds(25))
         Self.fire(.taskDeadline, &core, at: Self.due + .seconds(30))
         #expect(Self.kinds(core, at: Self.due + .seconds(30)).first == .exit(.backgroundFetchNotCompleted, code: 0x2182_bad4))

@@ -18,14 +18,7 @@ import Testing
     }
 
     /// The error a text produces, as `line:column path: message`.
-    func failure(_ text: String) -> String {
-        do {
-            _ = try Scenario(json: text)
-            return "decoded"
-        } catch {
-            return "\(error.position.map(\.description) ?? "-") \(error.path): \(error.message)"
-        }
-    }
+    func failure(_ text: String) -> String { decodingFailure(text) }
 
     @Test func theActivityDecodesWithItsUserInfo() throws {
         let scenario = try Scenario(json: Self.scenario(#"{"activityType": "com.example.notes.editing", "userInfo": {"note": "42"}}"#))

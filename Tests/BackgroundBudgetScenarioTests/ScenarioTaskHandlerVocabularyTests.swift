@@ -12,14 +12,7 @@ import Testing
     static let refreshID = "com.example.news.refresh"
 
     /// The error a text produces, as `line:column path: message`.
-    func failure(_ text: String) -> String {
-        do {
-            _ = try Scenario(json: text)
-            return "decoded"
-        } catch {
-            return "\(error.position.map(\.description) ?? "-") \(error.path): \(error.message)"
-        }
-    }
+    func failure(_ text: String) -> String { decodingFailure(text) }
 
     /// A news app that registers its refresh handler with `handler` (extra keys of the step), submits a
     /// refresh at launch, and is sent Home at 10 s: the refresh starts at 900 s.
