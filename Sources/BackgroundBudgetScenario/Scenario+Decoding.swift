@@ -120,10 +120,14 @@ extension Scenario {
         let manifest = try ScenarioApp.manifest(from: object, scenarioFile: file)
         guard let behaviourReader = object.optional("behaviour") else { return ScenarioApp(manifest) }
         let callbacks = try behaviourReader.object(accepting: AppCallback.allCases.map(\.eventName)
-            + [ScenarioBehaviour.onEventKey, ScenarioBehaviour.fetchKey])
+            + [ScenarioBehaviour.onEventKey, ScenarioBehaviour.fetchKey, ScenarioBehaviour.restorationKey])
         var behaviour = ScenarioBehaviour()
         for member in callbacks.members {
             guard let steps = callbacks.optional(member.key) else { continue }
+            if member.key == ScenarioBehaviour.restorationKey {
+                behaviour.restorationActivity = try ScenarioBehaviour.decodeRestorationActivity(steps)
+                continue
+            }
             if member.key == ScenarioBehaviour.fetchKey {
                 let fetch = try steps.object(accepting: ["result", "work"])
                 // Optional chaining would flatten `never`'s `nil` into "no result key", read as `newData`.

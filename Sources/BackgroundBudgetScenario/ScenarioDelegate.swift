@@ -39,4 +39,5 @@ final class ScenarioDelegate: ApplicationDelegate, SceneDelegate {
     func sceneDidBecomeActive(_ scene: Scene) { perform(.didBecomeActive, scene.application) }
     func sceneWillResignActive(_ scene: Scene) { perform(.willResignActive, scene.application) }
     func sceneDidEnterBackground(_ scene: Scene) { perform(.didEnterBackground, scene.application) }
+    func stateRestorationActivity(for scene: Scene) -> UserActivity? { behaviour.restorationActivity }
 }

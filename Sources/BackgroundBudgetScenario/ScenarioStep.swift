@@ -116,8 +116,8 @@ public enum ScenarioStep: Sendable, Hashable {
             if case .number = interval.node.value { return .setFetchInterval(.atLeast(try interval.seconds())) }
             return .setFetchInterval(try interval.oneOf(["minimum": BackgroundFetchInterval.minimum, "never": .never]))
         },
-        Verb(name: "registerTask", keys: ["identifier", "result", "work", "progress"],
-             summary: "register a task launch handler that works \"work\" seconds (in \"progress\" reported steps, off the queue), then completes: \"success\" | \"failure\" | \"never\"") { step throws(ScenarioError) in
+        Verb(name: "registerTask", keys: ["identifier", "result", "work", "progress", "onExpiration"],
+             summary: "register a task launch handler that works \"work\" seconds (in \"progress\" reported steps, off the queue), then completes: \"success\" | \"failure\" | \"never\"; its expiration handler (\"onExpiration\"): complete | ignore | none") { step throws(ScenarioError) in
             let result: Bool? = switch try step.optional("result")?.oneOf(["success": 1, "failure": 0, "never": -1]) ?? 1 {
             case 1: true
             case 0: false
@@ -135,7 +135,8 @@ public enum ScenarioStep: Sendable, Hashable {
                 identifier: try step.required("identifier").string(),
                 result: result,
                 work: try step.optional("work")?.seconds() ?? .zero,
-                progressSteps: progressSteps))
+                progressSteps: progressSteps,
+                onExpiration: try step.optional("onExpiration")?.oneOf(ScenarioTaskHandler.ExpirationResponse.self)))
         },
         Verb(name: "submitTask", keys: ScenarioStep.submissionKeys,
              summary: "submit a task request: kind \"refresh\" or \"appRefresh\" | \"processing\" | \"continuedProcessing\" (see the Scenario format article)") { step throws(ScenarioError) in
@@ -175,14 +176,15 @@ public enum ScenarioStep: Sendable, Hashable {
     ]
 
     /// Reads a task submission: `identifier`, `kind` (`refresh`, or `appRefresh`, by default), and the keys of the kind —
-    /// `earliest` for refresh and processing, `network` and `power` for processing, `title`,
-    /// `subtitle`, `strategy` and `gpu` for continued processing. A key of another kind is refused.
+    /// `earliest` for every kind (a continued-processing request's is ignored by the system, as iOS
+    /// ignores its `earliestBeginDate`), `network` and `power` for processing, `title`, `subtitle`,
+    /// `strategy` and `gpu` for continued processing. A key of another kind is refused.
     static func decodeSubmission(_ step: ObjectReader) throws(ScenarioError) -> (String, TaskRequest.Kind, Duration?) {
         let identifier = try step.required("identifier").string()
         let kindName = try step.optional("kind")?.oneOf(submissionKinds) ?? "refresh"
         let own: [String] = switch kindName {
         case "processing": ["identifier", "kind", "earliest", "network", "power"]
-        case "continuedProcessing": ["identifier", "kind", "title", "subtitle", "strategy", "gpu"]
+        case "continuedProcessing": ["identifier", "kind", "earliest", "title", "subtitle", "strategy", "gpu"]
         default: ["identifier", "kind", "earliest"]
         }
         for key in submissionKeys where !own.contains(key) {
@@ -199,7 +201,8 @@ public enum ScenarioStep: Sendable, Hashable {
                 subtitle: try step.optional("subtitle")?.string() ?? "",
                 strategy: try step.optional("strategy")?.oneOf(ContinuedProcessingOptions.SubmissionStrategy.self) ?? .queue,
                 requiresGPU: try step.optional("gpu")?.bool() ?? false)
-            return (identifier, .continuedProcessing(options), nil)
+            // Accepted and passed on: the system ignores it, as iOS ignores `earliestBeginDate` here [S47].
+            return (identifier, .continuedProcessing(options), earliest)
         default:
             return (identifier, .appRefresh, earliest)
         }

@@ -16,6 +16,7 @@ let benchmarks: [any Benchmark] = [
     MemoryBenchmark(),
     PurgeBenchmark(),
     ScenarioBenchmark(),
+    SceneScaleBenchmark(),
     ScaleBenchmark(),
     LockBenchmark(),
     JobBudgetOperationsBenchmark(),

@@ -145,8 +145,12 @@ import Testing
         #expect(plain.events[1].action == .submitTask("com.example.news", identifier: "i",
                                                       kind: .continuedProcessing(ContinuedProcessingOptions(title: "i", subtitle: "")), earliest: nil))
 
-        #expect(failure(scenario(events: #"{"at": 1, "do": "submitTask", "app": "com.example.news", "identifier": "i", "kind": "continuedProcessing", "earliest": 5}"#))
-            == #"6:124 $.events[1].earliest: unknown key "earliest"; accepted: "identifier", "kind", "title", "subtitle", "strategy", "gpu""#)
+        // `earliest` is accepted and passed on; the system ignores it, as iOS does.
+        let early = try Scenario(json: scenario(events: #"{"at": 1, "do": "submitTask", "app": "com.example.news", "identifier": "i", "kind": "continuedProcessing", "earliest": 5}"#))
+        #expect(early.events[1].action == .submitTask("com.example.news", identifier: "i",
+                                                      kind: .continuedProcessing(ContinuedProcessingOptions(title: "i", subtitle: "")), earliest: .seconds(5)))
+        #expect(failure(scenario(events: #"{"at": 1, "do": "submitTask", "app": "com.example.news", "identifier": "i", "kind": "continuedProcessing", "network": true}"#))
+            == #"6:123 $.events[1].network: unknown key "network"; accepted: "identifier", "kind", "earliest", "title", "subtitle", "strategy", "gpu""#)
         #expect(failure(scenario(events: #"{"at": 1, "do": "submitTask", "app": "com.example.news", "identifier": "i", "title": "t"}"#))
             .contains(#"unknown key "title"; accepted: "identifier", "kind", "earliest""#))
         #expect(failure(scenario(events: #"{"at": 1, "do": "submitTask", "app": "com.example.news", "identifier": "i", "kind": "continuedProcessing", "strategy": "later"}"#))

@@ -8,14 +8,7 @@ import Testing
 /// located error, and runs to exact trace entries.
 @Suite struct ScenarioVocabularyTests {
     /// The error a text produces, as `line:column path: message`.
-    func failure(_ text: String) -> String {
-        do {
-            _ = try Scenario(json: text)
-            return "decoded"
-        } catch {
-            return "\(error.position.map(\.description) ?? "-") \(error.path): \(error.message)"
-        }
-    }
+    func failure(_ text: String) -> String { decodingFailure(text) }
 
     /// The trace of a run as JSON Lines, for one app (or the device) only.
     private func lines(_ run: ScenarioRun, of app: AppID) -> [String] {

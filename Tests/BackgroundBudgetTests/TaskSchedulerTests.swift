@@ -337,8 +337,12 @@ final class ResubmittingDelegate: ApplicationDelegate {
         #expect(delegate.runs.entries.isEmpty)
         #expect(system.explainPendingTaskRequest(Self.refreshID, of: news)?.blockers == [.killedByUser])
         clock.advance(by: .seconds(100))
-        try system.open(news)                                                // t = 1100: runs at once
-        #expect(delegate.runs.entries.map(\.1) == [.seconds(1_100)])
+        try system.open(news)                                                // t = 1100: no longer killed, but on screen
+        #expect(system.explainPendingTaskRequest(Self.refreshID, of: news)?.blockers == [.appInForeground])
+        clock.advance(by: .seconds(10))
+        try system.pressHome()                                               // t = 1110: runs once the app is suspended [S87]
+        #expect(delegate.runs.entries.map(\.1) == [.seconds(1_110)])
+        #expect(delegate.runs.entries.map(\.2) == [.background])
     }
 
     // MARK: Processing
@@ -475,19 +479,28 @@ final class ResubmittingDelegate: ApplicationDelegate {
         #expect(news.pendingTaskRequests() == [refresh()])
     }
 
-    @Test func aRefreshDueWhileTheAppIsInTheForegroundRunsThereAndHoldsTheAppAfter() throws {
+    /// The BackgroundTasks framework takes an app from suspended or not running to running in the
+    /// background [S87]: a refresh due while the app stays on screen waits, and never ends it.
+    @Test func aRefreshDueWhileTheAppIsOnScreenWaitsUntilItIsSuspendedAndNeverEndsIt() throws {
         let system = BackgroundSystem(clock: clock)
-        let delegate = TaskDelegate([Self.refreshID: TaskAnswer(success: nil)])
+        let delegate = TaskDelegate([Self.refreshID: TaskAnswer(success: true)])
         let news = try install(system, delegate)
         try system.open(news)
         try news.submit(refresh())
-        clock.advance(by: .seconds(900))
-        #expect(delegate.runs.entries.map(\.2) == [.active])
-        clock.advance(by: .seconds(10))
-        try system.pressHome()                                               // t = 910: the task holds the app
-        #expect(news.applicationState == .background)
-        clock.advance(by: .seconds(20))                                      // expiration handler at 925 completes it
-        #expect(system.trace.events.contains(TraceEvent(time: .seconds(925), app: "news", kind: .taskCompleted(Self.refreshID, .failure))))
+        clock.advance(by: .seconds(930))                                     // due at 900; 930 would be its kill
+        #expect(delegate.runs.entries.isEmpty)
+        #expect(news.applicationState == .active)
+        #expect(events(system, "taskStarted").isEmpty && events(system, "exit").isEmpty)
+        #expect(system.explainPendingTaskRequest(Self.refreshID, of: news)?.blockers == [.appInForeground])
+        clock.advance(to: .seconds(1_000))
+        try system.pressHome()                                               // suspended, then woken for the task
+        #expect(delegate.runs.entries.map(\.1) == [.seconds(1_000)])
+        #expect(delegate.runs.entries.map(\.2) == [.background])
+        let atHome = system.trace.events.filter { $0.time == .seconds(1_000) }.map(\.eventName)
+        #expect(atHome == ["applicationWillResignActive", "stateChange", "stateChange", "applicationDidEnterBackground", "stateChange",
+                           "stateChange", "applicationDidEnterBackground", "taskStarted"])
+        clock.advance(by: .seconds(2))
+        #expect(events(system, "taskCompleted").map(\.time) == [.seconds(1_002)])
         #expect(news.applicationState == .suspended)
     }
 
@@ -525,7 +538,7 @@ final class ResubmittingDelegate: ApplicationDelegate {
         #expect(app.pendingTaskRequests().isEmpty)
     }
 
-    @Test func anAppThatExitsOnSuspendIsNeverWokenForItsRequestsAndTakesThemOnScreen() throws {
+    @Test func anAppThatExitsOnSuspendNeverRunsItsRequests() throws {
         let system = BackgroundSystem(clock: clock)
         let delegate = TaskDelegate([Self.refreshID: TaskAnswer(success: true), Self.cleanID: TaskAnswer(success: true)])
         let old = try system.install(AppManifest(id: "old", exitsOnSuspend: true, backgroundModes: [.fetch, .processing],
@@ -541,10 +554,11 @@ final class ResubmittingDelegate: ApplicationDelegate {
         #expect(old.applicationState == .notRunning)
         #expect(system.explainPendingTaskRequest(Self.refreshID, of: old)?.blockers == [.exitsOnSuspend])
         #expect(system.explainPendingTaskRequest(Self.cleanID, of: old)?.blockers == [.exitsOnSuspend])
-        // On screen the due refresh runs; the processing request waits for an idle device it will not get.
+        // On screen no task starts either [S87]: the app never runs its requests.
         try system.open(old)
-        #expect(delegate.runs.entries.map(\.0) == [Self.refreshID])
-        #expect(delegate.runs.entries.map(\.2) == [.active])
-        #expect(system.explainPendingTaskRequest(Self.cleanID, of: old)?.blockers == [.deviceNotIdle])
+        clock.advance(by: .seconds(60))
+        #expect(delegate.runs.entries.isEmpty)
+        #expect(system.explainPendingTaskRequest(Self.refreshID, of: old)?.blockers == [.exitsOnSuspend, .appInForeground])
+        #expect(system.explainPendingTaskRequest(Self.cleanID, of: old)?.blockers == [.exitsOnSuspend, .appInForeground, .deviceNotIdle])
     }
 }

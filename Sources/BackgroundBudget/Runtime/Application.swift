@@ -36,7 +36,7 @@ public final class Application: Sendable {
         /// The scene delegate of a scene-based app.
         var sceneDelegate: (any SceneDelegate)?
         /// The connected scenes as the app sees them, in the order they connected.
-        var scenes: [(id: SceneID, state: SceneActivationState)] = []
+        var scenes = SceneSet()
         /// Each session's state restoration activity, given when its scene last entered the background.
         var restorationActivities: [SceneID: UserActivity] = [:]
     }
@@ -114,12 +114,12 @@ public final class Application: Sendable {
     /// The app's connected scenes as the app sees them (`UIApplication.connectedScenes`), in the order
     /// they connected; they change as each step is delivered on the app's executor.
     public var connectedScenes: [Scene] {
-        side.withLock { side in side.scenes.map { makeScene($0.id, in: side) } }
+        side.withLock { side in side.scenes.connected.map { makeScene($0.id, in: side) } }
     }
 
     private func makeScene(_ id: SceneID, in side: SideState) -> Scene {
         Scene(session: SceneSession(persistentIdentifier: id, stateRestorationActivity: side.restorationActivities[id]),
-              activationState: side.scenes.first { $0.id == id }?.state ?? .unattached, application: self)
+              activationState: side.scenes.scene(id)?.state ?? .unattached, application: self)
     }
 
     /// Registers a block called after each lifecycle callback is delivered to the delegate, as UIKit
@@ -222,7 +222,7 @@ public final class Application: Sendable {
             case .enter(let state):
                 side.withLock { side in
                     side.state = state
-                    if state == .notRunning { side.scenes = [] }
+                    if state == .notRunning { side.scenes = SceneSet() }
                 }
             case .callback(let callback):
                 let (delegate, blocks) = side.withLock { side in
@@ -242,7 +242,7 @@ public final class Application: Sendable {
                 // Delivered as the app delegate's callbacks are: the watchdog around the call, no lock held.
                 let (delegate, value) = side.withLock { side in
                     // A connecting scene is among the connected scenes, unattached, while it connects.
-                    if callback == .willConnect, !side.scenes.contains(where: { $0.id == scene }) { side.scenes.append((scene, .unattached)) }
+                    if callback == .willConnect, side.scenes.scene(scene) == nil { side.scenes.append(.init(id: scene, state: .unattached)) }
                     return (side.sceneDelegate, makeScene(scene, in: side))
                 }
                 system?.sceneCallbackStarted(callback, scene: scene, app: id, incarnation: incarnation)
@@ -257,10 +257,10 @@ public final class Application: Sendable {
                 system?.sceneCallbackReturned(callback, scene: scene, app: id)
             case .sceneState(let state, let scene):
                 side.withLock { side in
-                    if let index = side.scenes.firstIndex(where: { $0.id == scene }) {
-                        if state == .unattached { side.scenes.remove(at: index) } else { side.scenes[index].state = state }
+                    if side.scenes.scene(scene) != nil {
+                        if state == .unattached { side.scenes.remove(scene) } else { side.scenes.setState(state, of: scene) }
                     } else if state != .unattached {
-                        side.scenes.append((scene, state))
+                        side.scenes.append(.init(id: scene, state: state))
                     }
                 }
             case .exit:

@@ -11,7 +11,7 @@ extension BackgroundSystem {
     @discardableResult
     public func openScene(of app: Application) throws(LifecycleError) -> SceneID {
         try send(.openScene, to: app)
-        return state.withLock { $0.core.connectedScenes(of: app.id).last ?? SceneID(rawValue: "") }
+        return state.withLock { $0.core.lastConnectedScene(of: app.id) ?? SceneID(rawValue: "") }
     }
 
     /// The user closes one window of the app (swipes it away in the app switcher): the scene goes to

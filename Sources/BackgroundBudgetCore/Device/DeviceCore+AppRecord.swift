@@ -18,7 +18,7 @@ extension DeviceCore {
         /// `callbackReturned`), if any: an exit meanwhile is recorded as `killedMidCallback`.
         var runningCallback: AppCallback?
         /// Entries of delivered steps the app's queue has not reached yet, in queue order.
-        package var heldSteps: [HeldSteps] = []
+        package var heldSteps: HeldStepQueue = []
         /// Set while `applicationWillTerminate` runs: the exit follows when it returns.
         var pendingExit: TerminationReason?
         /// The last suspension, for explanations.

@@ -20,9 +20,11 @@ extension DeviceCore {
         if let refused = refusedLaunch(event, slot: s) {
             transition = refused
         } else if records[s].manifest.usesScenes {
-            let scenes: SceneSet
-            (transition, scenes) = try sceneTransition(for: event, slot: s)
-            records[s].scenes = scenes
+            // Moved out and back, so that a change to one scene copies none of the others.
+            var scenes = SceneSet()
+            swap(&scenes, &records[s].scenes)
+            defer { swap(&scenes, &records[s].scenes) }
+            transition = try sceneTransition(for: event, slot: s, scenes: &scenes)
         } else {
             do {
                 transition = try Lifecycle.transition(from: records[s].state, on: event, exitsOnSuspend: exitsOnSuspend(slot: s))
@@ -163,8 +165,10 @@ extension DeviceCore {
         let (eventEffects, eventEntries) = holdingEntries { $0.deliverQueuedEvents(app, at: now) }
         if holds { entries += eventEntries } else { for entry in eventEntries { trace.append(entry, retention: retention) } }
         if !entries.isEmpty { records[s].heldSteps.append(HeldSteps(entries: entries, callback: nil)) }
-        return queueEffects + [delivery] + effects.filter { !$0.isQueueControl } + eventEffects
-            + (recheck ? relieveMemoryPressure(at: now) : [])
+        let relief = recheck ? relieveMemoryPressure(at: now) : []
+        // Suspended or ended: requests that waited for the app to leave its run start now.
+        return queueEffects + [delivery] + effects.filter { !$0.isQueueControl } + eventEffects + relief
+            + requestsAfterLeavingRun(slot: s, from: transition.from, at: now)
     }
 
     /// Bookkeeping for entering a state: foreground, allowance period, timers.

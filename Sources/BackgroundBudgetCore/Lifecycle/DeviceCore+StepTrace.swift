@@ -67,8 +67,8 @@ extension DeviceCore {
 extension DeviceCore.AppRecord {
     /// Holds an entry until the app's queue has run every step held so far.
     mutating func holdAfterSteps(_ entry: TraceEvent) {
-        if let last = heldSteps.indices.last, heldSteps[last].callback == nil {
-            heldSteps[last].entries.append(entry)
+        if case .some(nil) = heldSteps.lastCallback {
+            heldSteps.appendToLast(entry)
         } else {
             heldSteps.append(DeviceCore.HeldSteps(entries: [entry], callback: nil))
         }

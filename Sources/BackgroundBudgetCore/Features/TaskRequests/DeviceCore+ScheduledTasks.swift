@@ -49,6 +49,8 @@ extension DeviceCore {
     }
 
     /// The deadline timer fired: warn, expire, mark failed, or terminate, for every task that is due.
+    /// A refresh whose runtime ends while the user has its app on screen does not terminate the app:
+    /// it is marked completed unsuccessfully (model assumption; the sources say nothing of it).
     mutating func taskDeadlineFired(_ app: AppID, at now: BudgetInstant) -> [Effect] {
         let s = slot(app)
         var effects: [Effect] = []
@@ -59,6 +61,10 @@ extension DeviceCore {
             switch action {
             case .expire(let reason):
                 effects += expire(number, slot: s, reason: reason, at: now)
+            case .killApp where records[s].state.isForeground:
+                // The user opened the app meanwhile: an app on screen is never terminated for a task;
+                // the refresh is marked completed unsuccessfully instead (model assumption).
+                effects += finish(number, slot: s, .expiredUnfinished, at: now)
             case .killApp:
                 return effects + applyValid(.kill(.backgroundFetchNotCompleted), to: app, at: now,
                                             invariant: "an app running a task can be killed")

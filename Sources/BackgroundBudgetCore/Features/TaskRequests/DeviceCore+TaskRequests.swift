@@ -6,8 +6,13 @@ import BudgetClock
 /// A request submitted while a task with its identifier runs waits (``TaskRequestBlocker/alreadyRunning``)
 /// and is checked again the moment the running task ends.
 ///
-/// A request that comes due while its app is in the foreground runs there: its handler is called at
-/// once, and the task holds the app when it leaves the foreground.
+/// Refresh and processing tasks start only from the background: the system takes the app from
+/// suspended or not running to running in the background for them [S87] (``startBlocker(slot:)``).
+/// A request that comes due while its app is in the foreground, or running in the background for
+/// other work, waits, and is checked again the moment the app is suspended or its process ends
+/// (``requestsAfterLeavingRun(slot:from:at:)``). A task that comes due while the app runs a task of
+/// the same launch joins it and shares its allotment [S58]. Continued-processing tasks are the
+/// exception: the user starts them from the foreground (DeviceCore+ContinuedProcessing.swift).
 ///
 /// Rules of the model:
 /// - a refresh request runs at the first instant ≥ max(earliest begin date, submit time +
@@ -109,8 +114,9 @@ extension DeviceCore {
         let start = pending.notBefore(policy)
         if start > now { blockers.append(.notBefore(start)) }
         if let gate = userKillGate(slot: s, for: .content) { blockers.append(TaskRequestBlocker(gate)) }
-        // An app that exits on suspend is never woken in the background; on screen it takes its tasks.
-        if let gate = exitsOnSuspendGate(slot: s, exceptOnScreen: true) { blockers.append(TaskRequestBlocker(gate)) }
+        // An app that exits on suspend is never woken in the background, and on screen no task starts.
+        if let gate = exitsOnSuspendGate(slot: s) { blockers.append(TaskRequestBlocker(gate)) }
+        if let blocker = startBlocker(slot: s) { blockers.append(blocker) }
         if case .processing(let network, let power) = pending.request.kind {
             if !conditions.deviceIdle { blockers.append(.deviceNotIdle) }
             if power, !conditions.externalPower { blockers.append(.noExternalPower) }
@@ -120,6 +126,27 @@ extension DeviceCore {
             blockers.append(.alreadyRunning)
         }
         return blockers
+    }
+
+    /// What keeps the app from being handed a refresh or processing task now: the foreground, or a
+    /// background run that is not a launch for tasks; `nil` when the app is suspended or not running
+    /// (the system wakes or launches it [S87]), or runs tasks of this background run, which a due
+    /// task joins [S58].
+    func startBlocker(slot s: Int) -> TaskRequestBlocker? {
+        switch records[s].state {
+        case .inactive, .active: .appInForeground
+        case .background: records[s].taskRequests.allotmentStart == nil ? .appRunningInBackground : nil
+        case .suspended, .notRunning: nil
+        }
+    }
+
+    /// The app has just been suspended or its process has ended (`from` is the state it left): its
+    /// requests that waited for that run now, waking or launching it [S87]. Nothing for any other move.
+    mutating func requestsAfterLeavingRun(slot s: Int, from previous: ApplicationState, at now: BudgetInstant) -> [Effect] {
+        let state = records[s].state
+        guard state == .suspended || state == .notRunning, previous != state, previous != .notRunning,
+              records[s].taskRequests.pending.isEmpty == false else { return [] }
+        return runDueTaskRequests(slot: s, at: now)
     }
 
     /// Runs every pending request whose conditions hold now, then arms each app's next check.

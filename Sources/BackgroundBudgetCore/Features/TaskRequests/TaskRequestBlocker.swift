@@ -17,8 +17,15 @@ public enum TaskRequestBlocker: Sendable, Hashable, CustomStringConvertible {
     case notBefore(BudgetInstant)
     /// The user killed the app from the app switcher and has not opened it since.
     case killedByUser
-    /// The app exits on suspend and is not on screen: it is never woken in the background.
+    /// The app exits on suspend: it is never woken in the background, and tasks never start on screen.
     case exitsOnSuspend
+    /// The app is in the foreground: the system starts refresh and processing tasks only by taking an
+    /// app from suspended or not running to running in the background [S87], so the request waits
+    /// until the app has left the foreground and is suspended or terminated.
+    case appInForeground
+    /// The app runs in the background for something other than a task of this launch (a finite task,
+    /// an activity, an event): the request waits until the app is suspended or terminated [S87].
+    case appRunningInBackground
     /// The device is not idle (processing only).
     case deviceNotIdle
     /// The request requires external power and the device is not connected (processing only).
@@ -50,7 +57,9 @@ public enum TaskRequestBlocker: Sendable, Hashable, CustomStringConvertible {
         case .criticallyLowBattery: "The battery is critically low, which stops background activity like Low Power Mode."
         case .notBefore(let instant): "It may not begin before \(instant)."
         case .killedByUser: "The user killed the app from the app switcher and has not opened it since."
-        case .exitsOnSuspend: "The app exits on suspend, so it is never woken in the background; it runs the task when the user opens it."
+        case .exitsOnSuspend: "The app exits on suspend, so it is never woken in the background, and tasks never start while it is on screen."
+        case .appInForeground: "The app is in the foreground; the task starts once the app has left it and is suspended or terminated."
+        case .appRunningInBackground: "The app is running in the background for other work; the task starts once the app is suspended or terminated."
         case .deviceNotIdle: "The device is not idle."
         case .noExternalPower: "It requires external power and the device is not connected to power."
         case .noNetwork: "It requires a network connection and there is none."

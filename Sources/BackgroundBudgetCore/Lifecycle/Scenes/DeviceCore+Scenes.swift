@@ -4,20 +4,25 @@ import BudgetClock
 /// termination and exit steps with scene callbacks in place of the app delegate's foreground and
 /// background ones, and the app's state derived from its scenes [S1][S4][S10][S11][S100].
 extension DeviceCore {
-    /// The transition an event makes for a scene-based app, and the scenes it leaves.
-    /// Refuses what ``Lifecycle/transition(from:on:exitsOnSuspend:)`` refuses, with the same problems,
-    /// and scene events that cannot happen; nothing changes when it throws.
-    func sceneTransition(for event: LifecycleEvent, slot s: Int) throws(LifecycleError) -> (Lifecycle.Transition, SceneSet) {
+    /// The transition an event makes for a scene-based app; `scenes` (the app's, moved out of its
+    /// record so that the change copies nothing) become the scenes it leaves. Refuses what
+    /// ``Lifecycle/transition(from:on:exitsOnSuspend:)`` refuses, with the same problems, and scene
+    /// events that cannot happen; nothing changes when it throws (every refusal comes before a change).
+    ///
+    /// Cost, with n connected scenes: O(1) amortized for opening, closing or reclaiming one scene, and
+    /// O(n) for an event that moves every scene (launch, Home, return, interruption, kill).
+    func sceneTransition(for event: LifecycleEvent, slot s: Int, scenes: inout SceneSet) throws(LifecycleError) -> Lifecycle.Transition {
         let state = records[s].state
         let app = records[s].manifest.id
         func refuse(_ problem: LifecycleError.Problem) -> LifecycleError {
             LifecycleError(event: event, state: state, problem: problem, app: app)
         }
-        var builder = SceneStepBuilder(scenes: records[s].scenes, appState: state)
-        func transition() -> (Lifecycle.Transition, SceneSet) {
+        var builder = SceneStepBuilder(taking: &scenes, appState: state)
+        defer { builder.handBack(to: &scenes) }
+        func transition() -> Lifecycle.Transition {
             var final = state
             for case .enter(let next) in builder.steps { final = next }
-            return (Lifecycle.Transition(from: state, to: final, steps: builder.steps), builder.scenes)
+            return Lifecycle.Transition(from: state, to: final, steps: builder.steps)
         }
         switch event {
         case .openScene:
@@ -109,6 +114,11 @@ extension DeviceCore {
     /// The identifiers of an app's connected scenes, in the order they connected.
     package func connectedScenes(of app: AppID) -> [SceneID] {
         records[slot(app)].scenes.connected.map(\.id)
+    }
+
+    /// The identifier of an app's most recently connected scene still connected, in O(1) amortized.
+    package func lastConnectedScene(of app: AppID) -> SceneID? {
+        records[slot(app)].scenes.lastConnected?.id
     }
 
     /// A connected scene's activation state as the system decided it, or `nil` when not connected.

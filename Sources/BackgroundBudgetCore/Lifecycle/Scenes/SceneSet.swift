@@ -3,6 +3,11 @@ import BudgetClock
 /// A scene-based app's scenes as the system keeps them: the connected scenes with their activation
 /// states, and the sessions whose scene was disconnected but not closed by the user (they reconnect,
 /// with their state restoration activity, when the user returns).
+///
+/// Costs, with n connected scenes: finding a scene, changing its state, connecting one, the app's
+/// derived state and the last connected scene are O(1) (amortized); disconnecting one is O(1)
+/// amortized (the order is kept by leaving a hole, closed up once holes are half the slots); listing
+/// the scenes, or those in a state, is O(n).
 package struct SceneSet: Sendable, Hashable {
     /// A connected scene.
     package struct Scene: Sendable, Hashable {
@@ -10,36 +15,102 @@ package struct SceneSet: Sendable, Hashable {
         package var id: SceneID
         /// Its activation state.
         package var state: SceneActivationState
+
+        /// A scene with an identifier and a state.
+        package init(id: SceneID, state: SceneActivationState) {
+            self.id = id
+            self.state = state
+        }
     }
 
-    /// The connected scenes, in the order they connected.
-    package var connected: [Scene] = []
+    /// The connected scenes in the order they connected, with a `nil` hole where one disconnected.
+    private var slots: [Scene?] = []
+    /// Where each connected scene is in `slots`.
+    private var position: [SceneID: Int] = [:]
+    /// How many connected scenes are in each state.
+    private var counts: [SceneActivationState: Int] = [:]
     /// Sessions with no connected scene that the user has not closed, oldest first.
     package var disconnected: [SceneID] = []
     /// How many sessions the system has created for the app: the next is `scene-\(created + 1)`.
     package var created = 0
 
+    /// No scenes.
+    package init() {}
+
+    /// The connected scenes, in the order they connected.
+    package var connected: [Scene] { slots.compactMap { $0 } }
+
+    /// The most recently connected scene still connected.
+    package var lastConnected: Scene? { slots.last { $0 != nil } ?? nil }
+
     /// The app's state as UIKit derives it from its scenes, for a running app: active when a scene is
     /// active, else inactive when a scene is on screen, else background [S4].
     package var derivedState: ApplicationState {
-        if connected.contains(where: { $0.state == .foregroundActive }) { return .active }
-        if connected.contains(where: { $0.state == .foregroundInactive }) { return .inactive }
+        if counts[.foregroundActive, default: 0] > 0 { return .active }
+        if counts[.foregroundInactive, default: 0] > 0 { return .inactive }
         return .background
     }
 
-    /// The connected scenes in a state.
+    /// The connected scenes in a state, in the order they connected.
     package func ids(in state: SceneActivationState) -> [SceneID] {
-        connected.filter { $0.state == state }.map(\.id)
+        guard counts[state, default: 0] > 0 else { return [] }
+        return slots.compactMap { $0?.state == state ? $0?.id : nil }
     }
 
     /// The connected scene with an identifier.
-    package func scene(_ id: SceneID) -> Scene? { connected.first { $0.id == id } }
+    package func scene(_ id: SceneID) -> Scene? { position[id].flatMap { slots[$0] } }
+
+    /// Connects a scene at the end of the order.
+    package mutating func append(_ scene: Scene) {
+        position[scene.id] = slots.count
+        slots.append(scene)
+        counts[scene.state, default: 0] += 1
+    }
+
+    /// Changes a connected scene's state; `false` when it is not connected.
+    @discardableResult
+    package mutating func setState(_ state: SceneActivationState, of id: SceneID) -> Bool {
+        guard let index = position[id], let old = slots[index]?.state else { return false }
+        counts[old, default: 0] -= 1
+        counts[state, default: 0] += 1
+        slots[index]?.state = state
+        return true
+    }
+
+    /// Disconnects a scene (nothing when it is not connected).
+    package mutating func remove(_ id: SceneID) {
+        guard let index = position.removeValue(forKey: id), let old = slots[index] else { return }
+        counts[old.state, default: 0] -= 1
+        slots[index] = nil
+        if position.count * 2 < slots.count { compact() }
+    }
+
+    /// Closes up the holes, keeping the order.
+    private mutating func compact() {
+        slots = slots.filter { $0 != nil }
+        for (index, scene) in slots.enumerated() { if let scene { position[scene.id] = index } }
+    }
 
     /// The process ended: its scenes disconnect without a callback; their sessions stay unless the
     /// user closed the app.
     package mutating func processEnded(discardingSessions: Bool) {
         disconnected = discardingSessions ? [] : disconnected + connected.map(\.id)
-        connected = []
+        slots = []
+        position = [:]
+        counts = [:]
+    }
+
+    /// Equal when the same scenes are connected in the same order and states, with the same
+    /// disconnected sessions and count of sessions created (holes do not matter).
+    package static func == (lhs: SceneSet, rhs: SceneSet) -> Bool {
+        lhs.created == rhs.created && lhs.disconnected == rhs.disconnected && lhs.connected == rhs.connected
+    }
+
+    /// Hashes what ``==`` compares.
+    package func hash(into hasher: inout Hasher) {
+        hasher.combine(created)
+        hasher.combine(disconnected)
+        hasher.combine(connected)
     }
 }
 
@@ -59,6 +130,19 @@ package struct SceneStepBuilder {
         self.appState = appState
     }
 
+    /// Starts from an app's scenes, moved out of `scenes` (left empty) so that changing them copies
+    /// nothing; ``handBack(to:)`` moves them back.
+    package init(taking scenes: inout SceneSet, appState: ApplicationState) {
+        self.scenes = SceneSet()
+        self.appState = appState
+        swap(&self.scenes, &scenes)
+    }
+
+    /// Moves the scenes, as the steps leave them, into `scenes`.
+    package mutating func handBack(to scenes: inout SceneSet) {
+        swap(&self.scenes, &scenes)
+    }
+
     /// The app's state becomes `state` (without a scene change: launch, resume).
     package mutating func enter(_ state: ApplicationState) {
         steps.append(.enter(state))
@@ -72,8 +156,7 @@ package struct SceneStepBuilder {
 
     /// A scene's state changes; the app's follows when its derived state changes.
     package mutating func set(_ id: SceneID, _ state: SceneActivationState) {
-        guard let index = scenes.connected.firstIndex(where: { $0.id == id }) else { return }
-        scenes.connected[index].state = state
+        guard scenes.setState(state, of: id) else { return }
         steps.append(.sceneState(state, id))
         let derived = scenes.derivedState
         if derived != appState { enter(derived) }
@@ -88,7 +171,7 @@ package struct SceneStepBuilder {
             scenes.created += 1
             id = SceneID(rawValue: "scene-\(scenes.created)")
         }
-        scenes.connected.append(SceneSet.Scene(id: id, state: .unattached))
+        scenes.append(SceneSet.Scene(id: id, state: .unattached))
         call(.willConnect, id)
         return id
     }
@@ -132,7 +215,7 @@ package struct SceneStepBuilder {
     package mutating func disconnect(_ id: SceneID, discardingSession: Bool) {
         call(.didDisconnect, id)
         steps.append(.sceneState(.unattached, id))
-        scenes.connected.removeAll { $0.id == id }
+        scenes.remove(id)
         if !discardingSession { scenes.disconnected.append(id) }
     }
 }
