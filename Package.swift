@@ -96,7 +96,8 @@ let package = Package(
         // them and compare their output with Tests/BackgroundBudgetScenarioTests/ExpectedTraces (read
         // from the source tree, hence excluded from the target).
         .testTarget(name: "BackgroundBudgetScenarioTests", dependencies: [
-            "BackgroundBudgetScenario", "TestSupport", "bgbudget", "FuzzScenario", "FuzzInfoPlist", "FuzzStateFrame", "FuzzSupport",
+            "BackgroundBudgetScenario", "TestSupport", "bgbudget", "FuzzScenario", "FuzzInfoPlist", "FuzzStateFrame", "FuzzExploreArguments",
+            "FuzzSupport",
             "StateLab", "AudioPlayer", "LocationTracker", "MemoryPressure", "NewsFetcher", "DraftLoss",
         ], exclude: ["ExpectedTraces"]),
         .testTarget(name: "BackgroundBudgetTestKitTests", dependencies: ["BackgroundBudgetTestKit", "BackgroundBudgetScenario"]),
@@ -107,6 +108,8 @@ let package = Package(
         .executableTarget(name: "FuzzScenario", dependencies: ["BackgroundBudgetScenario", "FuzzSupport"], path: "Tests/Fuzz/FuzzScenario"),
         .executableTarget(name: "FuzzInfoPlist", dependencies: ["BackgroundBudget", "FuzzSupport"], path: "Tests/Fuzz/FuzzInfoPlist"),
         .executableTarget(name: "FuzzStateFrame", dependencies: ["SavedState", "FuzzSupport"], path: "Tests/Fuzz/FuzzStateFrame"),
+        .executableTarget(name: "FuzzExploreArguments", dependencies: ["BackgroundBudgetScenario", "FuzzSupport"],
+                          path: "Tests/Fuzz/FuzzExploreArguments"),
     ],
     swiftLanguageModes: [.v6]
 )

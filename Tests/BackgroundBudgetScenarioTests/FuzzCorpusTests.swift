@@ -1,4 +1,6 @@
 import Foundation
+@testable import BackgroundBudgetScenario
+@testable import FuzzExploreArguments
 @testable import FuzzInfoPlist
 @testable import FuzzScenario
 @testable import FuzzStateFrame
@@ -33,6 +35,31 @@ import Testing
 
     @Test func everyScenarioSeedPassesTheFuzzCheck() throws {
         try Self.replay("scenario", minimum: 20, ScenarioCheck.check)
+    }
+
+    @Test func everyExploreArgumentsSeedPassesTheFuzzCheck() throws {
+        try Self.replay("explore-arguments", minimum: 15, ExploreArgumentsCheck.check)
+    }
+
+    /// Every verb of the scenario format (events and callback steps) starts at least one seed and is
+    /// in the dictionary, so the fuzzer begins from every part of the decoder and the run; so do
+    /// every option of `explore` and every invariant name.
+    @Test func theSeedsAndDictionariesCoverEveryVerbAndEveryExploreOption() throws {
+        let seeds = try Self.inputs("scenario").map { String(decoding: $0.bytes, as: UTF8.self) }
+        let dictionary = try String(contentsOf: Self.corpus.deletingLastPathComponent().appendingPathComponent("Dictionaries/scenario.dict"), encoding: .utf8)
+        for verb in ScenarioAction.vocabulary.map(\.name) + ScenarioStep.vocabulary.map(\.name) {
+            let used = seeds.contains { $0.range(of: #""do":\s*"\#(verb)""#, options: .regularExpression) != nil }
+            #expect(used, "no seed in Tests/Fuzz/Corpus/scenario uses \(verb)")
+            #expect(dictionary.contains(#""\"\#(verb)\"""#), "\(verb) is not in scenario.dict")
+        }
+        let arguments = try Self.inputs("explore-arguments").map { String(decoding: $0.bytes, as: UTF8.self) }
+        let argumentDictionary = try String(contentsOf: Self.corpus.deletingLastPathComponent()
+            .appendingPathComponent("Dictionaries/explore-arguments.dict"), encoding: .utf8)
+        let options = ["--invariant", "--seeds", "--first-seed", "--sequences", "--length", "--depth", "--out", "--help"]
+        for word in options + ExplorerInvariant.builtIn.map(\.name) + ["all", "dataSaved:"] {
+            #expect(arguments.contains { $0.contains(word) }, "no seed in Tests/Fuzz/Corpus/explore-arguments has \(word)")
+            #expect(argumentDictionary.contains("\"\(word)"), "\(word) is not in explore-arguments.dict")
+        }
     }
 
     @Test func everyInfoPlistSeedPassesTheFuzzCheck() throws {

@@ -57,7 +57,7 @@ import Testing
         // A repeated label is not written again right next to itself.
         #expect(labels.filter { $0 == "fetch" }.count < run.trace.count(of: .fetchStarted))
         #expect(svg.contains("<title>audio from t=26400.000s for 3000.000 s, stopped</title>"))
-        #expect(svg.contains("<title>on external power from t=82800.000s for 5760.000 s, still on when the run ended</title>"))
+        #expect(svg.contains("<title>on external power from t=82800.000s for 3600.000 s, still on when the run ended</title>"))
     }
 
     @Test func theDeviceLaneHasItsOwnStyleAndIsNotAnApp() throws {

@@ -46,15 +46,18 @@ enum OutputFile {
     ///
     /// A regular file, or a path where nothing is yet, is replaced whole: the text goes to a new file
     /// in the same folder, which is renamed over the path only once everything is written, so a
-    /// failure (a full disk) leaves the old file as it was and no partial one. A symbolic link, a
-    /// device or a named pipe is written in place (`/dev/stdout` works).
+    /// failure (a full disk) leaves the old file as it was and no partial one. A symbolic link to a
+    /// regular file (or to nothing yet) is written in place. Anything else is refused as input is
+    /// (``InputFile``): a directory, a device, a named pipe (which would wait forever for a reader)
+    /// or a socket, named without being opened.
     /// - Returns: `nil` when the file was written, else why not: `it is a directory`,
-    ///   `the folder 'out' does not exist`, `permission denied`, `no space left on device`, ….
+    ///   `it is a named pipe (FIFO), not a regular file`, `the folder 'out' does not exist`,
+    ///   `permission denied`, `no space left on device`, ….
     static func replace(_ path: String, with text: String) -> String? {
         var link = stat()
         if lstat(path, &link) == 0, Int(link.st_mode) & 0o170000 != 0o100000 {
             var target = stat()
-            if stat(path, &target) == 0, Int(target.st_mode) & 0o170000 == 0o040000 { return "it is a directory" }
+            if stat(path, &target) == 0, let kind = InputFile.kindName(mode: Int(target.st_mode)) { return refusal(kind) }
             return writeInPlace(text, toPath: path)
         }
         let existingMode: mode_t? = lstat(path, &link) == 0 ? link.st_mode & 0o7777 : nil
@@ -87,17 +90,41 @@ enum OutputFile {
         return failure == EISDIR ? "it is a directory" : InputFile.reason(failure)
     }
 
-    /// Opens an existing special file or link target for writing and writes `text` to it.
+    /// `it is a directory`, or `it is a named pipe (FIFO), not a regular file`, as input says it.
+    private static func refusal(_ kind: String) -> String {
+        InputFileError(problem: .notARegularFile(kind)).description
+    }
+
+    /// Opens the regular file a symbolic link names (creating it when there is none) and writes
+    /// `text` to it. Opening does not wait (`O_NONBLOCK`) and truncates only after the open file is
+    /// seen to be regular, so a pipe or device put in its place meanwhile is refused untouched.
     private static func writeInPlace(_ text: String, toPath path: String) -> String? {
-        let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o666)
+        let descriptor = open(path, O_WRONLY | O_CREAT | O_NONBLOCK | O_CLOEXEC, 0o666)
         guard descriptor >= 0 else {
             let code = errno
             var info = stat()
             if code == ENXIO || code == EOPNOTSUPP, stat(path, &info) == 0, let kind = InputFile.kindName(mode: Int(info.st_mode)) {
-                return "it is \(kind), which cannot be written"
+                return refusal(kind)
             }
             return code == ELOOP ? "too many levels of symbolic links (is there a loop?)" : InputFile.reason(code)
         }
+        var info = stat()
+        guard fstat(descriptor, &info) == 0 else {
+            let code = errno
+            close(descriptor)
+            return InputFile.reason(code)
+        }
+        if let kind = InputFile.kindName(mode: Int(info.st_mode)) {
+            close(descriptor)
+            return refusal(kind)
+        }
+        guard ftruncate(descriptor, 0) == 0 else {
+            let code = errno
+            close(descriptor)
+            return InputFile.reason(code)
+        }
+        // Back to blocking writes: a regular file never waits, but the flag is not needed any more.
+        _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) & ~O_NONBLOCK)
         var failure = writeAll(text, to: descriptor)
         if close(descriptor) != 0, failure == nil { failure = errno }
         return failure.map(InputFile.reason)

@@ -76,7 +76,8 @@ extension ScenarioCommand {
         var output = lines.joined(separator: "\n") + "\n"
         if let first = failures.first {
             if let out = options.out {
-                if let problem = OutputFile.replace(out, with: first.scenarioFile) {
+                // Relative Info.plist paths resolve against the file's folder: move them to the new one.
+                if let problem = OutputFile.replace(out, with: ScenarioFileRebase.text(first.scenarioFile, from: file, to: out)) {
                     return .failure("bgbudget: cannot write '\(quotedPath(out))': \(problem)")
                 }
                 output += "the first counterexample is in \(out): bgbudget run \(out)\n"
@@ -92,7 +93,7 @@ extension ScenarioCommand {
     }
 
     /// Reads the options of `explore`.
-    private static func parseExplore(_ arguments: [String]) -> Result<ExploreOptions, Failed> {
+    static func parseExplore(_ arguments: [String]) -> Result<ExploreOptions, Failed> {
         var options = ExploreOptions()
         var index = 0
         func fail(_ message: String) -> Result<ExploreOptions, Failed> { .failure(Failed(outcome: .usage(message))) }
@@ -101,7 +102,7 @@ extension ScenarioCommand {
             index += 1
             let (name, inlineValue) = split(argument)
             let valued = ["--invariant", "--seeds", "--first-seed", "--sequences", "--length", "--depth", "--out"]
-            if name == "--help" || name == "-h" { return .failure(Failed(outcome: .success(help))) }
+            if name == "--help" || name == "-h" { return .failure(Failed(outcome: .success(help(for: "explore")))) }
             if valued.contains(name) {
                 var value = inlineValue ?? ""
                 if inlineValue == nil {

@@ -1,37 +1,24 @@
 import BackgroundBudget
 
 extension ScenarioCommand {
-    /// The text of `bgbudget --help`; the vocabulary lists come from the tables, so they never fall
-    /// behind the format.
-    package static var help: String {
-        var text = """
-        bgbudget: run a BackgroundBudget scenario on the virtual clock and show what iOS does.
-
-        USAGE
-          bgbudget run FILE [--format log|jsonl|svg] [--out PATH] [--from TIME] [--to TIME]
-          bgbudget validate FILE
-          bgbudget explore FILE [--invariant NAME]... [--seeds N] [--depth D]
-          bgbudget --help
-
-        COMMANDS
-          run        Run the scenario and print its trace (or write it to --out PATH).
-          validate   Check the scenario without running it.
-          explore    Drive the scenario's apps through many sequences of events, report
-                     every invariant that breaks, shrunk to a minimal scenario file.
-
-        OPTIONS (run)
+    /// The options of `run`, as both help pages print them.
+    private static let runOptions = """
           -f, --format FORMAT   log    NSLog-style lines, state changes in parentheses (default)
                                 jsonl  one JSON object per trace event
                                 svg    a timeline picture: a lane per app, a band per state,
                                        bars for activities, tasks and fetches, and a
                                        Device lane with its conditions
           -o, --out PATH        write the output to PATH instead of standard output
+                                (a regular file, replaced whole; never a device or pipe)
           --from TIME, --to TIME
                                 with --format svg, draw only this stretch of the run;
                                 TIME is seconds (90, 1.5) or a number with a unit:
                                 ms, s, min, h, d (250ms, 15min, 6h)
 
-        OPTIONS (explore)
+        """
+
+    /// The options of `explore`, as both help pages print them.
+    private static let exploreOptions = """
           --invariant NAME      check NAME (repeatable; all built-in ones by default):
                                 noWatchdogKill, noKillWithOpenTask, everyTaskEndsOnce,
                                 scheduledTaskCompletes, noCallbackAfterExit, all, or
@@ -42,6 +29,115 @@ extension ScenarioCommand {
           --length N            events per sequence (20)
           --depth D             also search every sequence up to D events, pruning seen states
           --out PATH            write the first counterexample's scenario file to PATH
+                                (its relative Info.plist paths are rewritten to resolve
+                                from PATH's folder, so 'bgbudget run PATH' works there)
+
+        """
+
+    /// Where the scenario format is described, for the commands' own pages.
+    private static let formatPointer = """
+
+        Scenario files are JSON; 'bgbudget --help' lists the events and callback steps,
+        and the Scenario format article in the documentation describes them.
+
+        """
+
+    /// The help of one command: what `bgbudget COMMAND --help` and `bgbudget help COMMAND` print.
+    /// - Parameter command: `run`, `validate` or `explore`; anything else gives the whole ``help``.
+    package static func help(for command: String) -> String {
+        switch command {
+        case "run":
+            return """
+            bgbudget run: run a scenario on the virtual clock and print its trace.
+
+            USAGE
+              bgbudget run FILE [--format log|jsonl|svg] [--out PATH] [--from TIME] [--to TIME]
+
+            OPTIONS
+
+            """ + runOptions + """
+              -h, --help            print this help
+
+            EXIT STATUS
+              0  the trace was printed or written
+              1  the scenario is invalid or unreadable, an event was refused when it ran
+                 (no trace is printed), or the output could not be written
+              2  the command line is wrong
+
+            """ + formatPointer
+        case "validate":
+            return """
+            bgbudget validate: check a scenario file without running it.
+
+            USAGE
+              bgbudget validate FILE
+
+            Prints 'FILE: valid: N apps, M events, ends at T s', or each problem with its
+            line, column and JSONPath.
+
+            OPTIONS
+              -h, --help            print this help
+
+            EXIT STATUS
+              0  the scenario is valid
+              1  the scenario is invalid or cannot be read
+              2  the command line is wrong
+
+            """ + formatPointer
+        case "explore":
+            return """
+            bgbudget explore: drive a scenario's apps through many sequences of events and
+            report every invariant that breaks, shrunk to a minimal scenario file.
+
+            USAGE
+              bgbudget explore FILE [--invariant NAME]... [--seeds N] [--first-seed S]
+                               [--sequences N] [--length N] [--depth D] [--out PATH]
+
+            The scenario's events are the setup every sequence starts from.
+
+            OPTIONS
+
+            """ + exploreOptions + """
+              -h, --help            print this help
+
+            EXIT STATUS
+              0  no invariant broke
+              1  an invariant broke (each failure is printed, shrunk), the scenario is
+                 invalid or unreadable, or --out could not be written
+              2  the command line is wrong
+
+            """ + formatPointer
+        default:
+            return help
+        }
+    }
+
+    /// The text of `bgbudget --help`; the vocabulary lists come from the tables, so they never fall
+    /// behind the format.
+    package static var help: String {
+        var text = """
+        bgbudget: run a BackgroundBudget scenario on the virtual clock and show what iOS does.
+
+        USAGE
+          bgbudget run FILE [--format log|jsonl|svg] [--out PATH] [--from TIME] [--to TIME]
+          bgbudget validate FILE
+          bgbudget explore FILE [--invariant NAME]... [--seeds N] [--depth D]
+          bgbudget COMMAND --help, bgbudget help COMMAND
+          bgbudget --help
+
+        COMMANDS
+          run        Run the scenario and print its trace (or write it to --out PATH).
+          validate   Check the scenario without running it.
+          explore    Drive the scenario's apps through many sequences of events, report
+                     every invariant that breaks, shrunk to a minimal scenario file.
+
+        OPTIONS (run)
+
+        """ + runOptions + """
+
+        OPTIONS (explore)
+
+        """ + exploreOptions + """
 
         EXIT STATUS
           0  success

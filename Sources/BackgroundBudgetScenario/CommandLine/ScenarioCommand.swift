@@ -55,8 +55,15 @@ package enum ScenarioCommand {
         guard let command = arguments.first else { return .usage("missing command; expected one of run, validate, explore, --help") }
         let rest = Array(arguments.dropFirst())
         switch command {
-        case "--help", "-h", "help":
+        case "--help", "-h":
             return .success(help)
+        case "help":
+            // `bgbudget help explore` is `bgbudget explore --help`.
+            guard let topic = rest.first else { return .success(help) }
+            guard rest.count == 1, commands.contains(topic) else {
+                return .usage("'help' takes one command: run, validate, explore; got '\(clipped(rest.joined(separator: " ")))'")
+            }
+            return .success(help(for: topic))
         case "run":
             return runCommand(rest)
         case "validate":
@@ -83,7 +90,7 @@ package enum ScenarioCommand {
             let (name, inlineValue) = split(argument)
             switch name {
             case "--help", "-h":
-                return .success(help)
+                return .success(help(for: "run"))
             case "--format", "-f", "--out", "-o", "--from", "--to":
                 let canonical = name.hasPrefix("--") ? name : (name == "-f" ? "--format" : "--out")
                 let value: String
@@ -169,7 +176,7 @@ package enum ScenarioCommand {
     private static func validateCommand(_ arguments: [String]) -> Outcome {
         var file: String?
         for argument in arguments {
-            if argument == "--help" || argument == "-h" { return .success(help) }
+            if argument == "--help" || argument == "-h" { return .success(help(for: "validate")) }
             if argument.hasPrefix("-") { return .usage("unknown option '\(clipped(argument))' for 'validate'; it takes only a file") }
             if let file { return .usage("'validate' takes one scenario file; got '\(clipped(file))' and '\(clipped(argument))'") }
             file = argument

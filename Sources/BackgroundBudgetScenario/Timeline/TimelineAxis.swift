@@ -11,8 +11,7 @@ struct TimelineAxis: Sendable, Hashable {
     let step: Int64
     /// The start of the drawn domain: zero, or the start of a window.
     let domainStart: Int64
-    /// The end of the drawn domain: the run's end plus 2.5 %, so the states the run ends in show, or
-    /// the end of a window.
+    /// The end of the drawn domain: the run's end, or the end of a window; nothing is drawn after it.
     let domainEnd: Int64
 
     private static let second: Int64 = 1_000_000_000
@@ -25,8 +24,7 @@ struct TimelineAxis: Sendable, Hashable {
 
     /// The axis for a whole run that ends at `end`.
     init(end: BudgetInstant) {
-        let span = max(end.nanoseconds, 1_000_000)
-        self.init(start: 0, end: span + span / 40)
+        self.init(start: 0, end: end.nanoseconds)
     }
 
     /// The axis for the stretch from `start` to `end`, in nanoseconds (a window of a run).

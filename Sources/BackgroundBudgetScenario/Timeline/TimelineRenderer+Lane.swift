@@ -6,10 +6,15 @@ extension TimelineRenderer {
     /// The colour of switch labels.
     static let switchLabelColour = "#444444"
 
-    func drawLane(_ lane: TimelineLane, layout: TimelineSpanLayout, top: Double, scale: TimelineScale) -> String {
-        var svg = "<g>\n"
-        let height = Self.height(of: lane, rows: layout.rows)
-        let bandY = lane.isDevice ? top + 22 : top + Self.bandTop
+    /// The colour of the lines from stacked labels down to their instants.
+    static let leaderColour = "#aaaaaa"
+
+    func drawLane(_ lane: TimelineLane, layout: TimelineSpanLayout, labels: TimelineLabelLayout, top: Double, scale: TimelineScale) -> String {
+        var svg = "<g class=\"lane\">\n"
+        let height = Self.height(of: lane, rows: layout.rows, labelRows: labels.rows)
+        // Each row of labels after the first moves the band and what is under it down.
+        let shift = Double(labels.rows - 1) * Self.labelRowHeight
+        let bandY = lane.isDevice ? top + 22 : top + Self.bandTop + shift
         let name = lane.manifest.displayName
         let nameY = lane.isDevice ? top + 22 : bandY + 11
         svg += "<text x=\"20\" y=\"\(svgNumber(nameY))\" font-weight=\"bold\" fill=\"#222222\">"
@@ -19,6 +24,10 @@ extension TimelineRenderer {
             svg += "<text x=\"20\" y=\"\(svgNumber(nameY + 14))\" font-size=\"10\" fill=\"#777777\">"
                 + "\(xmlEscaped(Self.truncated(subtitle, 32)))</text>\n"
         }
+        if labels.unplaced > 0 {
+            svg += "<text class=\"unplaced-labels\" x=\"20\" y=\"\(svgNumber(nameY + 28))\" font-size=\"10\" fill=\"\(Self.switchLabelColour)\">"
+                + "+\(labels.unplaced) user action\(labels.unplaced == 1 ? "" : "s") not labelled</text>\n"
+        }
         svg += "<line x1=\"20\" y1=\"\(svgNumber(top + height))\" x2=\"\(svgNumber(Self.plotRight))\" "
             + "y2=\"\(svgNumber(top + height))\" stroke=\"#f0f0f0\"/>\n"
         if lane.isDevice {
@@ -27,10 +36,10 @@ extension TimelineRenderer {
         } else {
             svg += drawBands(lane, bandY: bandY, scale: scale)
         }
-        svg += drawSpans(layout, top: lane.isDevice ? top + 18 : top + Self.laneHeight - 2)
-        if !lane.isDevice { svg += drawSwitchLabels(lane, top: top) }
+        svg += drawSpans(layout, top: lane.isDevice ? top + 18 : top + Self.laneHeight - 2 + shift)
+        if !lane.isDevice { svg += drawSwitchLabels(labels, top: top, bandY: bandY) }
         for group in lane.marks {
-            svg += drawMark(group, bandY: bandY)
+            svg += drawMark(group, bandY: bandY, right: Self.plotRight)
         }
         return svg + "</g>\n"
     }
@@ -43,7 +52,10 @@ extension TimelineRenderer {
         }
         for (band, x0, width) in drawn.filter({ $0.width >= Self.minimumBandWidth }) + drawn.filter({ $0.width < Self.minimumBandWidth }) {
             let duration = formatSeconds(band.to - band.from)
-            svg += "<rect x=\"\(svgNumber(x0))\" y=\"\(svgNumber(bandY))\" width=\"\(svgNumber(max(width, Self.minimumBandWidth)))\" "
+            // A short band at the very end widens to the left, so that it stays inside the plot.
+            let shown = max(width, Self.minimumBandWidth)
+            let left = min(x0, scale.right - shown)
+            svg += "<rect x=\"\(svgNumber(left))\" y=\"\(svgNumber(bandY))\" width=\"\(svgNumber(shown))\" "
                 + "height=\"\(svgNumber(Self.bandHeight))\" fill=\"\(TimelineMark.colour(of: band.state))\">"
                 + "<title>\(band.state) from t=\(formatSeconds(band.from))s for \(duration) s (\(xmlEscaped(band.reason)))</title></rect>\n"
         }
@@ -52,8 +64,9 @@ extension TimelineRenderer {
         for allowance in lane.allowances {
             let end = min(allowance.until, allowance.left ?? allowance.until, run.end.nanoseconds)
             guard let (x0, x1) = scale.clipped(allowance.from, end) else { continue }
-            svg += "<rect x=\"\(svgNumber(x0))\" y=\"\(svgNumber(bandY + Self.bandHeight + 1))\" "
-                + "width=\"\(svgNumber(max(x1 - x0, Self.minimumBandWidth)))\" height=\"3\" fill=\"\(TimelineMark.allowanceColour)\">"
+            let width = max(x1 - x0, Self.minimumBandWidth)
+            svg += "<rect x=\"\(svgNumber(min(x0, scale.right - width)))\" y=\"\(svgNumber(bandY + Self.bandHeight + 1))\" "
+                + "width=\"\(svgNumber(width))\" height=\"3\" fill=\"\(TimelineMark.allowanceColour)\">"
                 + "<title>background allowance from t=\(formatSeconds(allowance.from))s, runs out at t=\(formatSeconds(allowance.until))s"
                 + "\(allowance.left.map { $0 < allowance.until ? "; left the background at t=\(formatSeconds($0))s" : "" } ?? "")</title></rect>\n"
         }
@@ -82,27 +95,47 @@ extension TimelineRenderer {
         return svg
     }
 
-    /// What the user did, written above the lane's marks; a label that would overlap the one before
-    /// it is left out (the state band's hover text still has it).
-    private func drawSwitchLabels(_ lane: TimelineLane, top: Double) -> String {
+    /// What the user did, written above the lane's marks on the rows ``TimelineLabelLayout`` chose; a
+    /// label on a lower row has a thin line down to the band at its instant, and every label a white
+    /// outline, so that a line passing behind it does not cross its letters.
+    private func drawSwitchLabels(_ labels: TimelineLabelLayout, top: Double, bandY: Double) -> String {
         var svg = ""
-        var end = -Double.infinity
-        for label in lane.switchLabels where label.x >= end + 4 {
-            let width = Double(label.text.count) * TimelineSpanLayout.characterWidth
-            // Near the right edge the label ends at its instant instead of starting there.
-            let fits = label.x + width <= Self.width - 4
-            svg += "<text class=\"switch-label\" x=\"\(svgNumber(label.x))\" y=\"\(svgNumber(top + 11))\" font-size=\"10\" "
-                + "\(fits ? "" : "text-anchor=\"end\" ")fill=\"\(Self.switchLabelColour)\">\(xmlEscaped(label.text))</text>\n"
-            end = fits ? label.x + width : label.x
+        for label in labels.placed {
+            let y = top + 11 + Double(label.row) * Self.labelRowHeight
+            if label.row > 0 {
+                svg += "<line class=\"leader\" x1=\"\(svgNumber(label.x))\" y1=\"\(svgNumber(y + 2))\" x2=\"\(svgNumber(label.x))\" "
+                    + "y2=\"\(svgNumber(bandY))\" stroke=\"\(Self.leaderColour)\" stroke-width=\"0.75\"/>\n"
+            }
+        }
+        for label in labels.placed {
+            let y = top + 11 + Double(label.row) * Self.labelRowHeight
+            svg += "<text class=\"switch-label\" x=\"\(svgNumber(label.x))\" y=\"\(svgNumber(y))\" font-size=\"10\" "
+                + "\(label.endsAtInstant ? "text-anchor=\"end\" " : "")stroke=\"#ffffff\" stroke-width=\"3\" paint-order=\"stroke\" "
+                + "fill=\"\(Self.switchLabelColour)\">\(xmlEscaped(label.text))</text>\n"
         }
         return svg
     }
 
-    func drawMark(_ group: TimelineLane.MarkGroup, bandY: Double) -> String {
+    /// How far a mark reaches to each side of its instant.
+    static func halfWidth(of mark: TimelineMark) -> Double {
+        switch mark {
+        case .state: 0.5
+        case .task: 1
+        case .expiration: 1.5
+        case .allowance: 2
+        case .callback, .exit, .refused, .request: 4.5
+        case .warning, .deviceChange: 5
+        }
+    }
+
+    /// One mark, centred on its instant, or moved left just enough to stay left of `right`.
+    func drawMark(_ group: TimelineLane.MarkGroup, bandY: Double, right: Double) -> String {
         var lines = group.lines
         if group.count > lines.count { lines.append("… and \(group.count - lines.count) more") }
         let title = "<title>\(xmlEscaped(lines.joined(separator: "\n")))</title>"
-        let cx = group.x
+        let cx = min(group.x, right - Self.halfWidth(of: group.mark))
+        // Marks about decisions sit in one row above the callbacks.
+        let cy = bandY - 14
         switch group.mark {
         case .state:
             // State changes are the bands themselves; a thin tick makes changes at one instant findable.
@@ -128,11 +161,23 @@ extension TimelineRenderer {
             // The bar is drawn with the lane; this invisible mark carries the hover text.
             return "<rect x=\"\(svgNumber(cx - 2))\" y=\"\(svgNumber(bandY + Self.bandHeight))\" width=\"4\" height=\"5\" "
                 + "fill-opacity=\"0\">\(title)</rect>\n"
-        case .other:
-            let cy = bandY - 14
-            return "<path d=\"M\(svgNumber(cx)) \(svgNumber(cy - 5))L\(svgNumber(cx + 5)) \(svgNumber(cy))"
-                + "L\(svgNumber(cx)) \(svgNumber(cy + 5))L\(svgNumber(cx - 5)) \(svgNumber(cy))Z\" "
-                + "fill=\"\(TimelineMark.otherColour)\">\(title)</path>\n"
+        case .refused:
+            // A "no" sign: a ring with a slash.
+            return "<path d=\"M\(svgNumber(cx - 3.5)) \(svgNumber(cy))a3.5 3.5 0 1 0 7 0a3.5 3.5 0 1 0 -7 0"
+                + "M\(svgNumber(cx - 2.4)) \(svgNumber(cy + 2.4))L\(svgNumber(cx + 2.4)) \(svgNumber(cy - 2.4))\" "
+                + "fill=\"#ffffff\" stroke=\"\(TimelineMark.refusedColour)\" stroke-width=\"1.5\">\(title)</path>\n"
+        case .warning:
+            return "<path d=\"M\(svgNumber(cx)) \(svgNumber(cy - 5))L\(svgNumber(cx + 5)) \(svgNumber(cy + 4))"
+                + "L\(svgNumber(cx - 5)) \(svgNumber(cy + 4))Z\" fill=\"\(TimelineMark.warningColour)\" stroke=\"#222222\" "
+                + "stroke-width=\"0.75\" stroke-linejoin=\"round\">\(title)</path>\n"
+        case .request:
+            return "<circle cx=\"\(svgNumber(cx))\" cy=\"\(svgNumber(cy))\" r=\"3.5\" fill=\"#ffffff\" "
+                + "stroke=\"\(TimelineMark.requestColour)\" stroke-width=\"1.25\">\(title)</circle>\n"
+        case .deviceChange:
+            let colours = TimelineMark.deviceChangeColours
+            return "<path d=\"M\(svgNumber(cx)) \(svgNumber(cy - 4.5))L\(svgNumber(cx + 4.5)) \(svgNumber(cy))"
+                + "L\(svgNumber(cx)) \(svgNumber(cy + 4.5))L\(svgNumber(cx - 4.5)) \(svgNumber(cy))Z\" "
+                + "fill=\"\(colours.fill)\" stroke=\"\(colours.stroke)\" stroke-width=\"1.25\">\(title)</path>\n"
         }
     }
 }

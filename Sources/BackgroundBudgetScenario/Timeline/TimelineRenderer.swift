@@ -6,12 +6,17 @@ import BackgroundBudget
 /// what the user did, a Device lane with the device's conditions as labelled bars, a time axis and a
 /// legend.
 ///
+/// Nothing is drawn past the end of the run (or of the window drawn): the plot's right edge is that
+/// end. Labels of what the user did that crowd each other are stacked on rows above the band, and
+/// every kind of mark has a shape of its own and a legend entry, so a printed picture reads without
+/// hover text.
+///
 /// The width is fixed and the time scale fits the run, or the ``TimelineWindow`` drawn, so an hour
 /// with five apps reads as well as forty seconds with one. A state that lasts for some time is drawn
 /// at least ``minimumBandWidth`` wide; states that last no time at all (the `inactive` between
 /// `applicationWillResignActive` and `applicationDidEnterBackground`) show in the hover text of the
 /// marks. Marks that fall on the same pixel of a lane are drawn once, with every event in their hover
-/// text. Output depends only on the run and the window, so the same input always gives the same bytes.
+/// text. ``TimelineLabelLayout`` places the labels. Output depends only on the run and the window, so the same input always gives the same bytes.
 /// ``TimelineMark`` decides each event's mark, ``TimelineSpanTracker`` its bars.
 struct TimelineRenderer {
     let run: ScenarioRun
@@ -21,8 +26,10 @@ struct TimelineRenderer {
     static let width = 1200.0
     static let plotLeft = 200.0
     static let plotRight = 1170.0
-    /// The height of an app lane without spans; each row of spans adds ``spanRowHeight``.
+    /// The height of an app lane without spans and with one row of labels; each row of spans adds
+    /// ``spanRowHeight``, each further row of labels ``labelRowHeight``.
     static let laneHeight = 68.0
+    static let labelRowHeight = 12.0
     /// The top of the state band in an app lane.
     static let bandTop = 32.0
     static let bandHeight = 20.0
@@ -48,20 +55,22 @@ struct TimelineRenderer {
             lanes[index].record(event, scale: scale)
             if scale.contains(event.time.nanoseconds) { eventsDrawn += 1 }
         }
-        for index in lanes.indices { lanes[index].finish(at: max(axis.domainEnd, run.end.nanoseconds)) }
+        for index in lanes.indices { lanes[index].finish(at: run.end.nanoseconds) }
         let layouts = lanes.map { TimelineSpanLayout($0.spans, scale: scale) }
+        let labelLayouts = lanes.map { TimelineLabelLayout($0.isDevice ? [] : $0.switchLabels, right: Self.plotRight) }
 
         let captionLines = Self.wrap(run.description, width: 150, maxLines: 4)
         let lanesTop = 58.0 + Double(captionLines.count) * 17
         var laneTops: [Double] = []
         var y = lanesTop
-        for (lane, layout) in zip(lanes, layouts) {
+        for index in lanes.indices {
             laneTops.append(y)
-            y += Self.height(of: lane, rows: layout.rows)
+            y += Self.height(of: lanes[index], rows: layouts[index].rows, labelRows: labelLayouts[index].rows)
         }
         let axisY = y + 6
         let legendY = axisY + 64
-        let height = legendY + 70
+        let legend = drawLegend(y: legendY, showsEnd: scale.contains(run.end.nanoseconds))
+        let height = legend.bottom + 16
 
         var svg = """
         <svg xmlns="http://www.w3.org/2000/svg" width="\(svgNumber(Self.width))" height="\(svgNumber(height))" \
@@ -85,7 +94,7 @@ struct TimelineRenderer {
         svg += "</g>\n"
 
         for index in lanes.indices {
-            svg += drawLane(lanes[index], layout: layouts[index], top: laneTops[index], scale: scale)
+            svg += drawLane(lanes[index], layout: layouts[index], labels: labelLayouts[index], top: laneTops[index], scale: scale)
         }
 
         // The end of the run, then the axis.
@@ -106,7 +115,7 @@ struct TimelineRenderer {
         svg += "<text x=\"\(svgNumber((Self.plotLeft + Self.plotRight) / 2))\" y=\"\(svgNumber(axisY + 36))\" "
             + "text-anchor=\"middle\" stroke=\"none\" fill=\"#555555\">time since the scenario started</text>\n</g>\n"
 
-        svg += drawLegend(y: legendY)
+        svg += legend.svg
         return svg + "</svg>\n"
     }
 
@@ -122,9 +131,10 @@ struct TimelineRenderer {
             + "t=\(formatSeconds(window.from.nanoseconds)) s to \(formatSeconds(window.to.nanoseconds)) s of a run that ends at \(end) s"
     }
 
-    /// The height of a lane with `rows` rows of spans.
-    static func height(of lane: TimelineLane, rows: Int) -> Double {
-        lane.isDevice ? 34 + Double(max(rows, 1)) * spanRowHeight : laneHeight + Double(rows) * spanRowHeight
+    /// The height of a lane with `rows` rows of spans and `labelRows` rows of labels.
+    static func height(of lane: TimelineLane, rows: Int, labelRows: Int) -> Double {
+        lane.isDevice ? 34 + Double(max(rows, 1)) * spanRowHeight
+            : laneHeight + Double(max(labelRows, 1) - 1) * labelRowHeight + Double(rows) * spanRowHeight
     }
 
     static func truncated(_ text: String, _ length: Int) -> String {

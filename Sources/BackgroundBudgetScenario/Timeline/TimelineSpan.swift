@@ -14,6 +14,8 @@ struct TimelineSpan: Sendable, Hashable {
         case fetch
         /// A `BGTaskScheduler` task (started to completed).
         case scheduledTask
+        /// A file lock the app holds (from taking it to releasing it, or to the process's end).
+        case fileLock
         /// A device condition: Low Power Mode, Background App Refresh off, memory, power, network.
         case condition
 
@@ -24,6 +26,7 @@ struct TimelineSpan: Sendable, Hashable {
             case .finiteTask: ("#fde2c2", "#c06a00")
             case .fetch: ("#d3e4f5", "#2f6fad")
             case .scheduledTask: ("#e6d9f2", "#7a4fa3")
+            case .fileLock: ("#e3e3e3", "#4d4d4d")
             case .condition: ("#fff2b3", "#9a7b00")
             }
         }
@@ -35,6 +38,7 @@ struct TimelineSpan: Sendable, Hashable {
             case .finiteTask: "finite task"
             case .fetch: "fetch"
             case .scheduledTask: "scheduled task"
+            case .fileLock: "file lock"
             case .condition: "condition"
             }
         }
@@ -69,6 +73,8 @@ struct TimelineSpanTracker: Sendable {
         case .taskStarted(let identifier):
             start("scheduled \(identifier)", .scheduledTask, Self.shortIdentifier(identifier), at: t)
         case .taskCompleted(let identifier, let completion): stop("scheduled \(identifier)", at: t, completion.rawValue)
+        case .fileLockAcquired(let path): start("lock \(path)", .fileLock, "lock \(Self.lastComponent(of: path))", at: t)
+        case .fileLockReleased(let path): stop("lock \(path)", at: t, "released")
         case .deviceChanged(let change):
             stop("condition \(change.name)", at: t, "\(change)")
             if let label = Self.label(of: change) { start("condition \(change.name)", .condition, label, at: t) }
@@ -121,6 +127,11 @@ struct TimelineSpanTracker: Sendable {
         case .backgroundGPU(let on): on ? "background GPU" : nil
         case .memoryCapacity(let bytes): bytes.map { _ in "memory: \(change.value)" }
         }
+    }
+
+    /// The file name at the end of a path: `Notes.sqlite` for `Library/Notes.sqlite`.
+    static func lastComponent(of path: String) -> String {
+        path.split(separator: "/").last.map(String.init) ?? path
     }
 
     /// The last component of a reverse-DNS task identifier: `refresh` for `com.example.photos.refresh`.

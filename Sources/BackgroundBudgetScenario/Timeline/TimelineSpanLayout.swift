@@ -32,15 +32,17 @@ struct TimelineSpanLayout {
         var rowEnds: [Double] = []     // the end of the last bar or label on each row
         var lastLabel: [String: Double] = [:]
         for span in spans.sorted(by: { ($0.from, $0.to) < ($1.from, $1.to) }) {
-            guard let (x0, end) = scale.clipped(span.from, span.to) else { continue }
-            let x1 = max(end, x0 + Self.minimumWidth)
+            guard let (start, end) = scale.clipped(span.from, span.to) else { continue }
+            // A bar narrower than the minimum widens to the right, or to the left at the plot's end.
+            let x1 = min(max(end, start + Self.minimumWidth), scale.right)
+            let x0 = min(start, x1 - Self.minimumWidth)
             let width = Double(span.label.count) * Self.characterWidth
             let repeated = lastLabel["\(span.kind) \(span.label)"].map { x0 - $0 < Self.repeatDistance } ?? false
             // Where the label may go, best first, as (label x, inside, leftmost, rightmost) of bar and label.
             var options: [(x: Double, inside: Bool, left: Double, right: Double)] = []
             if !repeated {
                 if x1 - x0 >= width + 6 { options.append((x0 + 3, true, x0, x1)) }
-                if x1 + 3 + width <= scale.right + 28 { options.append((x1 + 3, false, x0, x1 + 3 + width)) }
+                if x1 + 3 + width <= scale.right { options.append((x1 + 3, false, x0, x1 + 3 + width)) }
                 if x0 - 3 - width >= scale.left { options.append((x0 - 3 - width, false, x0 - 3 - width, x1)) }
             }
             var chosen: (row: Int, label: (x: Double, inside: Bool)?, right: Double)?
