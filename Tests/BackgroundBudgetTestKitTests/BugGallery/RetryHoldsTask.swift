@@ -1,0 +1,89 @@
+import BackgroundBudgetScenario
+import BackgroundBudgetTestKit
+import Testing
+
+/// google/gtm-session-fetcher#174: a fetch that failed and waited to retry kept its background task
+/// until the retry timer fired, holding the app in the background past its allowance.
+///
+/// The fetcher begins a task for each fetch and ends it when the fetch is done. A fetch made without
+/// a network fails after 1 s and is retried 60 s later. Before the fix the task stayed open through
+/// the wait, so the app was terminated 30 s after it left the screen; the fix ends the task before
+/// the retry timer starts and begins a new one when the retry runs.
+final class RetryHoldsTask: ApplicationDelegate {
+    let fixed: Bool
+
+    init(fixed: Bool) {
+        self.fixed = fixed
+    }
+
+    /// Uploads the user's last change when the app leaves the screen.
+    func applicationDidEnterBackground(_ application: Application) {
+        fetch(in: application, task: application.beginBackgroundTask(withName: "fetcher"))
+    }
+
+    private func fetch(in application: Application, task: BackgroundTaskIdentifier) {
+        // The app learns whether it has a network as an app does from a path monitor.
+        let online = application.system?.isNetworkAvailable ?? false
+        application.runLater(after: .seconds(1)) { [fixed] in
+            if online {
+                if task != .invalid { application.endBackgroundTask(task) }
+                return
+            }
+            if fixed, task != .invalid { application.endBackgroundTask(task) }
+            application.runLater(after: .seconds(60)) {
+                let retryTask = fixed ? application.beginBackgroundTask(withName: "fetcher") : task
+                self.fetch(in: application, task: retryTask)
+            }
+        }
+    }
+
+    static let bug = GalleryBug(
+        name: "google/gtm-session-fetcher#174", make: { RetryHoldsTask(fixed: $0) },
+        menu: Gallery.menu([.init(.act(.setNetwork(false))), .init(.act(.setNetwork(true)))]),
+        invariants: ExplorerInvariant.builtIn, invariant: "noKillWithOpenTask",
+        // Turning the network off before or after opening the app commute: the shrinker keeps the
+        // order it found, so finds shrink to one of two sequences of four events.
+        minimals: [[.act(.open(Gallery.app)), .act(.setNetwork(false)), .act(.home), .wait(.seconds(40))],
+                   [.act(.setNetwork(false)), .act(.open(Gallery.app)), .act(.home), .wait(.seconds(40))]])
+}
+
+@Suite struct RetryHoldsTaskTests {
+    @Test func beforeTheFixTheTaskIsHeldThroughTheRetryWaitAndTheAppIsKilled() throws {
+        let lines = try Gallery.trace(of: RetryHoldsTask(fixed: false)) { system, _, clock in
+            system.setNetworkAvailable(false)
+            try system.pressHome()
+            clock.advance(by: .seconds(60))
+        }
+        #expect(Array(lines.suffix(5)) == [
+            #"{"t":0.000,"app":"com.example.gallery","event":"beginBackgroundTask","task":1,"name":"fetcher"}"#,
+            #"{"t":0.000,"app":"com.example.gallery","event":"allowanceStarted","until":30.000}"#,
+            #"{"t":25.000,"app":"com.example.gallery","event":"expirationHandler","task":1}"#,
+            #"{"t":30.000,"app":"com.example.gallery","event":"exit","reason":"backgroundTaskExpired","code":"0x2182bad2"}"#,
+            #"{"t":30.000,"app":"com.example.gallery","event":"stateChange","state":"notRunning","reason":"backgroundTaskExpired"}"#,
+        ])
+    }
+
+    @Test func withTheFixTheTaskEndsBeforeTheRetryWaitAndTheAppIsSuspended() throws {
+        let lines = try Gallery.trace(of: RetryHoldsTask(fixed: true)) { system, _, clock in
+            system.setNetworkAvailable(false)
+            try system.pressHome()
+            clock.advance(by: .seconds(30))
+        }
+        #expect(Array(lines.suffix(4)) == [
+            #"{"t":0.000,"app":"com.example.gallery","event":"beginBackgroundTask","task":1,"name":"fetcher"}"#,
+            #"{"t":0.000,"app":"com.example.gallery","event":"allowanceStarted","until":30.000}"#,
+            #"{"t":1.000,"app":"com.example.gallery","event":"endBackgroundTask","task":1}"#,
+            #"{"t":1.000,"app":"com.example.gallery","event":"stateChange","state":"suspended","reason":"backgroundTasksEnded"}"#,
+        ])
+    }
+
+    @Test func withANetworkTheFetchEndsItsTaskEitherWay() throws {
+        for fixed in [false, true] {
+            let lines = try Gallery.trace(of: RetryHoldsTask(fixed: fixed)) { system, _, clock in
+                try system.pressHome()
+                clock.advance(by: .seconds(60))
+            }
+            #expect(lines.last == #"{"t":1.000,"app":"com.example.gallery","event":"stateChange","state":"suspended","reason":"backgroundTasksEnded"}"#)
+        }
+    }
+}
