@@ -15,7 +15,7 @@ extension Gallery {
 /// The explorer on the gallery: each bug found on its own from random walks and shrunk to a minimal
 /// sequence; each fix passing random walks and the exhaustive search.
 ///
-/// `swift test` runs two seeds, 50 walks and the exhaustive search to depth 2; the long suite
+/// `swift test` runs one seed, 30 walks and the exhaustive search to depth 2; the long suite
 /// (`BGBUDGET_LONG_TESTS=1`) runs 100 seeds, 100,000 walks and the exhaustive search to depth 6.
 /// Every exploration runs under a real-time backstop, so one that never returned (a shrinker that
 /// loops) fails its test instead of hanging the suite; the gallery's menu waits are chosen so that
@@ -27,13 +27,13 @@ extension Gallery {
     @Test(arguments: Gallery.bugs)
     func theExplorerFindsTheBugBeforeTheFixAndShrinksItToAMinimalSequence(_ bug: GalleryBug) throws {
         let explorer = try bug.explorer(fixed: false)
-        let seeds = UInt64(LongRun.cases(100, quick: 2))
+        let seeds = UInt64(LongRun.cases(100, quick: 1))
         let finds = Gallery.guarded(seconds: Self.backstop) {
             (1...seeds).map { explorer.randomWalks(seed: $0, sequences: 1_000).failures.first }
         }
         let failures = try #require(finds, "the exploration did not return within \(Self.backstop) s")
         let found = failures.compactMap { $0 }
-        // At least 95 of 100 seeds in the long suite; both quick seeds.
+        // At least 95 of 100 seeds in the long suite; the one quick seed.
         #expect(found.count * 100 >= Int(seeds) * 95, "found from \(found.count) of \(seeds) seeds")
         for failure in found {
             #expect(failure.invariant == bug.invariant, "\(failure)")
@@ -51,9 +51,23 @@ extension Gallery {
     }
 
     @Test(arguments: Gallery.bugs)
+    func theExhaustiveSearchFindsTheBugBeforeTheFixAtTheDepthOfItsMinimalSequence(_ bug: GalleryBug) throws {
+        let explorer = try bug.explorer(fixed: false)
+        let depth = bug.minimals[0].count
+        // One level less finds nothing (checked in the long suite only, to keep `swift test` fast).
+        let depths = LongRun.isOn ? [depth - 1, depth] : [depth]
+        let reports = Gallery.guarded(seconds: Self.backstop) { depths.map { explorer.exhaustive(depth: $0) } }
+        let done = try #require(reports, "the exploration did not return within \(Self.backstop) s")
+        #expect(done.dropLast().allSatisfy { $0.failures.isEmpty }, "\(done)")
+        let found = try #require(done.last)
+        #expect(found.failures.map(\.invariant) == [bug.invariant], "\(found)")
+        #expect(found.failures.allSatisfy { bug.minimals.contains($0.events) }, "\(found)")
+    }
+
+    @Test(arguments: Gallery.bugs)
     func theFixedVersionPassesRandomWalksAndTheExhaustiveSearch(_ bug: GalleryBug) throws {
         let explorer = try bug.explorer(fixed: true)
-        let walks = LongRun.cases(100_000, quick: 50)
+        let walks = LongRun.cases(100_000, quick: 30)
         let depth = LongRun.cases(6, quick: 2)
         let reports = Gallery.guarded(seconds: Self.backstop) {
             [explorer.randomWalks(seed: 1, sequences: walks), explorer.exhaustive(depth: depth)]

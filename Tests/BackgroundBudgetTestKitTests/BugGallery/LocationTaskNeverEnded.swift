@@ -9,8 +9,14 @@ import Testing
 /// The location arrives after 1 s and is sent 1 s later; before the fix nothing ends the task, so
 /// the app is held in the background until its allowance runs out and is then terminated. The fix
 /// ends the task once the location is sent.
-final class LocationTaskNeverEnded: ApplicationDelegate {
+final class LocationTaskNeverEnded: ApplicationDelegate, ExplorerStateDescribing {
     let fixed: Bool
+    /// Locations asked for and not sent yet, for the explorer's seen-set.
+    let inFlight = LockedValue(0)
+
+    var explorerStateDescription: String {
+        "\(inFlight.withLock { $0 }) locations in flight"
+    }
 
     init(fixed: Bool) {
         self.fixed = fixed
@@ -18,8 +24,10 @@ final class LocationTaskNeverEnded: ApplicationDelegate {
 
     func applicationDidEnterBackground(_ application: Application) {
         let task = application.beginBackgroundTask(withName: "location")
-        application.runLater(after: .seconds(1)) { [fixed] in          // the current location arrives
+        inFlight.withLock { $0 += 1 }
+        application.runLater(after: .seconds(1)) { [fixed, inFlight] in // the current location arrives
             application.runLater(after: .seconds(1)) {                  // and is sent to the server
+                inFlight.withLock { $0 -= 1 }
                 if fixed { application.endBackgroundTask(task) }
             }
         }

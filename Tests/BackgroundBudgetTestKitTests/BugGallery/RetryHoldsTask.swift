@@ -9,8 +9,15 @@ import Testing
 /// a network fails after 1 s and is retried 60 s later. Before the fix the task stayed open through
 /// the wait, so the app was terminated 30 s after it left the screen; the fix ends the task before
 /// the retry timer starts and begins a new one when the retry runs.
-final class RetryHoldsTask: ApplicationDelegate {
+final class RetryHoldsTask: ApplicationDelegate, ExplorerStateDescribing {
     let fixed: Bool
+    /// The fetches in flight and the retries waiting, for the explorer's seen-set: two runs whose
+    /// system states are alike differ when one fetch will fail and hold its task and the other not.
+    let pending = LockedValue((online: 0, offline: 0, retries: 0))
+
+    var explorerStateDescription: String {
+        pending.withLock { "fetches: \($0.online) online, \($0.offline) offline; \($0.retries) retries waiting" }
+    }
 
     init(fixed: Bool) {
         self.fixed = fixed
@@ -24,13 +31,17 @@ final class RetryHoldsTask: ApplicationDelegate {
     private func fetch(in application: Application, task: BackgroundTaskIdentifier) {
         // The app learns whether it has a network as an app does from a path monitor.
         let online = application.system?.isNetworkAvailable ?? false
-        application.runLater(after: .seconds(1)) { [fixed] in
+        pending.withLock { if online { $0.online += 1 } else { $0.offline += 1 } }
+        application.runLater(after: .seconds(1)) { [fixed, pending] in
+            pending.withLock { if online { $0.online -= 1 } else { $0.offline -= 1 } }
             if online {
                 if task != .invalid { application.endBackgroundTask(task) }
                 return
             }
             if fixed, task != .invalid { application.endBackgroundTask(task) }
+            pending.withLock { $0.retries += 1 }
             application.runLater(after: .seconds(60)) {
+                pending.withLock { $0.retries -= 1 }
                 let retryTask = fixed ? application.beginBackgroundTask(withName: "fetcher") : task
                 self.fetch(in: application, task: retryTask)
             }

@@ -11,7 +11,7 @@ import Testing
 /// moment when the cleanup was still empty; the cleanup was filled in afterwards on the stored copy
 /// only. The fix stopped capturing the record: the handler reaches the cleanup through a reference
 /// that the record shares.
-final class StaleCaptureUpload: ApplicationDelegate {
+final class StaleCaptureUpload: ApplicationDelegate, ExplorerStateDescribing {
     /// Where the fixed record keeps its cleanup, so that the expiration handler sees it once set.
     final class CleanupSlot: Sendable {
         let cleanup = LockedValue<(@Sendable () -> Void)?>(nil)
@@ -43,6 +43,12 @@ final class StaleCaptureUpload: ApplicationDelegate {
     }
 
     let fixed: Bool
+    /// Uploads in flight, for the explorer's seen-set.
+    let uploads = LockedValue(0)
+
+    var explorerStateDescription: String {
+        "\(uploads.withLock { $0 }) uploads in flight"
+    }
 
     init(fixed: Bool) {
         self.fixed = fixed
@@ -53,12 +59,15 @@ final class StaleCaptureUpload: ApplicationDelegate {
         var record = fixed ? UploadRecord(in: application) : UploadRecord(staleCaptureIn: application)
         let task = record.task
         let cancelled = LockedValue(false)
-        record.setCleanup {
+        uploads.withLock { $0 += 1 }
+        record.setCleanup { [uploads] in
             cancelled.withLock { $0 = true }
+            uploads.withLock { $0 -= 1 }
             application.endBackgroundTask(task)
         }
-        application.runLater(after: .seconds(45)) {
+        application.runLater(after: .seconds(45)) { [uploads] in
             guard !cancelled.withLock({ $0 }) else { return }
+            uploads.withLock { $0 -= 1 }
             application.endBackgroundTask(task)
         }
     }
