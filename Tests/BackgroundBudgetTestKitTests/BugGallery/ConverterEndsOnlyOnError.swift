@@ -50,12 +50,17 @@ final class ConverterEndsOnlyOnError: ApplicationDelegate, ExplorerStateDescribi
 }
 
 @Suite struct ConverterEndsOnlyOnErrorTests {
-    @Test func beforeTheFixTheTaskOutlivesTheLastArticleAndTheAppIsKilled() throws {
-        let lines = try Gallery.trace(of: ConverterEndsOnlyOnError(fixed: false)) { system, _, clock in
+    /// The app's trace, before the fix or with it, for the steps both tests take.
+    static func lines(fixed: Bool) throws -> [String] {
+        try Gallery.trace(of: ConverterEndsOnlyOnError(fixed: fixed)) { system, _, clock in
             clock.advance(by: .seconds(10))
             try system.pressHome()
             clock.advance(by: .seconds(60))
         }
+    }
+
+    @Test func beforeTheFixTheTaskOutlivesTheLastArticleAndTheAppIsKilled() throws {
+        let lines = try Self.lines(fixed: false)
         #expect(Array(lines.suffix(5)) == [
             #"{"t":10.000,"app":"com.example.gallery","event":"beginBackgroundTask","task":1,"name":"MobileviewToMobileHTMLConverter"}"#,
             #"{"t":10.000,"app":"com.example.gallery","event":"allowanceStarted","until":40.000}"#,
@@ -66,11 +71,7 @@ final class ConverterEndsOnlyOnError: ApplicationDelegate, ExplorerStateDescribi
     }
 
     @Test func withTheFixTheTaskEndsWhenTheLastArticleIsConverted() throws {
-        let lines = try Gallery.trace(of: ConverterEndsOnlyOnError(fixed: true)) { system, _, clock in
-            clock.advance(by: .seconds(10))
-            try system.pressHome()
-            clock.advance(by: .seconds(60))
-        }
+        let lines = try Self.lines(fixed: true)
         #expect(Array(lines.suffix(4)) == [
             #"{"t":10.000,"app":"com.example.gallery","event":"beginBackgroundTask","task":1,"name":"MobileviewToMobileHTMLConverter"}"#,
             #"{"t":10.000,"app":"com.example.gallery","event":"allowanceStarted","until":40.000}"#,

@@ -61,11 +61,16 @@ final class FlushEndsOnlyAtExpiry: ApplicationDelegate, ExplorerStateDescribing 
 }
 
 @Suite struct FlushEndsOnlyAtExpiryTests {
-    @Test func beforeTheFixTheAppRunsInTheBackgroundUntilTheExpirationHandler() throws {
-        let lines = try Gallery.trace(of: FlushEndsOnlyAtExpiry(fixed: false)) { system, _, clock in
+    /// The app's trace, before the fix or with it, for the steps both tests take.
+    static func lines(fixed: Bool) throws -> [String] {
+        try Gallery.trace(of: FlushEndsOnlyAtExpiry(fixed: fixed)) { system, _, clock in
             try system.pressHome()
             clock.advance(by: .seconds(60))
         }
+    }
+
+    @Test func beforeTheFixTheAppRunsInTheBackgroundUntilTheExpirationHandler() throws {
+        let lines = try Self.lines(fixed: false)
         #expect(Array(lines.suffix(5)) == [
             #"{"t":0.000,"app":"com.example.gallery","event":"beginBackgroundTask","task":1,"name":"segment-flush"}"#,
             #"{"t":0.000,"app":"com.example.gallery","event":"allowanceStarted","until":30.000}"#,
@@ -76,10 +81,7 @@ final class FlushEndsOnlyAtExpiry: ApplicationDelegate, ExplorerStateDescribing 
     }
 
     @Test func withTheFixTheAppIsSuspendedAsSoonAsTheFlushIsDone() throws {
-        let lines = try Gallery.trace(of: FlushEndsOnlyAtExpiry(fixed: true)) { system, _, clock in
-            try system.pressHome()
-            clock.advance(by: .seconds(60))
-        }
+        let lines = try Self.lines(fixed: true)
         #expect(Array(lines.suffix(4)) == [
             #"{"t":0.000,"app":"com.example.gallery","event":"beginBackgroundTask","task":1,"name":"segment-flush"}"#,
             #"{"t":0.000,"app":"com.example.gallery","event":"allowanceStarted","until":30.000}"#,

@@ -39,12 +39,17 @@ final class LocationTaskNeverEnded: ApplicationDelegate, ExplorerStateDescribing
 }
 
 @Suite struct LocationTaskNeverEndedTests {
-    @Test func beforeTheFixTheTaskIsLeftOpenAndTheAppIsKilledThirtySecondsAfterHome() throws {
-        let lines = try Gallery.trace(of: LocationTaskNeverEnded(fixed: false)) { system, _, clock in
+    /// The app's trace, before the fix or with it, for the steps both tests take.
+    static func lines(fixed: Bool) throws -> [String] {
+        try Gallery.trace(of: LocationTaskNeverEnded(fixed: fixed)) { system, _, clock in
             clock.advance(by: .seconds(5))
             try system.pressHome()
             clock.advance(by: .seconds(60))
         }
+    }
+
+    @Test func beforeTheFixTheTaskIsLeftOpenAndTheAppIsKilledThirtySecondsAfterHome() throws {
+        let lines = try Self.lines(fixed: false)
         #expect(Array(lines.suffix(5)) == [
             #"{"t":5.000,"app":"com.example.gallery","event":"beginBackgroundTask","task":1,"name":"location"}"#,
             #"{"t":5.000,"app":"com.example.gallery","event":"allowanceStarted","until":35.000}"#,
@@ -55,11 +60,7 @@ final class LocationTaskNeverEnded: ApplicationDelegate, ExplorerStateDescribing
     }
 
     @Test func withTheFixTheTaskEndsOnceTheLocationIsSent() throws {
-        let lines = try Gallery.trace(of: LocationTaskNeverEnded(fixed: true)) { system, _, clock in
-            clock.advance(by: .seconds(5))
-            try system.pressHome()
-            clock.advance(by: .seconds(60))
-        }
+        let lines = try Self.lines(fixed: true)
         #expect(Array(lines.suffix(4)) == [
             #"{"t":5.000,"app":"com.example.gallery","event":"beginBackgroundTask","task":1,"name":"location"}"#,
             #"{"t":5.000,"app":"com.example.gallery","event":"allowanceStarted","until":35.000}"#,

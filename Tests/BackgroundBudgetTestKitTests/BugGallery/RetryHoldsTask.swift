@@ -59,12 +59,17 @@ final class RetryHoldsTask: ApplicationDelegate, ExplorerStateDescribing {
 }
 
 @Suite struct RetryHoldsTaskTests {
-    @Test func beforeTheFixTheTaskIsHeldThroughTheRetryWaitAndTheAppIsKilled() throws {
-        let lines = try Gallery.trace(of: RetryHoldsTask(fixed: false)) { system, _, clock in
-            system.setNetworkAvailable(false)
+    /// The app's trace, before the fix or with it: Home at 0, with or without a network, and 60 s.
+    static func lines(fixed: Bool, online: Bool) throws -> [String] {
+        try Gallery.trace(of: RetryHoldsTask(fixed: fixed)) { system, _, clock in
+            system.setNetworkAvailable(online)
             try system.pressHome()
             clock.advance(by: .seconds(60))
         }
+    }
+
+    @Test func beforeTheFixTheTaskIsHeldThroughTheRetryWaitAndTheAppIsKilled() throws {
+        let lines = try Self.lines(fixed: false, online: false)
         #expect(Array(lines.suffix(5)) == [
             #"{"t":0.000,"app":"com.example.gallery","event":"beginBackgroundTask","task":1,"name":"fetcher"}"#,
             #"{"t":0.000,"app":"com.example.gallery","event":"allowanceStarted","until":30.000}"#,
@@ -75,11 +80,7 @@ final class RetryHoldsTask: ApplicationDelegate, ExplorerStateDescribing {
     }
 
     @Test func withTheFixTheTaskEndsBeforeTheRetryWaitAndTheAppIsSuspended() throws {
-        let lines = try Gallery.trace(of: RetryHoldsTask(fixed: true)) { system, _, clock in
-            system.setNetworkAvailable(false)
-            try system.pressHome()
-            clock.advance(by: .seconds(30))
-        }
+        let lines = try Self.lines(fixed: true, online: false)
         #expect(Array(lines.suffix(4)) == [
             #"{"t":0.000,"app":"com.example.gallery","event":"beginBackgroundTask","task":1,"name":"fetcher"}"#,
             #"{"t":0.000,"app":"com.example.gallery","event":"allowanceStarted","until":30.000}"#,
@@ -90,10 +91,7 @@ final class RetryHoldsTask: ApplicationDelegate, ExplorerStateDescribing {
 
     @Test func withANetworkTheFetchEndsItsTaskEitherWay() throws {
         for fixed in [false, true] {
-            let lines = try Gallery.trace(of: RetryHoldsTask(fixed: fixed)) { system, _, clock in
-                try system.pressHome()
-                clock.advance(by: .seconds(60))
-            }
+            let lines = try Self.lines(fixed: fixed, online: true)
             #expect(lines.last == #"{"t":1.000,"app":"com.example.gallery","event":"stateChange","state":"suspended","reason":"backgroundTasksEnded"}"#)
         }
     }

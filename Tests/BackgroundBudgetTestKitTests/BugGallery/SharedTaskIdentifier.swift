@@ -70,12 +70,17 @@ final class SharedTaskIdentifier: ApplicationDelegate, ExplorerStateDescribing {
 }
 
 @Suite struct SharedTaskIdentifierTests {
-    @Test func beforeTheFixTwoOverlappingWritesEndTheSecondTaskTwiceAndLeakTheFirst() throws {
-        let lines = try Gallery.trace(of: SharedTaskIdentifier(fixed: false)) { system, _, clock in
+    /// The app's trace, before the fix or with it, for the steps both tests take.
+    static func lines(fixed: Bool) throws -> [String] {
+        try Gallery.trace(of: SharedTaskIdentifier(fixed: fixed)) { system, _, clock in
             clock.advance(by: .milliseconds(500))
             try system.pressHome()
             clock.advance(by: .seconds(60))
         }
+    }
+
+    @Test func beforeTheFixTwoOverlappingWritesEndTheSecondTaskTwiceAndLeakTheFirst() throws {
+        let lines = try Self.lines(fixed: false)
         #expect(lines.filter { $0.contains(#""event":"beginBackgroundTask""#) } == [
             #"{"t":0.000,"app":"com.example.gallery","event":"beginBackgroundTask","task":1,"name":"GDTStorage"}"#,
             #"{"t":0.500,"app":"com.example.gallery","event":"beginBackgroundTask","task":2,"name":"GDTStorage"}"#,
@@ -93,11 +98,7 @@ final class SharedTaskIdentifier: ApplicationDelegate, ExplorerStateDescribing {
     }
 
     @Test func withTheFixTheOverlappingWritesShareOneTaskEndedOnce() throws {
-        let lines = try Gallery.trace(of: SharedTaskIdentifier(fixed: true)) { system, _, clock in
-            clock.advance(by: .milliseconds(500))
-            try system.pressHome()
-            clock.advance(by: .seconds(60))
-        }
+        let lines = try Self.lines(fixed: true)
         #expect(lines.filter { $0.contains(#""event":"beginBackgroundTask""#) } == [
             #"{"t":0.000,"app":"com.example.gallery","event":"beginBackgroundTask","task":1,"name":"GDTStorage"}"#,
         ])

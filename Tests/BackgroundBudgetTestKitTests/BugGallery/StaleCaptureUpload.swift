@@ -78,12 +78,17 @@ final class StaleCaptureUpload: ApplicationDelegate, ExplorerStateDescribing {
 }
 
 @Suite struct StaleCaptureUploadTests {
-    @Test func beforeTheFixTheExpirationHandlerEndsNothingAndTheAppIsKilledAtThirtySeconds() throws {
-        let lines = try Gallery.trace(of: StaleCaptureUpload(fixed: false)) { system, _, clock in
+    /// The app's trace, before the fix or with it, for the steps both tests take.
+    static func lines(fixed: Bool) throws -> [String] {
+        try Gallery.trace(of: StaleCaptureUpload(fixed: fixed)) { system, _, clock in
             clock.advance(by: .seconds(2))
             try system.pressHome()
             clock.advance(by: .seconds(60))
         }
+    }
+
+    @Test func beforeTheFixTheExpirationHandlerEndsNothingAndTheAppIsKilledAtThirtySeconds() throws {
+        let lines = try Self.lines(fixed: false)
         #expect(Array(lines.suffix(5)) == [
             #"{"t":2.000,"app":"com.example.gallery","event":"beginBackgroundTask","task":1,"name":"segment-upload"}"#,
             #"{"t":2.000,"app":"com.example.gallery","event":"allowanceStarted","until":32.000}"#,
@@ -94,11 +99,7 @@ final class StaleCaptureUpload: ApplicationDelegate, ExplorerStateDescribing {
     }
 
     @Test func withTheFixTheHandlerCancelsTheUploadAndEndsTheTask() throws {
-        let lines = try Gallery.trace(of: StaleCaptureUpload(fixed: true)) { system, _, clock in
-            clock.advance(by: .seconds(2))
-            try system.pressHome()
-            clock.advance(by: .seconds(60))
-        }
+        let lines = try Self.lines(fixed: true)
         #expect(Array(lines.suffix(5)) == [
             #"{"t":2.000,"app":"com.example.gallery","event":"beginBackgroundTask","task":1,"name":"segment-upload"}"#,
             #"{"t":2.000,"app":"com.example.gallery","event":"allowanceStarted","until":32.000}"#,
