@@ -100,7 +100,7 @@ let package = Package(
             "FuzzSupport",
             "StateLab", "AudioPlayer", "LocationTracker", "MemoryPressure", "NewsFetcher", "DraftLoss",
         ], exclude: ["ExpectedTraces"]),
-        .testTarget(name: "BackgroundBudgetTestKitTests", dependencies: ["BackgroundBudgetTestKit", "BackgroundBudgetScenario"]),
+        .testTarget(name: "BackgroundBudgetTestKitTests", dependencies: ["BackgroundBudgetTestKit", "BackgroundBudgetScenario", "TestSupport"]),
         // Fuzz harnesses (Tests/Fuzz/README.md): each replays a corpus in an ordinary build
         // (`swift run FuzzScenario Tests/Fuzz/Corpus/scenario`) and is a libFuzzer target when built by
         // `.ci/fuzz` with `-DFUZZING -sanitize=fuzzer,address`.

@@ -1,0 +1,96 @@
+import BackgroundBudgetScenario
+import BackgroundBudgetTestKit
+import Foundation
+import Testing
+import TestSupport
+
+extension Gallery {
+    /// Every entry of the gallery, in the article's order.
+    static let bugs: [GalleryBug] = [
+        StaleCaptureUpload.bug, LocationTaskNeverEnded.bug, RetryHoldsTask.bug, SharedTaskIdentifier.bug,
+        ConverterEndsOnlyOnError.bug, FlushEndsOnlyAtExpiry.bug,
+    ]
+}
+
+/// The explorer on the gallery: each bug found on its own from random walks and shrunk to a minimal
+/// sequence; each fix passing random walks and the exhaustive search.
+///
+/// `swift test` runs one seed, 30 walks and the exhaustive search to depth 2; the long suite
+/// (`BGBUDGET_LONG_TESTS=1`) runs 100 seeds, 100,000 walks and the exhaustive search to depth 6.
+/// Every exploration runs under a real-time backstop, so one that never returned (a shrinker that
+/// loops) fails its test instead of hanging the suite; the gallery's menu waits are chosen so that
+/// today's shrinker always returns (see ``Gallery/menu(_:)``).
+@Suite struct BugGalleryExplorerTests {
+    /// The backstop for one exploration: far above what it takes on a loaded machine.
+    static let backstop: Double = LongRun.isOn ? 4 * 3_600 : 120
+
+    @Test(arguments: Gallery.bugs)
+    func theExplorerFindsTheBugBeforeTheFixAndShrinksItToAMinimalSequence(_ bug: GalleryBug) throws {
+        let explorer = try bug.explorer(fixed: false)
+        let seeds = UInt64(LongRun.cases(100, quick: 1))
+        let finds = Gallery.guarded(seconds: Self.backstop) {
+            (1...seeds).map { explorer.randomWalks(seed: $0, sequences: 1_000).failures.first }
+        }
+        let failures = try #require(finds, "the exploration did not return within \(Self.backstop) s")
+        let found = failures.compactMap { $0 }
+        // At least 95 of 100 seeds in the long suite; the one quick seed.
+        #expect(found.count * 100 >= Int(seeds) * 95, "found from \(found.count) of \(seeds) seeds")
+        for failure in found {
+            #expect(failure.invariant == bug.invariant, "\(failure)")
+            #expect(bug.minimals.contains(failure.events), "\(failure)")
+        }
+        // Each minimal sequence fails, and is 1-minimal: without any one of its events it does not.
+        for minimal in bug.minimals {
+            #expect(explorer.firstViolation(in: minimal)?.invariant == bug.invariant)
+            for index in minimal.indices {
+                var shorter = minimal
+                shorter.remove(at: index)
+                #expect(explorer.firstViolation(in: shorter)?.invariant != bug.invariant, "still fails without event \(index + 1)")
+            }
+        }
+    }
+
+    @Test(arguments: Gallery.bugs)
+    func theExhaustiveSearchFindsTheBugBeforeTheFixAtTheDepthOfItsMinimalSequence(_ bug: GalleryBug) throws {
+        let explorer = try bug.explorer(fixed: false)
+        let depth = bug.minimals[0].count
+        // One level less finds nothing (checked in the long suite only, to keep `swift test` fast).
+        let depths = LongRun.isOn ? [depth - 1, depth] : [depth]
+        let reports = Gallery.guarded(seconds: Self.backstop) { depths.map { explorer.exhaustive(depth: $0) } }
+        let done = try #require(reports, "the exploration did not return within \(Self.backstop) s")
+        #expect(done.dropLast().allSatisfy { $0.failures.isEmpty }, "\(done)")
+        let found = try #require(done.last)
+        #expect(found.failures.map(\.invariant) == [bug.invariant], "\(found)")
+        #expect(found.failures.allSatisfy { bug.minimals.contains($0.events) }, "\(found)")
+    }
+
+    @Test(arguments: Gallery.bugs)
+    func theFixedVersionPassesRandomWalksAndTheExhaustiveSearch(_ bug: GalleryBug) throws {
+        let explorer = try bug.explorer(fixed: true)
+        let walks = LongRun.cases(100_000, quick: 30)
+        let depth = LongRun.cases(6, quick: 2)
+        let reports = Gallery.guarded(seconds: Self.backstop) {
+            [explorer.randomWalks(seed: 1, sequences: walks), explorer.exhaustive(depth: depth)]
+        }
+        let done = try #require(reports, "the exploration did not return within \(Self.backstop) s")
+        #expect(done[0].sequencesTried == walks)
+        #expect(done[1].statesSeen > depth)
+        for report in done {
+            #expect(report.failures.isEmpty, "\(report)")
+        }
+    }
+
+    @Test func theArticleCitesEveryBugOfTheGallery() throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().deletingLastPathComponent()
+        let article = try String(contentsOf: root.appendingPathComponent(
+            "Sources/BackgroundBudgetTestKit/BackgroundBudgetTestKit.docc/BugGallery.md"), encoding: .utf8)
+        #expect(Gallery.bugs.count >= 6)
+        #expect(Set(Gallery.bugs.map(\.name)).count == Gallery.bugs.count)
+        for bug in Gallery.bugs {
+            let parts = bug.name.split(separator: "#")
+            let kind = article.contains("https://github.com/\(parts[0])/pull/\(parts[1])") ? "pull" : "issues"
+            #expect(article.contains("https://github.com/\(parts[0])/\(kind)/\(parts[1])"), "\(bug.name) is not cited")
+        }
+    }
+}
