@@ -141,4 +141,15 @@ import BackgroundBudgetTestKit
         #expect(app.isLowPowerModeEnabled && system.isLowPowerModeEnabled)
         #expect(app.currentDate == BackgroundSystem.virtualReferenceDate.addingTimeInterval(95))
     }
+
+    @Test func logStampsAndDatesShareOneEpoch() throws {
+        let system = BackgroundSystem(clock: clock)
+        let app = try system.install(AppManifest(id: "a", displayName: "A"))
+        clock.advance(by: .milliseconds(90_250))
+        try system.open(app)
+        #expect(system.logLineStart == LogLineStyle().start)
+        #expect(system.logLines().split(separator: "\n").first == "2026-01-01 00:01:30.250 A[1069:307] (state: inactive, reason: launch)")
+        #expect(app.currentDate == BackgroundSystem.virtualReferenceDate.addingTimeInterval(90.25))
+        #expect("\(BackgroundSystem.virtualReferenceDate)" == "2026-01-01 00:00:00 +0000")
+    }
 }

@@ -152,13 +152,14 @@ public final class BackgroundSystem: Sendable {
         state.withLock { $0.core.trace.events.count + $0.core.trace.discardedCount }
     }
 
-    /// The trace as `NSLog`-style lines, with each app's display name as its process name.
+    /// The trace as `NSLog`-style lines, with each app's display name as its process name, stamped with
+    /// the system's dates (trace time zero is ``logLineStart``, the date of the instant zero).
     /// - Parameter includesSystemEvents: Whether to print state changes and exits as well as callbacks.
     public func logLines(includesSystemEvents: Bool = true) -> String {
         let (trace, names) = state.withLock { state in
             (state.core.trace, Dictionary(uniqueKeysWithValues: state.core.records.map { ($0.manifest.id, $0.manifest.displayName) }))
         }
-        return trace.logLines(LogLineStyle(processNames: names, includesSystemEvents: includesSystemEvents))
+        return trace.logLines(LogLineStyle(start: logLineStart, processNames: names, includesSystemEvents: includesSystemEvents))
     }
 
     // MARK: The user
