@@ -153,3 +153,31 @@ import BackgroundBudgetTestKit
         #expect("\(BackgroundSystem.virtualReferenceDate)" == "2026-01-01 00:00:00 +0000")
     }
 }
+
+/// The same rule on real time: a `DispatchClock`, whose app queues are dispatch queues suspended with
+/// the app. Tolerant (it waits on semaphores with generous timeouts), so in the long suite.
+@Suite(.tags(.realTime), .serialized, LongRun.only)
+struct RealTimeAppCodeTests {
+    @Test func delayedWorkAndMadeQueuesWaitWhileSuspendedAndRunOnResume() throws {
+        let clock = DispatchClock()
+        defer { clock.shutdown() }
+        let system = BackgroundSystem(clock: clock)
+        let ran = DispatchSemaphore(value: 0)
+        let app = try system.install(AppManifest(id: "a"))
+        try system.open(app)
+        let io = app.makeQueue(label: "io")
+        try system.pressHome()
+        let deadline = DispatchTime.now() + 2
+        while system.state(of: app) != .suspended, DispatchTime.now() < deadline {
+            _ = ran.wait(timeout: .now() + .milliseconds(5))
+        }
+        #expect(system.state(of: app) == .suspended)
+        app.runLater(after: .milliseconds(20)) { ran.signal() }
+        io.asyncAfter(.milliseconds(20)) { ran.signal() }
+        // Both are due at +20 ms; suspended, neither runs.
+        #expect(ran.wait(timeout: .now() + .milliseconds(300)) == .timedOut)
+        try system.open(app)
+        #expect(ran.wait(timeout: .now() + 3) == .success)
+        #expect(ran.wait(timeout: .now() + 3) == .success)
+    }
+}
