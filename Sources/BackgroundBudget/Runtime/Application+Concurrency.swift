@@ -1,9 +1,9 @@
 /// Swift concurrency in app code: a task executor per process, on the app's main queue.
 ///
 /// A `Task` whose jobs run on ``Application/taskExecutor`` is frozen while the app is suspended and
-/// never runs again once the process has ended. Start one with ``Application/task(priority:_:)-(_,()async->Success)``,
+/// never runs again once the process has ended. Start one with `task(priority:_:)`,
 /// or with `Task(executorPreference: application.taskExecutor)`; child tasks (`async let`, task groups)
-/// inherit the preference. See <doc:AppCode> for what is and is not covered.
+/// inherit the preference. See the *App code and its process* article for what is and is not covered.
 @available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *)
 extension Application {
     /// The task executor of the calling code's process (the app's current process, for code that is
@@ -58,7 +58,7 @@ extension Application {
     }
 
     /// Starts a throwing task that runs as the app's code, on ``taskExecutor`` (see
-    /// ``task(priority:_:)-(_,()async->Success)``).
+    /// `task(priority:_:)`).
     /// - Parameters:
     ///   - priority: The task's priority (the app's queue runs jobs in order, whatever their priority).
     ///   - operation: The task's code.

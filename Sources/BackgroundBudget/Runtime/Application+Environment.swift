@@ -4,12 +4,12 @@ import Foundation
 extension Application {
     /// The app whose code is running, as `UIApplication.shared` gives it: the app of the delegate
     /// method, main-queue work, ``ApplicationQueue`` work, ``runLater(after:_:)`` body or app task
-    /// (``task(priority:_:)-(_,()async->Success)``) that reads it. `nil` outside app code: in a
+    /// (`task(priority:_:)`) that reads it. `nil` outside app code: in a
     /// test, a scenario, or a `Task` started elsewhere.
     ///
     /// It is a task-local value bound around each piece of app work, so synchronous code called from it
     /// and `Task { }` or `async let` started from it see it too; `Task.detached` does not (the same holds
-    /// for whether such code is frozen with the app: see <doc:AppCode>).
+    /// for whether such code is frozen with the app: see the *App code and its process* article).
     public static var current: Application? {
         ProcessContext.current?.application
     }

@@ -3,7 +3,7 @@
 /// ``AppExecutor`` binds it (as a task-local value, which synchronous code on the same thread and any
 /// `Task` created there inherit) around every work item it runs — on the app's main queue and on the
 /// queues the app made, whose work binds the process that made them — and
-/// ``Application/task(priority:_:)-(_,()async->Success)`` binds it for the task it starts. When the app's process ends, its queue's epoch moves on: code still running from
+/// `task(priority:_:)` binds it for the task it starts. When the app's process ends, its queue's epoch moves on: code still running from
 /// the ended process then finds its context ``isEnded``, and the shell drops every call it makes
 /// (``Application/callerProcessEnded``), as a killed process on iOS runs no more code.
 struct ProcessContext: Sendable {
