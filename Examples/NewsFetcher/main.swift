@@ -390,7 +390,7 @@ func writeSVG(to path: String) -> Bool {
 if options.trace {
     // As run.rendered(as: .log), but with trace time zero printed as midnight, so the log's times of
     // day match the summary's.
-    let style = LogLineStyle(start: .init(year: 2011, month: 11, day: 1),
+    let style = LogLineStyle(start: .init(year: 2026, month: 1, day: 1),
                              processNames: Dictionary(uniqueKeysWithValues: apps.map { ($0.id, $0.displayName) }))
     print(run.trace.logLines(style), terminator: "")
     if let path = options.svgPath, !writeSVG(to: path) { exit(1) }

@@ -56,7 +56,7 @@ public final class VirtualClock: Sendable {
     /// Distinguishes this clock's handles from other clocks'.
     private let identity: UInt64
     /// The tasks suspended in `sleep(until:)` (see `VirtualClock+Clock.swift`).
-    let sleepers = SleeperRegistry()
+    package let sleepers = SleeperRegistry()
 
     /// Creates a clock with no pending work.
     /// - Parameter start: The clock's initial ``now``; ``BudgetInstant/zero`` by default.

@@ -72,9 +72,9 @@ import Testing
         #expect(run.rendered(as: .log) == system.logLines())
         #expect(run.end == .seconds(45))
         let log = run.rendered(as: .log).split(separator: "\n")
-        #expect(log[12] == "2011-10-31 12:05:30.121 State Lab[1069:307] applicationDidBecomeActive:")
-        #expect(log[16] == "2011-10-31 12:05:30.121 State Lab[1069:307] applicationDidEnterBackground:")
-        #expect(log[17] == "2011-10-31 12:05:30.121 State Lab[1069:307] (state: suspended, reason: noBackgroundWork)")
+        #expect(log[12] == "2026-01-01 00:00:14.730 State Lab[1069:307] applicationDidBecomeActive:")
+        #expect(log[16] == "2026-01-01 00:00:14.730 State Lab[1069:307] applicationDidEnterBackground:")
+        #expect(log[17] == "2026-01-01 00:00:14.730 State Lab[1069:307] (state: suspended, reason: noBackgroundWork)")
     }
 
     @Test func answeringACallSuspendsTheUploaderOnceItsSaveReturns() throws {

@@ -34,7 +34,7 @@ import Testing
             let log = ScenarioCommand.run(["run", path])
             #expect(log.status == .success)
             #expect(log.standardError == "")
-            #expect(log.standardOutput.split(separator: "\n").last == "2011-10-31 12:05:19.391 News[1069:307] (state: suspended, reason: noBackgroundWork)")
+            #expect(log.standardOutput.split(separator: "\n").last == "2026-01-01 00:00:04.000 News[1069:307] (state: suspended, reason: noBackgroundWork)")
             let jsonl = ScenarioCommand.run(["run", "--format", "jsonl", path])
             #expect(jsonl.standardOutput == (try Scenario(json: valid).run().rendered(as: .jsonl)))
             let svg = ScenarioCommand.run(["run", path, "--format=svg"])

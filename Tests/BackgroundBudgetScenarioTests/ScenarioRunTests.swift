@@ -106,6 +106,6 @@ import Testing
 
     @Test func logLinesUseTheDisplayNames() throws {
         let run = try Scenario(apps: [news], events: [ScenarioEvent(at: .zero, .launch("com.example.news"))]).run()
-        #expect(run.rendered(as: .log).split(separator: "\n").first == "2011-10-31 12:05:15.391 News[1069:307] (state: inactive, reason: launch)")
+        #expect(run.rendered(as: .log).split(separator: "\n").first == "2026-01-01 00:00:00.000 News[1069:307] (state: inactive, reason: launch)")
     }
 }

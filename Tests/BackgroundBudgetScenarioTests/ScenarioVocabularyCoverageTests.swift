@@ -73,6 +73,8 @@ import Testing
         "Application.recordBackgroundTimeRemaining()": .step("readBackgroundTimeRemaining"),
         "Application.async(_:)": .exception("runs the app's own code; a scenario app's code is its steps"),
         "Application.runLater(after:_:)": .exception("runs the app's own code later; a task's work is how a scenario app works later"),
+        "Application.makeQueue(label:)": .exception("makes a queue for the app's own code; a scenario app's code is its steps"),
+        "Application.task(priority:_:)": .exception("runs the app's own async code; a scenario app's code is its steps"),
         "Application.setMemoryFootprint(_:)": .stepAndEvent("setFootprint"),
         "Application.startActivity(_:)": .stepAndEvent("startActivity"),
         "Application.stopActivity(_:)": .stepAndEvent("stopActivity"),

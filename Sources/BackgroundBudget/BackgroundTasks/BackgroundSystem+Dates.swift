@@ -53,6 +53,21 @@ extension BackgroundSystem {
         return BudgetInstant(nanoseconds: Int64(microseconds) * 1000)
     }
 
+    /// ``referenceDate`` as a calendar date in UTC, to the millisecond: trace time zero in
+    /// ``logLines(includesSystemEvents:)``, so that log stamps and task dates share one epoch. On a
+    /// ``VirtualClock`` it is ``LogLineStyle``'s default start, 2026-01-01 00:00:00.000.
+    public var logLineStart: LogLineStyle.DateTime {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(secondsFromGMT: 0) ?? calendar.timeZone
+        let milliseconds = (referenceDate.timeIntervalSinceReferenceDate * 1000).rounded()
+        let whole = Date(timeIntervalSinceReferenceDate: (milliseconds / 1000).rounded(.down))
+        let parts = calendar.dateComponents([.year, .month, .day, .hour, .minute, .second], from: whole)
+        return LogLineStyle.DateTime(
+            year: parts.year ?? 2026, month: parts.month ?? 1, day: parts.day ?? 1, hour: parts.hour ?? 0,
+            minute: parts.minute ?? 0, second: parts.second ?? 0,
+            millisecond: Int(milliseconds - (milliseconds / 1000).rounded(.down) * 1000))
+    }
+
     /// ``referenceDate`` in seconds since 2001.
     private var originSeconds: Double {
         #if canImport(Dispatch)

@@ -16,4 +16,11 @@ struct AppClosures: Sendable {
     var keepAliveHandler: (@Sendable () -> Void)?
     /// The running `BGTaskScheduler` task objects handed to the app, by task number.
     var scheduledTasks: [UInt64: ScheduledTask] = [:]
+    /// The queues the process made (``Application/makeQueue(label:)``): suspended, resumed and ended
+    /// with the app's main queue. Kept until the process ends, as a dispatch queue with work queued is
+    /// kept alive by its work, even after the app let go of it.
+    var queues: [AppExecutor] = []
+    /// The process's task executor (``Application/taskExecutor``), made on first use; typed `Sendable`
+    /// because `TaskExecutor` is younger than the package's deployment targets.
+    var taskExecutor: (any Sendable)?
 }

@@ -2,8 +2,9 @@
 @preconcurrency import Dispatch
 #endif
 
-/// An app's own serial queue: every callback, expiration handler and piece of app work runs here, one
-/// at a time, and nothing new starts while the app is suspended.
+/// An app's serial queue: its main queue (every callback, expiration handler and piece of app work runs
+/// there, one at a time) or a queue the app made (``Application/makeQueue(label:)``). Nothing new starts
+/// on it while the app is suspended.
 ///
 /// On a ``VirtualClock`` the queue runs inline (deterministic, on the thread that drives the clock);
 /// on a real clock it is a serial `DispatchQueue` that is really suspended with
@@ -37,13 +38,20 @@ final class AppExecutor: Sendable {
         /// What asks for the app's work to run on the main actor (its app delegate, a scene's
         /// delegate…): it does while any does.
         var mainActorHolders: Set<String> = []
+        /// The app whose main queue this is, for ``ProcessContext/application``; `nil` for a queue the
+        /// app made, whose work runs as code of ``AppExecutor/owner``.
+        weak var application: Application?
     }
 
     private let backend: Backend
     package let state = LockedValue(State())
+    /// For a queue the app made: the process that made it, whose code its work is. `nil` for the app's
+    /// main queue, whose work belongs to the process of the epoch it was queued in.
+    let owner: ProcessContext?
 
-    init(backend: Backend) {
+    init(backend: Backend, owner: ProcessContext? = nil) {
         self.backend = backend
+        self.owner = owner
     }
 
     deinit {
@@ -60,12 +68,20 @@ final class AppExecutor: Sendable {
     /// Increases each time the app terminates; work from an earlier epoch is skipped.
     var epoch: UInt64 { state.withLock { $0.epoch } }
 
+    /// The app whose main queue this is (`nil` for a queue the app made).
+    var application: Application? { state.withLock { $0.application } }
+
     /// Queues work; it runs after everything queued before it, unless the app terminates first.
-    func enqueue(_ work: @escaping @Sendable () -> Void) {
-        let epoch = state.withLock { state -> UInt64 in
+    /// - Parameter process: The epoch of the process the work belongs to, when it must not outlive it:
+    ///   work for a process that has already ended is dropped at once. `nil` queues for the current one.
+    func enqueue(_ work: @escaping @Sendable () -> Void, for process: UInt64? = nil) {
+        if let owner, owner.isEnded { return }
+        let queuedEpoch = state.withLock { state -> UInt64? in
+            if let process, process != state.epoch { return nil }
             state.queued += 1
             return state.epoch
         }
+        guard let epoch = queuedEpoch else { return }
         // Weak, so that work held by a suspended queue does not keep the executor (and the queue) alive
         // after the app is gone: the executor's deinit then resumes the queue and the work is skipped.
         let guarded: @Sendable () -> Void = { [weak self] in
@@ -78,7 +94,7 @@ final class AppExecutor: Sendable {
             guard current else { return }
             // The work runs as code of the process it was queued in (see `ProcessContext`), which is
             // bound again on the main thread: a task-local value does not cross threads.
-            let context = ProcessContext(executor: self, epoch: epoch)
+            let context = owner ?? ProcessContext(executor: self, epoch: epoch)
             if mainActor { self.onMainThread { context.run(work) } } else { context.run(work) }
         }
         switch backend {

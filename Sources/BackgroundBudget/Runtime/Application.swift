@@ -58,6 +58,7 @@ public final class Application: Sendable {
         self.id = manifest.id
         self.manifest = manifest
         self.side = LockedValue(SideState(delegate: delegate))
+        queue.state.withLock { $0.application = self }
     }
 
     /// The app's state as the app sees it: it changes as each step is delivered on the app's executor.

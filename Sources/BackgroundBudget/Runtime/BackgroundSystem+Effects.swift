@@ -1,11 +1,13 @@
 extension BackgroundSystem {
     /// Performs effects in order. Runs no app code: queues only take work, timers are only scheduled.
-    /// - Returns: The apps whose queues received work, in order of first appearance.
-    func perform(_ effects: [Effect], in state: inout State, at now: BudgetInstant) -> [Application] {
-        var touched: [Application] = []
-        func note(_ app: Application) {
-            if !touched.contains(where: { $0 === app }) { touched.append(app) }
+    /// - Returns: The queues to drain once the lock is released, in order of first appearance: the
+    ///   main queues that received work, and every queue resumed (which may hold work).
+    func perform(_ effects: [Effect], in state: inout State, at now: BudgetInstant) -> [AppExecutor] {
+        var touched: [AppExecutor] = []
+        func note(_ queue: AppExecutor) {
+            if !touched.contains(where: { $0 === queue }) { touched.append(queue) }
         }
+        func note(_ app: Application) { note(app.queue) }
         for effect in effects {
             switch effect {
             case .deliver(let delivery):
@@ -26,6 +28,7 @@ extension BackgroundSystem {
                 // runs no code, sees its state change without a delivery.
                 app.setVisibleState(.suspended)
                 app.queue.suspend()
+                Application.forEachMadeQueue(of: id, in: state) { $0.suspend() }
             case .expirationHandlers(let id, let incarnation, let tasks):
                 guard let app = state.handles[id] else { continue }
                 let table = state.closures[id]?.expirationHandlers ?? [:]
@@ -56,7 +59,13 @@ extension BackgroundSystem {
             case .disarm(let id, let timer):
                 if let armed = state.timers.removeValue(forKey: TimerKey(app: id, timer: timer)) { clock.cancel(armed) }
             case .resumeQueue(let id):
-                state.handles[id]?.queue.resume()
+                guard let app = state.handles[id] else { continue }
+                app.queue.resume()
+                note(app)
+                Application.forEachMadeQueue(of: id, in: state) { queue in
+                    queue.resume()
+                    note(queue)
+                }
             case .deliverEvent(let id, let incarnation, let event):
                 guard let app = state.handles[id] else { continue }
                 app.queue.enqueue { [self] in
@@ -126,7 +135,9 @@ extension BackgroundSystem {
                 note(app)
             case .dropQueue(let id):
                 guard let app = state.handles[id] else { continue }
-                let dropped = app.queue.terminate()
+                // The process's queues (its main queue and those it made) drop what they hold.
+                var dropped = app.queue.terminate()
+                Application.forEachMadeQueue(of: id, in: state) { dropped += $0.terminate() }
                 if dropped > 0 { state.core.record(.workDropped(count: dropped), id, now) }
                 // The process ended: every closure and task object it gave goes, outside the lock.
                 if let closures = state.closures.removeValue(forKey: id) {

@@ -1,7 +1,3 @@
-#if canImport(Dispatch)
-@preconcurrency import Dispatch
-#endif
-
 /// The device: installed apps, the user's gestures, the system's decisions, and the trace of it all.
 ///
 /// A system runs on a clock. On a ``VirtualClock`` everything is synchronous and deterministic: each
@@ -97,13 +93,7 @@ public final class BackgroundSystem: Sendable {
     /// - Throws: ``InstallError`` for an invalid or duplicate bundle identifier; nothing is installed.
     @discardableResult
     public func install(_ manifest: AppManifest, delegate: (any ApplicationDelegate)? = nil) throws(InstallError) -> Application {
-        let backend: AppExecutor.Backend
-        #if canImport(Dispatch)
-        backend = clock is VirtualClock ? .inline(InlineSerialExecutor())
-            : .dispatch(DispatchQueue(label: "BackgroundBudget.app.\(manifest.id.rawValue)"))
-        #else
-        backend = .inline(InlineSerialExecutor())
-        #endif
+        let backend = AppExecutor.backend(label: manifest.id.rawValue, clock: clock)
         let app = Application(manifest: manifest, delegate: delegate, system: self, queue: AppExecutor(backend: backend))
         try state.withLock { (state) throws(InstallError) in
             try state.core.install(manifest)
@@ -162,13 +152,14 @@ public final class BackgroundSystem: Sendable {
         state.withLock { $0.core.trace.events.count + $0.core.trace.discardedCount }
     }
 
-    /// The trace as `NSLog`-style lines, with each app's display name as its process name.
+    /// The trace as `NSLog`-style lines, with each app's display name as its process name, stamped with
+    /// the system's dates (trace time zero is ``logLineStart``, the date of the instant zero).
     /// - Parameter includesSystemEvents: Whether to print state changes and exits as well as callbacks.
     public func logLines(includesSystemEvents: Bool = true) -> String {
         let (trace, names) = state.withLock { state in
             (state.core.trace, Dictionary(uniqueKeysWithValues: state.core.records.map { ($0.manifest.id, $0.manifest.displayName) }))
         }
-        return trace.logLines(LogLineStyle(processNames: names, includesSystemEvents: includesSystemEvents))
+        return trace.logLines(LogLineStyle(start: logLineStart, processNames: names, includesSystemEvents: includesSystemEvents))
     }
 
     // MARK: The user
@@ -267,7 +258,8 @@ public final class BackgroundSystem: Sendable {
     /// shell's closure tables) and return a value with the effects it decided, starts queued
     /// continued-processing tasks there is now room for, and performs the effects, still under the lock
     /// so that queues see work in decision order. Then, outside the lock, it drops the closures and
-    /// objects let go of (a release may run an app's `deinit`) and lets inline queues run the app's code.
+    /// objects let go of (a release may run an app's `deinit`) and lets inline queues run the app's code
+    /// (the queues that received work, and those resumed).
     ///
     /// Every public operation of the system and its apps goes through here.
     /// - Parameters:
@@ -309,7 +301,7 @@ public final class BackgroundSystem: Sendable {
         _ body: (inout State, BudgetInstant) throws(Failure) -> (Value, [Effect])
     ) throws(Failure) -> Value? {
         let (value, touched, released) = try state.withLock {
-            (state) throws(Failure) -> (Value?, [Application], [any Sendable]) in
+            (state) throws(Failure) -> (Value?, [AppExecutor], [any Sendable]) in
             if let caller, caller.callerProcessEnded { return (nil, [], []) }
             // Read under the lock, so that decisions on a real clock are stamped in the order taken.
             let now = clock.now
@@ -323,7 +315,7 @@ public final class BackgroundSystem: Sendable {
             return (value, perform(effects, in: &state, at: now), state.takeReleased())
         }
         withExtendedLifetime(released) {}   // dropped here, outside the lock
-        for app in touched { app.queue.drain() }
+        for queue in touched { queue.drain() }
         return value
     }
 

@@ -1,8 +1,9 @@
-/// The process a piece of app code runs in: the app's queue and the epoch the code was queued in.
+/// The process a piece of app code runs in: the app's main queue and the epoch the code was queued in.
 ///
 /// ``AppExecutor`` binds it (as a task-local value, which synchronous code on the same thread and any
-/// `Task` created there inherit) around every work item it runs, and ``Application/runLater(after:_:)``
-/// around its body. When the app's process ends, its queue's epoch moves on: code still running from
+/// `Task` created there inherit) around every work item it runs — on the app's main queue and on the
+/// queues the app made, whose work binds the process that made them — and
+/// `task(priority:_:)` binds it for the task it starts. When the app's process ends, its queue's epoch moves on: code still running from
 /// the ended process then finds its context ``isEnded``, and the shell drops every call it makes
 /// (``Application/callerProcessEnded``), as a killed process on iOS runs no more code.
 struct ProcessContext: Sendable {
@@ -13,6 +14,9 @@ struct ProcessContext: Sendable {
 
     /// The context of the code running on this thread or task, if it is app code.
     @TaskLocal static var current: ProcessContext?
+
+    /// The app whose code this is (see ``Application/current``).
+    var application: Application? { executor?.application }
 
     /// Whether the process this context belongs to has ended.
     var isEnded: Bool {

@@ -4,8 +4,8 @@ import BudgetClock
 /// walk-through.
 ///
 /// ```text
-/// 2011-10-31 12:05:15.391 State Lab[1069:307] applicationWillResignActive:
-/// 2011-10-31 12:05:15.391 State Lab[1069:307] (state: inactive, reason: interruptionBegan)
+/// 2026-01-01 00:00:00.000 State Lab[1069:307] applicationWillResignActive:
+/// 2026-01-01 00:00:00.000 State Lab[1069:307] (state: inactive, reason: interruptionBegan)
 /// ```
 ///
 /// Callbacks print as their Objective-C selector; state changes and exits print in parentheses so that a
@@ -26,13 +26,15 @@ public struct LogLineStyle: Sendable, Hashable {
 
     /// Creates a style.
     /// - Parameters:
-    ///   - start: The date for trace time zero; defaults to the walk-through's 2011-10-31 12:05:15.391.
+    ///   - start: The date for trace time zero; defaults to 2026-01-01 00:00:00.000, the date of a virtual
+    ///     system's instant zero (`BackgroundSystem.virtualReferenceDate`), so that log stamps and task
+    ///     dates share one epoch.
     ///   - processNames: Process names by app.
     ///   - firstProcessIdentifier: The first app's process identifier (default 1069).
     ///   - threadNumber: The thread number (default 307, the main thread in the walk-through).
     ///   - includesSystemEvents: Whether to print state changes and exits.
     public init(
-        start: DateTime = DateTime(year: 2011, month: 10, day: 31, hour: 12, minute: 5, second: 15, millisecond: 391),
+        start: DateTime = DateTime(year: 2026, month: 1, day: 1),
         processNames: [AppID: String] = [:],
         firstProcessIdentifier: Int = 1069,
         threadNumber: Int = 307,

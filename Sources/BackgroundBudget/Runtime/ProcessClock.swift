@@ -1,0 +1,44 @@
+/// The system's clock as one process of an app sees it: deadlines fire as usual, but the work they run
+/// is queued on one of the process's queues, so it waits while the app is suspended and never runs once
+/// the process has ended.
+///
+/// ``Application/runLater(after:_:)``, ``ApplicationQueue/asyncAfter(_:_:)`` and the sleeps of
+/// ``ApplicationClock`` all schedule through one: the only way app code waits for time.
+final class ProcessClock: BudgetClock {
+    /// The system's clock.
+    let base: any BudgetClock
+    /// The process whose code the work is.
+    let process: ProcessContext
+    /// The queue the work runs on: the app's main queue, or a queue the process made.
+    let queue: AppExecutor
+
+    init(base: any BudgetClock, process: ProcessContext, queue: AppExecutor) {
+        self.base = base
+        self.process = process
+        self.queue = queue
+    }
+
+    var now: BudgetInstant { base.now }
+
+    /// Schedules `work` on the base clock; at the deadline it is queued on ``queue`` for ``process``
+    /// (dropped if the process has ended) and the queue is drained: at once on a ``VirtualClock`` when
+    /// the queue is idle and not suspended, after the item it runs otherwise.
+    @discardableResult
+    func schedule(at deadline: BudgetInstant, _ work: @escaping @Sendable () -> Void) -> ScheduledWork {
+        let process = process, queue = queue
+        return base.schedule(at: deadline) {
+            // Queued as system work: the clock's thread may be inside the app's own code
+            // (`simulateWork`), and the work must not be taken for a call of that code.
+            ProcessContext.detached {
+                guard !process.isEnded else { return }
+                queue.enqueue(work, for: queue.owner == nil ? process.epoch : nil)
+                queue.drain()
+            }
+        }
+    }
+
+    @discardableResult
+    func cancel(_ work: ScheduledWork) -> Bool { base.cancel(work) }
+
+    func simulateWork(for duration: Duration) { base.simulateWork(for: duration) }
+}
