@@ -66,7 +66,7 @@ extension DeviceCore.AppRecord {
         h.mix(killedByUser)
         h.mix(inAppSwitcher)
         h.mixUnordered(timerTokens) { h, entry in
-            h.mix(describing: entry.key)
+            h.mix(AppTimer.allCases.firstIndex(of: entry.key) ?? -1)
             h.mix(entry.value)
         }
         h.mix(backgroundAppRefresh)
@@ -76,7 +76,11 @@ extension DeviceCore.AppRecord {
         h.mixUnordered(heldFileLocks) { $0.mix($1) }
         finiteTasks.mix(into: &h)
         modes.mix(into: &h)
-        h.mix(describing: fetch.interval)
+        switch fetch.interval {
+        case .never: h.mix(1 as UInt64)
+        case .minimum: h.mix(2 as UInt64)
+        case .atLeast(let interval): h.mix(interval)
+        }
         h.mix(fetch.model.factor)
         h.mix(fetch.model.randomState)
         h.mix(fetch.running?.number ?? 0)

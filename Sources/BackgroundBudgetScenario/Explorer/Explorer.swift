@@ -32,7 +32,7 @@ public struct Explorer: Sendable {
     /// - Parameters:
     ///   - target: The scenario's apps and setup.
     ///   - invariants: The rules; the built-in ones by default.
-    ///   - menu: The events; the standard menu (``ExplorerMenu/standard(for:)-([AppManifest])``) for the target's apps by default.
+    ///   - menu: The events; the standard menu for the target's apps' manifests by default.
     /// - Throws: ``ScenarioError`` when the setup cannot run (its policy is invalid or an event of
     ///   it is refused).
     public init(target: ExplorerTarget, invariants: [ExplorerInvariant] = ExplorerInvariant.builtIn,
@@ -44,7 +44,7 @@ public struct Explorer: Sendable {
     }
 
     /// A fresh session; the setup ran once in `init`, so it runs again.
-    func session() -> ExplorerSession {
+    package func session() -> ExplorerSession {
         do {
             return try ExplorerSession(target, invariants: invariants)
         } catch {

@@ -12,7 +12,7 @@ public protocol ExplorerStateDescribing {
 /// It does what ``Scenario/run(limits:)`` does for the same events: the setup's events at their
 /// instants, then each explored action at the instant the waits before it add up to. The invariants
 /// that read the trace event by event are fed only what each step adds.
-struct ExplorerSession {
+package struct ExplorerSession {
     let target: ExplorerTarget
     let clock: VirtualClock
     let system: BackgroundSystem
@@ -65,7 +65,7 @@ struct ExplorerSession {
     /// Does one event.
     /// - Returns: The event as done (``ExplorerEvent/advance`` as the wait it took), or `nil` when
     ///   the lifecycle refused the action or nothing is due: nothing happened.
-    mutating func perform(_ event: ExplorerEvent) -> ExplorerEvent? {
+    package mutating func perform(_ event: ExplorerEvent) -> ExplorerEvent? {
         switch event {
         case .wait(let duration):
             now = now + duration
@@ -109,7 +109,7 @@ struct ExplorerSession {
 
     /// The state's fingerprint: the core's state with instants relative to now, and each delegate
     /// that describes its state.
-    func fingerprint() -> UInt64 {
+    package func fingerprint() -> UInt64 {
         var fingerprint = StateFingerprint(now: clock.now)
         fingerprint.mix(system.coreFingerprint)
         for id in target.appIDs {
@@ -122,7 +122,7 @@ struct ExplorerSession {
 
     /// The state's fingerprint by reflection over the core's state: the reference the hand-written
     /// ``fingerprint()`` is checked against.
-    func reflectedFingerprint() -> UInt64 {
+    package func reflectedFingerprint() -> UInt64 {
         var fingerprint = StateFingerprint(now: clock.now)
         fingerprint.mix(any: system.coreSnapshot)
         for id in target.appIDs {

@@ -34,7 +34,7 @@ public struct ExplorerTarget: Sendable {
     /// - Parameters:
     ///   - json: The scenario file's text.
     ///   - delegates: For each app that should run a delegate of its own, a function that makes one.
-    /// - Throws: ``ScenarioError``, as ``init(json:delegates:)-(_,[AppID:DelegateFactory])``.
+    /// - Throws: ``ScenarioError``, as ``init(jsonBytes:file:delegates:)``.
     public init(json: String, delegates: [AppID: @Sendable () -> any ApplicationDelegate]) throws(ScenarioError) {
         try self.init(jsonBytes: Array(json.utf8), delegates: delegates.mapValues { make in { _ in make() } })
     }
@@ -43,8 +43,8 @@ public struct ExplorerTarget: Sendable {
     /// - Parameters:
     ///   - jsonBytes: The file's bytes.
     ///   - file: The file's path, for messages and relative Info.plist paths.
-    ///   - delegates: Delegates that replace scenario behaviours, as in ``init(json:delegates:)-(_,[AppID:DelegateFactory])``.
-    /// - Throws: ``ScenarioError``, as ``init(json:delegates:)-(_,[AppID:DelegateFactory])``.
+    ///   - delegates: Delegates that replace scenario behaviours, as in ``init(jsonBytes:file:delegates:)``.
+    /// - Throws: ``ScenarioError``, as ``init(jsonBytes:file:delegates:)``.
     public init(jsonBytes: [UInt8], file: String? = nil, delegates: [AppID: DelegateFactory] = [:]) throws(ScenarioError) {
         let scenario = try Scenario(jsonBytes: jsonBytes, file: file)
         guard let root = try? JSONParser.parse(jsonBytes) else {
