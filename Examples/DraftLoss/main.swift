@@ -71,7 +71,9 @@ let draftSurvives = ExplorerInvariant("draftSurvives") { seen in
 
 func explorer(savesInBackground: Bool) throws -> Explorer {
     let target = try ExplorerTarget(json: scenario, delegates: [notes: { NotesDelegate(savesInBackground: savesInBackground) }])
-    return try Explorer(target: target, invariants: [draftSurvives] + ExplorerInvariant.builtIn)
+    // A reboot while the user types loses what no callback gave the app a chance to save: left out.
+    let menu = try ExplorerMenu.standard(for: [notes]).weighted([("reboot", 0)])
+    return try Explorer(target: target, invariants: [draftSurvives] + ExplorerInvariant.builtIn, menu: menu)
 }
 
 let buggy = try explorer(savesInBackground: false)

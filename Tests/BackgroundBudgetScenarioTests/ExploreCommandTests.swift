@@ -67,11 +67,25 @@ import TestSupport
         (["explore", "a.json", "b.json"], "'explore' takes one scenario file; got 'a.json' and 'b.json'"),
         (["explore", "a.json", "--depth", "13"], "--depth needs a whole number from 0 to 12; got '13'"),
         (["explore", "a.json", "--seeds"], "--seeds needs a value"),
-        (["explore", "a.json", "--fast"], "unknown option '--fast' for 'explore'; accepted: --invariant, --seeds, --first-seed, --sequences, --length, --depth, --out, --help"),
+        (["explore", "a.json", "--fast"], "unknown option '--fast' for 'explore'; accepted: --invariant, --seeds, --first-seed, --sequences, --length, --depth, --weight, --out, --help"),
+        (["explore", "a.json", "--weight", "open"], "--weight needs EVENT=N (N from 0 to 1000000); got 'open'"),
         (["explore", "a.json", "--invariant", "noCrash"], "unknown invariant 'noCrash'; expected one of " + ExplorerInvariant.names.joined(separator: ", ")),
     ])
     func exploreRefusesAWrongCommandLine(arguments: [String], message: String) {
         #expect(ScenarioCommand.run(arguments) == .usage(message))
+    }
+
+    @Test func weightsFromTheCommandLineChangeWhatIsPicked() {
+        // The user never opens the app, so never types: nothing to lose.
+        let unopened = ScenarioCommand.run(["explore", Self.draftLoss, "--invariant", "dataSaved:applicationWillTerminate",
+                                            "--seeds", "2", "--sequences", "50", "--weight", "open=0"])
+        #expect(unopened.status == .success, "\(unopened.standardOutput)")
+        #expect(unopened.standardOutput.contains("distinct shrunk failures: 0"))
+        let unknown = ScenarioCommand.run(["explore", Self.draftLoss, "--weight", "sing=1"])
+        #expect(unknown.status == .failure)
+        #expect(unknown.standardError.hasPrefix("no menu event is called 'sing'; the menu has open, open com.example.notes, "))
+        let negative = ScenarioCommand.run(["explore", Self.draftLoss, "--weight=open=-2"])
+        #expect(negative.standardError.hasPrefix("'open=-2' is not a weight: expected EVENT=N"))
     }
 
     @Test func exploreReportsAnUnreadableOrInvalidFile() {

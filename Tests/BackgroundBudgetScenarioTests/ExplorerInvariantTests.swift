@@ -42,13 +42,56 @@ import TestSupport
         #expect(ExplorerInvariant.everyTaskEndsOnce.violation(in: seen) == "com.example.app ended background task 3 a second time")
     }
 
-    @Test func anExpiredOrCutShortScheduledTaskBreaksScheduledTaskCompletes() {
+    @Test func aScheduledTaskLeftUnfinishedOrCutShortByTheAppBreaksScheduledTaskCompletes() {
         let invariant = ExplorerInvariant.scheduledTaskCompletes
         #expect(invariant.violation(in: Self.seen([.taskStarted("sync"), .taskCompleted("sync", .success)])) == nil)
-        #expect(invariant.violation(in: Self.seen([.taskStarted("sync"), .taskExpired("sync", .runtimeCap)]))?.hasPrefix(
-            "com.example.app's task sync expired") == true)
-        #expect(invariant.violation(in: Self.seen([.taskStarted("sync"), .stateChange(.notRunning, cause: .purge)]))
-                == "com.example.app's process ended (purge) while its task sync ran")
+        // Completed from the expiration handler, as Apple's sample does: no failure.
+        #expect(invariant.violation(in: Self.seen([.taskStarted("sync"), .taskExpired("sync", .runtimeCap),
+                                                   .taskCompleted("sync", .failure)])) == nil)
+        #expect(invariant.violation(in: Self.seen([.taskStarted("sync"), .taskExpired("sync", .runtimeCap),
+                                                   .taskCompleted("sync", .expiredUnfinished)]))
+                == "com.example.app's task sync expired and was not completed from its expiration handler")
+        #expect(invariant.violation(in: Self.seen([.taskStarted("sync"), .stateChange(.notRunning, cause: .kill(.watchdog))]))
+                == "com.example.app's process ended (kill(watchdog)) while its task sync ran")
+        // A purge, a swipe or a reboot is not the app's doing, unless asked.
+        for cause: LifecycleEvent in [.purge, .killFromAppSwitcher, .kill(.reboot), .terminate(.system)] {
+            let cut = Self.seen([.taskStarted("sync"), .stateChange(.notRunning, cause: cause)])
+            #expect(invariant.violation(in: cut) == nil, "\(cause)")
+            #expect(ExplorerInvariant.scheduledTaskCompletes(countingExitsTheAppCannotPrevent: true).violation(in: cut)
+                    == "com.example.app's process ended (\(cause)) while its task sync ran")
+        }
+    }
+
+    @Test func exitsTheAppCannotPreventDoNotCountAgainstItsTasksUnlessAsked() throws {
+        let task = BackgroundTaskIdentifier(rawValue: 1)
+        let begun = TraceEvent.Kind.backgroundTaskBegan(task, name: "upload")
+        for cause: LifecycleEvent in [.killFromAppSwitcher, .purge, .kill(.reboot), .terminate(.memoryPressure), .terminate(.system)] {
+            #expect(ExplorerInvariant.isBeyondTheAppsControl(cause))
+            let seen = Self.seen([begun, .stateChange(.notRunning, cause: cause)])
+            #expect(ExplorerInvariant.noKillWithOpenTask.violation(in: seen) == nil, "\(cause)")
+            #expect(ExplorerInvariant.everyTaskEndsOnce.violation(in: seen) == nil, "\(cause)")
+            #expect(try ExplorerInvariant.named("noKillWithOpenTask:anyExit")[0].violation(in: seen)
+                    == "com.example.app its process ended (\(cause)) with background task 1 still open")
+            #expect(try ExplorerInvariant.named("everyTaskEndsOnce:anyExit")[0].violation(in: seen)
+                    == "com.example.app background task 1 was never ended (process ended: \(cause))")
+        }
+        for cause: LifecycleEvent in [.kill(.backgroundTaskExpired), .kill(.watchdog), .terminate(.exitsOnSuspend), .kill(.uncaughtException)] {
+            #expect(!ExplorerInvariant.isBeyondTheAppsControl(cause))
+            #expect(ExplorerInvariant.noKillWithOpenTask.violation(in: Self.seen([begun, .stateChange(.notRunning, cause: cause)])) != nil)
+        }
+    }
+
+    @Test func dataSavedCountsExitsFromTheBackgroundButNotARebootWhileTheUserTypes() {
+        let saved = ExplorerInvariant.dataSaved(by: [.didEnterBackground])
+        let typing: [TraceEvent.Kind] = [.stateChange(.active, cause: .launch), .callback(.didBecomeActive)]
+        #expect(saved.violation(in: Self.seen(typing + [.stateChange(.notRunning, cause: .kill(.reboot))])) == nil)
+        #expect(ExplorerInvariant.dataSaved(by: [.didEnterBackground], countingExitsTheAppCannotPrevent: true)
+            .violation(in: Self.seen(typing + [.stateChange(.notRunning, cause: .kill(.reboot))])) != nil)
+        // Suspended with unsaved data (no save on the way out), then purged: the app's fault.
+        let purged = typing + [.stateChange(.suspended, cause: .pressHome), .stateChange(.notRunning, cause: .purge)]
+        #expect(saved.violation(in: Self.seen(purged))?.hasPrefix("com.example.app lost unsaved data: its process ended (purge)") == true)
+        // A crash in the foreground is the app's own.
+        #expect(saved.violation(in: Self.seen(typing + [.stateChange(.notRunning, cause: .kill(.uncaughtException))])) != nil)
     }
 
     @Test func aCallbackAfterTheProcessEndedBreaksNoCallbackAfterExit() {
@@ -63,6 +106,9 @@ import TestSupport
         #expect(try ExplorerInvariant.named("all").map(\.name) == ExplorerInvariant.builtIn.map(\.name))
         #expect(try ExplorerInvariant.named("noWatchdogKill").map(\.name) == ["noWatchdogKill"])
         #expect(try ExplorerInvariant.named("dataSaved:applicationDidEnterBackground,applicationWillTerminate").map(\.name) == ["dataSaved"])
+        #expect(try ExplorerInvariant.named("dataSaved:applicationWillTerminate:anyExit").map(\.name) == ["dataSaved"])
+        #expect(try ExplorerInvariant.named("scheduledTaskCompletes:anyExit").map(\.name) == ["scheduledTaskCompletes"])
+        #expect(throws: ExplorerError.self) { try ExplorerInvariant.named("noWatchdogKill:anyExit") }
         #expect(throws: ExplorerError.self) { try ExplorerInvariant.named("noCrash") }
         #expect(throws: ExplorerError.self) { try ExplorerInvariant.named("dataSaved:applicationDidSave") }
     }

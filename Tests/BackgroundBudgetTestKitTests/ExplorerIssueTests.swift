@@ -22,7 +22,10 @@ import Testing
 
     static func explorer() throws -> Explorer {
         let target = try ExplorerTarget(json: scenario, delegates: [counter: { Counter() }])
-        return try Explorer(target: target, invariants: [neverActiveTwice])
+        // The delegate outlives its process in the model, so a reboot (no callback) and a second open
+        // would break the count too: left out, to find the interruption.
+        let menu = try ExplorerMenu.standard(for: [counter]).weighted([("reboot", 0)])
+        return try Explorer(target: target, invariants: [neverActiveTwice], menu: menu)
     }
 
     @Test func aBrokenInvariantIsRecordedAsAnIssueWithTheShrunkSequence() throws {

@@ -11,10 +11,12 @@ extension ScenarioCommand {
         var length = 20
         var depth: Int?
         var out: String?
+        /// `--weight EVENT=N` settings, in order.
+        var weights: [String] = []
     }
 
     /// `bgbudget explore FILE [--invariant NAME]… [--seeds N] [--first-seed S] [--sequences N] [--length N]
-    /// [--depth D] [--out PATH]`: random walks from each seed and, with `--depth`, the exhaustive
+    /// [--depth D] [--weight EVENT=N]… [--out PATH]`: random walks from each seed and, with `--depth`, the exhaustive
     /// search; prints a summary and each failure shrunk, with its scenario file (or writes the first to
     /// `--out`). Exits with ``ExitStatus/failure`` when an invariant broke.
     static func exploreCommand(_ arguments: [String], progress: (@Sendable (String) -> Void)?) -> Outcome {
@@ -30,7 +32,9 @@ extension ScenarioCommand {
         do {
             let bytes = try InputFile.contents(of: file, limit: InputFile.scenarioLimit)
             let target = try ExplorerTarget(jsonBytes: bytes, file: file)
-            explorer = try Explorer(target: target, invariants: options.invariants.isEmpty ? ExplorerInvariant.builtIn : options.invariants)
+            let menu = try ExplorerMenu.standard(for: target.scenario.apps.map(\.manifest)).weighted(settings: options.weights)
+            explorer = try Explorer(target: target, invariants: options.invariants.isEmpty ? ExplorerInvariant.builtIn : options.invariants,
+                                    menu: menu)
         } catch let error as InputFileError {
             return .failure("bgbudget: cannot read '\(quotedPath(file))': \(error)")
         } catch {
@@ -101,7 +105,7 @@ extension ScenarioCommand {
             let argument = arguments[index]
             index += 1
             let (name, inlineValue) = split(argument)
-            let valued = ["--invariant", "--seeds", "--first-seed", "--sequences", "--length", "--depth", "--out"]
+            let valued = ["--invariant", "--seeds", "--first-seed", "--sequences", "--length", "--depth", "--weight", "--out"]
             if name == "--help" || name == "-h" { return .failure(Failed(outcome: .success(help(for: "explore")))) }
             if valued.contains(name) {
                 var value = inlineValue ?? ""
@@ -124,6 +128,9 @@ extension ScenarioCommand {
                 case "--first-seed":
                     guard let seed = UInt64(value) else { return fail("--first-seed needs a whole number from 0; got '\(clipped(value))'") }
                     options.firstSeed = seed
+                case "--weight":
+                    guard value.contains("=") else { return fail("--weight needs EVENT=N (N from 0 to 1000000); got '\(clipped(value))'") }
+                    options.weights.append(value)
                 case "--out":
                     guard !value.isEmpty else { return fail("--out needs a file path") }
                     options.out = value

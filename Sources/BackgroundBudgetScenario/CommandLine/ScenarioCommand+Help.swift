@@ -22,12 +22,16 @@ extension ScenarioCommand {
           --invariant NAME      check NAME (repeatable; all built-in ones by default):
                                 noWatchdogKill, noKillWithOpenTask, everyTaskEndsOnce,
                                 scheduledTaskCompletes, noCallbackAfterExit, all, or
-                                dataSaved:CALLBACK[,CALLBACK...] (the callbacks that save)
+                                dataSaved:CALLBACK[,CALLBACK...] (the callbacks that save);
+                                NAME:anyExit also counts exits the app cannot prevent
           --seeds N             random walks from N seeds (100 unless only --depth is given)
           --first-seed S        the first seed (1)
           --sequences N         sequences per seed, stopping at the first failure (1000)
           --length N            events per sequence (20)
           --depth D             also search every sequence up to D events, pruning seen states
+          --weight EVENT=N      how often random walks pick EVENT (repeatable): an event's
+                                name (open, home, reboot, wait, advance, ...) or its whole
+                                description ("wait 600 s"); 0 leaves it out
           --out PATH            write the first counterexample's scenario file to PATH
                                 (its relative Info.plist paths are rewritten to resolve
                                 from PATH's folder, so 'bgbudget run PATH' works there)

@@ -20,26 +20,33 @@ public struct Explorer: Sendable {
     public let invariants: [ExplorerInvariant]
     /// The events to choose from.
     public let menu: ExplorerMenu
+    /// How long one exploration may take on the wall clock before it stops with what it has (the
+    /// report says ``ExplorerReport/stoppedAt``); `nil`, the default, for no limit. A guard for test
+    /// suites, not a way to choose results: a run stopped by it is not deterministic.
+    public var timeLimit: Duration?
+    /// How many events, added up over the sequences it runs, one shrinking may perform before it
+    /// returns the smallest failure so far: 2,000,000 by default (a couple of seconds at most).
+    public var shrinkBudget = 2_000_000
 
     /// Creates an explorer.
     /// - Parameters:
     ///   - target: The scenario's apps and setup.
     ///   - invariants: The rules; the built-in ones by default.
-    ///   - menu: The events; ``ExplorerMenu/standard(for:)`` for the target's apps by default.
+    ///   - menu: The events; the standard menu for the target's apps' manifests by default.
     /// - Throws: ``ScenarioError`` when the setup cannot run (its policy is invalid or an event of
     ///   it is refused).
     public init(target: ExplorerTarget, invariants: [ExplorerInvariant] = ExplorerInvariant.builtIn,
                 menu: ExplorerMenu? = nil) throws(ScenarioError) {
         self.target = target
         self.invariants = invariants
-        self.menu = menu ?? .standard(for: target.appIDs)
+        self.menu = menu ?? .standard(for: target.scenario.apps.map(\.manifest))
         _ = try ExplorerSession(target)
     }
 
     /// A fresh session; the setup ran once in `init`, so it runs again.
-    func session() -> ExplorerSession {
+    package func session() -> ExplorerSession {
         do {
-            return try ExplorerSession(target)
+            return try ExplorerSession(target, invariants: invariants)
         } catch {
             preconditionFailure("the setup ran in Explorer.init and cannot fail now: \(error)")
         }
@@ -61,16 +68,18 @@ public struct Explorer: Sendable {
         var report = ExplorerReport(strategy: "random walks (seed \(seed), up to \(sequences) sequences of \(length) events)")
         var random = SplitMix64(seed: seed)
         var found: [(invariant: String, events: [ExplorerEvent])] = []
+        let stop = StopWatch(limit: timeLimit)
         for number in 1...max(sequences, 1) where sequences > 0 {
+            if stop.isPast { report.stoppedAt = "\(number - 1) sequences: the time limit passed"; break }
             var session = session()
             var events: [ExplorerEvent] = []
+            events.reserveCapacity(length)
             walk: while events.count < length {
                 for _ in 0..<8 {
-                    let event = menu.pick(using: &random)
-                    guard session.perform(event) else { continue }
-                    events.append(event)
+                    guard let done = session.perform(menu.pick(using: &random)) else { continue }
+                    events.append(done)
                     report.eventsPerformed += 1
-                    if let broken = session.violation(of: invariants) {
+                    if let broken = session.violation() {
                         report.failingSequences += 1
                         if report.firstFailureAt == nil { report.firstFailureAt = number }
                         if !found.contains(where: { $0.invariant == broken.name }) { found.append((broken.name, events)) }
@@ -102,17 +111,20 @@ public struct Explorer: Sendable {
         var seen: Set<UInt64> = [session().fingerprint()]
         var frontier: [[ExplorerEvent]] = [[]]
         var found: [(invariant: String, events: [ExplorerEvent])] = []
-        for _ in 0..<max(depth, 0) {
+        let stop = StopWatch(limit: timeLimit)
+        search: for _ in 0..<max(depth, 0) {
             var next: [[ExplorerEvent]] = []
             for prefix in frontier {
+                if stop.isPast { report.stoppedAt = "\(report.sequencesTried) sequences: the time limit passed"; break search }
                 for entry in menu.entries {
                     var session = session()
                     for event in prefix { _ = session.perform(event) }
-                    guard session.perform(entry.event) else { continue }
-                    let events = prefix + [entry.event]
+                    _ = session.violation()   // the prefix broke nothing; its events are read
+                    guard let done = session.perform(entry.event) else { continue }
+                    let events = prefix + [done]
                     report.sequencesTried += 1
                     report.eventsPerformed += events.count
-                    if let broken = session.violation(of: invariants) {
+                    if let broken = session.violation() {
                         report.failingSequences += 1
                         if report.firstFailureAt == nil { report.firstFailureAt = report.sequencesTried }
                         if !found.contains(where: { $0.invariant == broken.name }) { found.append((broken.name, events)) }
@@ -139,9 +151,23 @@ public struct Explorer: Sendable {
     public func firstViolation(in events: [ExplorerEvent]) -> (invariant: String, message: String, index: Int)? {
         var session = session()
         for (index, event) in events.enumerated() {
-            guard session.perform(event) else { return nil }
-            if let broken = session.violation(of: invariants) { return (broken.name, broken.message, index) }
+            guard session.perform(event) != nil else { return nil }
+            if let broken = session.violation() { return (broken.name, broken.message, index) }
         }
         return nil
+    }
+}
+
+/// Whether a wall-clock time limit has passed since it was made.
+struct StopWatch {
+    private let deadline: ContinuousClock.Instant?
+
+    init(limit: Duration?) {
+        deadline = limit.map { ContinuousClock.now + $0 }
+    }
+
+    /// Whether the limit has passed; `false` without a limit.
+    var isPast: Bool {
+        deadline.map { ContinuousClock.now >= $0 } ?? false
     }
 }

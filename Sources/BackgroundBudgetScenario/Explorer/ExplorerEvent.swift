@@ -9,6 +9,11 @@ public enum ExplorerEvent: Sendable, Hashable, CustomStringConvertible {
     case wait(Duration)
     /// An action of the scenario vocabulary happens now.
     case act(ScenarioAction)
+    /// Time passes up to the next thing the system or an app has armed on the clock: an allowance or
+    /// a watchdog running out, a pending request's earliest date, a fetch opportunity, an app's own
+    /// timer. Refused when nothing is armed. A sequence records it as the wait it took, so a bug hours
+    /// out is reached in one event and the sequence replays the same.
+    case advance
 
     /// The actions an explorer can write back into a scenario file; the others (tasks and
     /// submissions with their options, system notifications, continued-processing cancellations)
@@ -16,14 +21,16 @@ public enum ExplorerEvent: Sendable, Hashable, CustomStringConvertible {
     public var isExplorable: Bool {
         switch self {
         case .wait(let duration): return duration > .zero
+        case .advance: return true
         case .act(let action): return Self.fields(of: action) != nil
         }
     }
 
-    /// `wait 10 s`, `open com.example.notes`, `setLowPowerMode enabled: true`.
+    /// `wait 10 s`, `advance`, `open com.example.notes`, `setLowPowerMode enabled: true`.
     public var description: String {
         switch self {
         case .wait(let duration): return "wait \(plainNumber(duration.secondsDouble)) s"
+        case .advance: return "advance"
         case .act(let action):
             let fields = Self.fields(of: action) ?? []
             let words = fields.map { $0.key == "app" ? $0.value : "\($0.key): \($0.value)" }

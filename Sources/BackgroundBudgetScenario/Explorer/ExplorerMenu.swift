@@ -41,35 +41,69 @@ public struct ExplorerMenu: Sendable, Hashable {
         totalWeight = entries.reduce(0) { $0 + UInt64($1.weight) }
     }
 
-    /// The standard menu for some apps: opening them (often), Home (often), switching, an
-    /// interruption and its answers, a purge, the app-switcher swipe and a system termination, a
-    /// silent push, a location event and a fetch launch for each app; memory pressure and its relief;
-    /// Background App Refresh, Low Power Mode, network, power and idleness going on and off; and waits
-    /// of 1 s, 10 s, 1 min and 10 min.
+    /// The standard menu for some apps: for each app, opening it (often), switching to it, a purge,
+    /// the app-switcher swipe, a system termination, a silent push, a location event, a fetch launch,
+    /// and its own Background App Refresh switch going off and on; for the device, Home (often), an
+    /// interruption and its answers, memory pressure and its relief, a reboot, and Background App
+    /// Refresh, its restriction, Low Power Mode, a critically low battery, the network, power,
+    /// idleness and system load going on and off; waits of 1 s, 10 s, 1 min and 10 min; and
+    /// ``ExplorerEvent/advance`` (often), which reaches what is armed hours ahead.
     /// - Parameter apps: The apps' identifiers.
     /// - Returns: The menu.
     public static func standard(for apps: [AppID]) -> ExplorerMenu {
+        standard(for: apps.map { AppManifest(id: $0) })
+    }
+
+    /// The standard menu for some apps, with what their manifests add: for a scene-based app, opening
+    /// another window (when it supports several), closing its first two scenes and reclaiming the
+    /// first; for each background mode an app declares, the event it is woken for (a VoIP push, a
+    /// Bluetooth or accessory event, a Newsstand download, a location relaunch).
+    /// - Parameter manifests: The apps' manifests.
+    /// - Returns: The menu.
+    public static func standard(for manifests: [AppManifest]) -> ExplorerMenu {
         var entries: [Entry] = []
-        for app in apps {
+        for manifest in manifests {
+            let app = manifest.id
             entries.append(Entry(.act(.open(app)), weight: 6))
-            if apps.count > 1 { entries.append(Entry(.act(.switchTo(app)), weight: 2)) }
+            if manifests.count > 1 { entries.append(Entry(.act(.switchTo(app)), weight: 2)) }
             entries += [Entry(.act(.purge(app)), weight: 2), Entry(.act(.killFromAppSwitcher(app))),
                         Entry(.act(.terminate(app, reason: .system))),
                         Entry(.act(.deliver(app, .silentPush))), Entry(.act(.deliver(app, .significantLocationChange))),
                         Entry(.act(.launchInBackground(app, reason: .backgroundFetch)))]
+            entries += modeEvents(of: manifest).map { Entry(.act(.deliver(app, $0))) }
+            if let scenes = manifest.sceneManifest {
+                if scenes.supportsMultipleScenes { entries.append(Entry(.act(.openScene(app)))) }
+                entries += [Entry(.act(.closeScene(app, scene: "scene-1"))), Entry(.act(.reclaimScene(app, scene: "scene-1")))]
+                if scenes.supportsMultipleScenes { entries.append(Entry(.act(.closeScene(app, scene: "scene-2")))) }
+            }
+            for flag in [false, true] { entries.append(Entry(.act(.setBackgroundAppRefresh(enabled: flag, app: app)))) }
         }
         entries += [Entry(.act(.home), weight: 6), Entry(.act(.beginInterruption), weight: 2),
                     Entry(.act(.dismissInterruption)), Entry(.act(.answerInterruption)),
                     Entry(.act(.setMemoryCapacity(bytes: 120_000_000))),
-                    Entry(.act(.setMemoryCapacity(bytes: 1_000_000_000_000)))]
+                    Entry(.act(.setMemoryCapacity(bytes: 1_000_000_000_000))), Entry(.act(.reboot))]
         for flag in [true, false] {
             entries += [Entry(.act(.setBackgroundAppRefresh(enabled: flag, app: nil))), Entry(.act(.setLowPowerMode(flag))),
-                        Entry(.act(.setNetwork(flag))), Entry(.act(.setExternalPower(flag))), Entry(.act(.setDeviceIdle(flag)))]
+                        Entry(.act(.setNetwork(flag))), Entry(.act(.setExternalPower(flag))), Entry(.act(.setDeviceIdle(flag))),
+                        Entry(.act(.setBackgroundAppRefreshRestricted(flag))), Entry(.act(.setCriticallyLowBattery(flag))),
+                        Entry(.act(.setSystemUnderLoad(flag)))]
         }
         entries += [Entry(.wait(.seconds(1)), weight: 3), Entry(.wait(.seconds(10)), weight: 3),
-                    Entry(.wait(.seconds(60)), weight: 2), Entry(.wait(.seconds(600)))]
+                    Entry(.wait(.seconds(60)), weight: 2), Entry(.wait(.seconds(600))), Entry(.advance, weight: 3)]
         // Every entry above is explorable and weighted, so the menu is valid.
         return (try? ExplorerMenu(entries)) ?? ExplorerMenu(unchecked: entries)
+    }
+
+    /// The events a manifest's background modes are woken for.
+    private static func modeEvents(of manifest: AppManifest) -> [BackgroundEvent] {
+        let modes = manifest.backgroundModes
+        var events: [BackgroundEvent] = []
+        if modes.contains(.voip) { events.append(.voipPush) }
+        if modes.contains(.bluetoothCentral) { events.append(.bluetooth(.central)) }
+        if modes.contains(.bluetoothPeripheral) { events.append(.bluetooth(.peripheral)) }
+        if modes.contains(.externalAccessory) { events.append(.accessory) }
+        if modes.contains(.newsstandContent) { events.append(.newsstandDownload) }
+        return events
     }
 
     private init(unchecked entries: [Entry]) {
@@ -85,28 +119,5 @@ public struct ExplorerMenu: Sendable, Hashable {
             roll -= UInt64(entry.weight)
         }
         return entries[entries.count - 1].event
-    }
-}
-
-/// Why an explorer could not be set up.
-public enum ExplorerError: Error, Sendable, Hashable, CustomStringConvertible {
-    /// The menu has no entry.
-    case emptyMenu
-    /// An entry's weight is below 1 or above 1,000,000.
-    case badWeight(index: Int, weight: Int)
-    /// An entry's event cannot be written to a scenario file, or is a wait of no time.
-    case unexplorableEvent(index: Int, String)
-    /// An invariant name or parameter that the command line does not know.
-    case unknownInvariant(String, known: [String])
-
-    /// What was wrong, and where.
-    public var description: String {
-        switch self {
-        case .emptyMenu: "the explorer's menu has no event"
-        case .badWeight(let index, let weight): "menu entry \(index) has weight \(weight); weights are whole numbers from 1 to 1000000"
-        case .unexplorableEvent(let index, let event):
-            "menu entry \(index) (\(event)) cannot be explored: waits must be positive, and tasks, submissions, notifications and cancellations belong in a behaviour"
-        case .unknownInvariant(let name, let known): "unknown invariant '\(name)'; expected one of \(known.joined(separator: ", "))"
-        }
     }
 }

@@ -15,6 +15,28 @@ public struct ExplorerFailure: Sendable, Hashable, CustomStringConvertible {
     public var foundLength: Int
     /// The minimal sequence as a scenario file that `bgbudget run` replays.
     public var scenarioFile: String
+    /// How many smaller sequences shrinking took on the way.
+    public var shrinkSteps = 0
+
+    /// Creates a failure.
+    /// - Parameters:
+    ///   - invariant: The invariant that broke.
+    ///   - message: How it broke.
+    ///   - events: The minimal sequence.
+    ///   - failingEvent: The index of the event after which it broke.
+    ///   - foundLength: The sequence's length when it was found.
+    ///   - scenarioFile: The sequence as a scenario file.
+    ///   - shrinkSteps: The smaller sequences shrinking took.
+    public init(invariant: String, message: String, events: [ExplorerEvent], failingEvent: Int, foundLength: Int,
+                scenarioFile: String, shrinkSteps: Int = 0) {
+        self.invariant = invariant
+        self.message = message
+        self.events = events
+        self.failingEvent = failingEvent
+        self.foundLength = foundLength
+        self.scenarioFile = scenarioFile
+        self.shrinkSteps = shrinkSteps
+    }
 
     /// `dataSaved broke at event 3 of 3 (purge com.example.notes): …`, then the numbered events.
     public var description: String {
@@ -46,6 +68,8 @@ public struct ExplorerReport: Sendable, Hashable, CustomStringConvertible {
     public var failures: [ExplorerFailure] = []
     /// The number of the sequence that first broke an invariant, from 1, if one did.
     public var firstFailureAt: Int?
+    /// Where the exploration stopped short, if its ``Explorer/timeLimit`` passed.
+    public var stoppedAt: String?
 
     /// Creates an empty report.
     /// - Parameter strategy: How the sequences are chosen.
@@ -58,6 +82,7 @@ public struct ExplorerReport: Sendable, Hashable, CustomStringConvertible {
         var lines = [strategy,
                      "sequences tried: \(sequencesTried), events: \(eventsPerformed), states seen: \(statesSeen), "
                      + "failing sequences: \(failingSequences)"]
+        if let stoppedAt { lines.append("stopped after \(stoppedAt)") }
         if failures.isEmpty { lines.append("no invariant broke") }
         for failure in failures { lines.append(failure.description) }
         return lines.joined(separator: "\n") + "\n"

@@ -8,8 +8,9 @@ import BackgroundBudget
 /// a test's own delegate instead of its scenario behaviour; a counterexample then replays the events,
 /// but `bgbudget run` gives that app its file's behaviour.
 public struct ExplorerTarget: Sendable {
-    /// Makes a fresh delegate for one explored run.
-    public typealias DelegateFactory = @Sendable () -> any ApplicationDelegate
+    /// Makes a fresh delegate for one explored run, given the app it serves on that run's system and
+    /// the run's clock (``ExplorerAppContext``), so its code reads the model's time and state.
+    public typealias DelegateFactory = @Sendable (ExplorerAppContext) -> any ApplicationDelegate
 
     /// The scenario: policy, apps, and the setup events.
     public let scenario: Scenario
@@ -22,19 +23,28 @@ public struct ExplorerTarget: Sendable {
     /// - Parameters:
     ///   - json: The scenario file's text.
     ///   - delegates: For each app that should run a delegate of its own instead of its behaviour,
-    ///     a function that makes a fresh one for each run.
+    ///     a function that makes a fresh one for each run from the app as installed on that run.
     /// - Throws: ``ScenarioError`` as ``Scenario/init(json:)``, or ``ScenarioError/Problem/unknownApp(_:declared:)``
     ///   at `$.apps` when `delegates` names an app the scenario does not declare.
     public init(json: String, delegates: [AppID: DelegateFactory] = [:]) throws(ScenarioError) {
         try self.init(jsonBytes: Array(json.utf8), delegates: delegates)
     }
 
+    /// Reads a target from a scenario file's text, with delegates that need nothing of their run.
+    /// - Parameters:
+    ///   - json: The scenario file's text.
+    ///   - delegates: For each app that should run a delegate of its own, a function that makes one.
+    /// - Throws: ``ScenarioError``, as ``init(jsonBytes:file:delegates:)``.
+    public init(json: String, delegates: [AppID: @Sendable () -> any ApplicationDelegate]) throws(ScenarioError) {
+        try self.init(jsonBytes: Array(json.utf8), delegates: delegates.mapValues { make in { _ in make() } })
+    }
+
     /// Reads a target from a scenario file's bytes.
     /// - Parameters:
     ///   - jsonBytes: The file's bytes.
     ///   - file: The file's path, for messages and relative Info.plist paths.
-    ///   - delegates: Delegates that replace scenario behaviours, as in ``init(json:delegates:)``.
-    /// - Throws: ``ScenarioError``, as ``init(json:delegates:)``.
+    ///   - delegates: Delegates that replace scenario behaviours, as in ``init(jsonBytes:file:delegates:)``.
+    /// - Throws: ``ScenarioError``, as ``init(jsonBytes:file:delegates:)``.
     public init(jsonBytes: [UInt8], file: String? = nil, delegates: [AppID: DelegateFactory] = [:]) throws(ScenarioError) {
         let scenario = try Scenario(jsonBytes: jsonBytes, file: file)
         guard let root = try? JSONParser.parse(jsonBytes) else {

@@ -19,6 +19,8 @@ package struct FetchModel: Sendable, Hashable {
     /// The factors the model applies (``BudgetPolicy/fetchModelFactors``).
     package let factors: BudgetPolicy.FetchModelFactors
     private var random: SplitMix64
+    /// The jitter generator's state, for state fingerprints.
+    package var randomState: UInt64 { random.state }
 
     /// Creates the model for one app.
     /// - Parameters:
