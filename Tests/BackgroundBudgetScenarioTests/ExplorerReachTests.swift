@@ -59,7 +59,19 @@ import TestSupport
             shrunk.insert(failure.events)
         }
         #expect(found * 100 >= seeds * 95, "found from \(found) of \(seeds) seeds")
-        #expect(shrunk.count == 1, "\(shrunk)")
+        // A refresh starts only once the app has left the foreground, so seeds land on a few minimal
+        // sequences (a background launch and the wait; or open, Home and waits in some order): each is
+        // short, and 1-minimal — without any one of its events it no longer fails.
+        for sequence in shrunk {
+            #expect(sequence.count <= 4, "\(sequence)")
+            #expect(sequence.contains { $0 == .act(.home) || { if case .act(.launchInBackground) = $0 { true } else { false } }($0) },
+                    "\(sequence)")
+            for index in sequence.indices {
+                var shorter = sequence
+                shorter.remove(at: index)
+                #expect(explorer.firstViolation(in: shorter)?.invariant != "scheduledTaskCompletes", "\(sequence) without event \(index + 1)")
+            }
+        }
     }
 
     @Test func withoutAdvanceTwentyEventsOfWaitsUpToTenMinutesNeverGetThere() throws {

@@ -2,7 +2,7 @@
 /// and adding at the back are O(1) amortized, however many callbacks a delivery has (a Home press
 /// with thousands of scenes holds one group per scene callback). Taken groups leave a gap at the front
 /// that is closed up once it is half the storage.
-package struct HeldStepQueue: Sendable, ExpressibleByArrayLiteral {
+package struct HeldStepQueue: Sendable, ExpressibleByArrayLiteral, Sequence {
     /// The groups; those before `head` were taken.
     private var storage: [DeviceCore.HeldSteps] = []
     /// The index of the first group not taken.
@@ -50,5 +50,10 @@ package struct HeldStepQueue: Sendable, ExpressibleByArrayLiteral {
     package mutating func appendToLast(_ entry: TraceEvent) {
         guard !isEmpty else { return }
         storage[storage.count - 1].entries.append(entry)
+    }
+
+    /// The groups held, first to last (the explorer's state fingerprint reads them).
+    package func makeIterator() -> ArraySlice<DeviceCore.HeldSteps>.Iterator {
+        storage[head...].makeIterator()
     }
 }

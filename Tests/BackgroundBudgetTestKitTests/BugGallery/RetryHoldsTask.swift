@@ -54,8 +54,8 @@ final class RetryHoldsTask: ApplicationDelegate, ExplorerStateDescribing {
         invariants: ExplorerInvariant.builtIn, invariant: "noKillWithOpenTask",
         // Turning the network off before or after opening the app commute: the shrinker keeps the
         // order it found, so finds shrink to one of two sequences of four events.
-        minimals: [[.act(.open(Gallery.app)), .act(.setNetwork(false)), .act(.home), .wait(.seconds(40))],
-                   [.act(.setNetwork(false)), .act(.open(Gallery.app)), .act(.home), .wait(.seconds(40))]])
+        minimals: [[.act(.open(Gallery.app)), .act(.setNetwork(false)), .act(.home), .wait(.seconds(30))],
+                   [.act(.setNetwork(false)), .act(.open(Gallery.app)), .act(.home), .wait(.seconds(30))]])
 }
 
 @Suite struct RetryHoldsTaskTests {
