@@ -57,3 +57,11 @@ package struct HeldStepQueue: Sendable, ExpressibleByArrayLiteral, Sequence {
         storage[head...].makeIterator()
     }
 }
+
+extension HeldStepQueue: CustomReflectable {
+    /// The groups still held, first to last; groups already taken (kept until the storage is closed
+    /// up) are left out, so two queues holding the same groups reflect alike.
+    package var customMirror: Mirror {
+        Mirror(self, unlabeledChildren: Array(self), displayStyle: .collection)
+    }
+}

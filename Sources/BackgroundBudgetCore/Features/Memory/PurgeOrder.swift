@@ -103,3 +103,13 @@ package struct PurgeOrder: Sendable {
         precondition(places.filter { $0 >= 0 }.count == heap.count, "places name apps that are not candidates")
     }
 }
+
+extension PurgeOrder: CustomReflectable {
+    /// The candidates' slots in the order they would be purged: what the order means, without the
+    /// heap's layout or the ranks' absolute instants (which the apps' own records carry), so two
+    /// orders that purge alike reflect alike, as the explorer's reflection fingerprint needs.
+    package var customMirror: Mirror {
+        let order = heap.sorted { $0.precedes($1) }.map { Int($0.slot) }
+        return Mirror(self, unlabeledChildren: order, displayStyle: .collection)
+    }
+}

@@ -219,3 +219,12 @@ package struct SceneStepBuilder {
         if !discardingSession { scenes.disconnected.append(id) }
     }
 }
+
+extension SceneSet: CustomReflectable {
+    /// What the set holds, not how: the connected scenes in order, the disconnected sessions and the
+    /// count of sessions created. Holes and index tables are left out, so two sets that are equal (`==`)
+    /// reflect alike, as the explorer's reflection fingerprint needs.
+    package var customMirror: Mirror {
+        Mirror(self, children: ["connected": connected, "disconnected": disconnected, "created": created])
+    }
+}
