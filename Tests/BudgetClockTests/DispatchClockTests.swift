@@ -41,8 +41,11 @@ struct DispatchClockTests {
         }
         #expect(clock.pendingCount == count)
         #expect(finished.wait(timeout: .now() + .seconds(3)) == .success)
-        if count > 1_000 {
-            #expect(leewayMicroseconds == 0 ? clock.spins > 0 : clock.spins == 0)
+        // A clock with a leeway never spins. Whether a zero-leeway clock spins depends on how late its
+        // thread wakes (under a loaded machine or a sanitizer it may never be within the spin window):
+        // DispatchClockStateTests checks that choice exactly.
+        if count > 1_000, leewayMicroseconds != 0 {
+            #expect(clock.spins == 0)
         }
         #if os(Linux)
         // The firing set its thread's timer slack while it lasted, and put it back: the queue's next

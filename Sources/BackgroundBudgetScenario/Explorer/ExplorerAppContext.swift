@@ -10,7 +10,7 @@ import BackgroundBudget
 /// ```
 public struct ExplorerAppContext: Sendable {
     /// The app, installed on ``system``: what a delegate calls (`beginBackgroundTask`, the task
-    /// scheduler, …) and reads (its state, and whatever else ``Application`` offers).
+    /// scheduler, …) and reads (its state, and whatever else ``/BackgroundBudget/Application`` offers).
     public let application: Application
     /// The run's device.
     public let system: BackgroundSystem

@@ -3,7 +3,7 @@ import BackgroundBudget
 /// The events an explorer chooses from, each with a weight for random walks.
 ///
 /// The exhaustive search tries every entry at every depth; a random walk picks entries in proportion
-/// to their weights. ``standard(for:)`` covers what a user and the system do to a few apps.
+/// to their weights. `standard(for:)` covers what a user and the system do to a few apps.
 public struct ExplorerMenu: Sendable, Hashable {
     /// One choice.
     public struct Entry: Sendable, Hashable {
