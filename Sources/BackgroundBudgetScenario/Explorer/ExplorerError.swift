@@ -22,9 +22,9 @@ public enum ExplorerError: Error, Sendable, Hashable, CustomStringConvertible {
         case .badWeight(let index, let weight): "menu entry \(index) has weight \(weight); weights are whole numbers from 1 to 1000000"
         case .unexplorableEvent(let index, let event):
             "menu entry \(index) (\(event)) cannot be explored: waits must be positive, and tasks, submissions, notifications and cancellations belong in a behaviour"
-        case .unknownInvariant(let name, let known): "unknown invariant '\(name)'; expected one of \(known.joined(separator: ", "))"
+        case .unknownInvariant(let name, let known): "unknown invariant '\(BoundedText.clipped(name))'; expected one of \(known.joined(separator: ", "))"
         case .unknownMenuEvent(let name, let known):
-            "no menu event is called '\(name)'; the menu has \(known.joined(separator: ", "))"
+            "no menu event is called '\(BoundedText.clipped(name))'; the menu has \(known.joined(separator: ", "))"
         case .badWeightSetting(let text):
             "'\(text)' is not a weight: expected EVENT=N, N a whole number from 0 (leave the event out) to 1000000"
         }

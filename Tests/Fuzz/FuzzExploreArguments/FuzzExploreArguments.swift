@@ -9,9 +9,8 @@ import BackgroundBudgetScenario
 /// The checks for one input as the arguments of `bgbudget explore`: one argument per line.
 enum ExploreArgumentsCheck {
     /// The longest usage message: the fixed words, two quoted arguments (each clipped) and the list
-    /// of invariant names (the longest list, the eight `dataSaved:` callbacks, with a clipped unknown
-    /// name makes about 1,020 characters). Well below what an unclipped argument could echo.
-    static let longestMessage = 1_500
+    /// of invariant names.
+    static let longestMessage = 1_000
 
     /// The input's arguments: its lines, as UTF-8 (invalid bytes replaced).
     static func arguments(_ bytes: [UInt8]) -> [String] {
