@@ -14,10 +14,12 @@ extension StateStore {
     /// calls user code.
     ///
     /// Each call opens the lock file itself, and `flock` locks belong to an open file, so the calls
-    /// of one store's threads exclude each other as those of two processes do, and each waits at
-    /// most ``lockTimeout``: there is no in-process lock to queue on first. Something other than a
-    /// regular file at the lock file's name is set aside (holding the folder's own lock, so only one
-    /// store does it) and reported, and the lock taken on a new file.
+    /// of one store's threads exclude each other as those of two processes do. The threads of one
+    /// process first wait in line for the lock file (``LockFileQueue``), so they take it in the order
+    /// they asked, and only the first in line tries `flock`; the whole wait, in line and on `flock`,
+    /// lasts at most ``lockTimeout``. Something other than a regular file at the lock file's name is
+    /// set aside (holding the folder's own lock, so only one store does it) and reported, and the
+    /// lock taken on a new file.
     ///
     /// - Parameters:
     ///   - creatingFolder: Whether to create a missing folder (a save). Without it (a load), a folder
@@ -32,23 +34,35 @@ extension StateStore {
         _ body: (inout [StateStoreIssue]) throws(StateStoreError) -> Result
     ) throws(StateStoreError) -> (result: Result, issues: [StateStoreIssue]) {
         var issues: [StateStoreIssue] = []
-        let descriptor = try lockDescriptor(creatingFolder: creatingFolder, issues: &issues)
+        let deadline = ContinuousClock.now.advanced(by: lockTimeout)
+        guard let ticket = LockFileQueue.enter(lockPath, until: deadline) else {
+            throw StateStoreError(.lockTimeout(waited: lockTimeout), path: lockPath)
+        }
+        defer { LockFileQueue.leave(lockPath, ticket: ticket) }
+        let descriptor = try lockDescriptor(creatingFolder: creatingFolder, until: deadline, issues: &issues)
         defer { descriptor.map(StateFileLock.release) }
         let result = try body(&issues)
         return (result, issues)
     }
 
     /// Takes the lock file: `nil` when a load may go on without it (see ``withLockFile(creatingFolder:_:)``).
-    private func lockDescriptor(creatingFolder: Bool, issues: inout [StateStoreIssue]) throws(StateStoreError) -> Int32? {
+    /// A wait that runs out is reported as one of ``lockTimeout``, the whole wait allowed.
+    private func lockDescriptor(
+        creatingFolder: Bool,
+        until deadline: ContinuousClock.Instant,
+        issues: inout [StateStoreIssue]
+    ) throws(StateStoreError) -> Int32? {
         var attempts = 0
         while true {
             attempts += 1
             do {
-                return try StateFileLock.acquire(lockPath, timeout: lockTimeout)
+                return try StateFileLock.acquire(lockPath, timeout: max(.zero, deadline - .now))
             } catch let error {
                 switch error.problem {
+                case .lockTimeout:
+                    throw StateStoreError(.lockTimeout(waited: lockTimeout), path: error.path)
                 case .notARegularFile where attempts < 3:
-                    if let issue = try setAsideLockFileInTheWay() { issues.append(issue) }
+                    if let issue = try setAsideLockFileInTheWay(until: deadline) { issues.append(issue) }
                 case .io("open", ENOENT) where creatingFolder && attempts < 3:
                     try DurableFileIO.makeDirectory(directoryPath)
                 case .io("open", ENOENT), .io("open", ENOTDIR), .io("open", EACCES), .io("open", EROFS), .io("open", EPERM):
@@ -66,8 +80,8 @@ extension StateStore {
     /// Under that lock it looks again: when another store has set the thing aside meanwhile (there
     /// is nothing, or a new regular lock file, perhaps locked by a save), it changes nothing.
     /// - Returns: The issue to report, or `nil` when another store set the thing aside.
-    private func setAsideLockFileInTheWay() throws(StateStoreError) -> StateStoreIssue? {
-        let folder = try StateFileLock.acquireFolder(directoryPath, timeout: lockTimeout)
+    private func setAsideLockFileInTheWay(until deadline: ContinuousClock.Instant) throws(StateStoreError) -> StateStoreIssue? {
+        let folder = try StateFileLock.acquireFolder(directoryPath, timeout: max(.zero, deadline - .now))
         defer { StateFileLock.release(folder) }
         guard case .other(let kind) = try DurableFileIO.entry(at: lockPath) else { return nil }
         return StateStoreIssue(StateStoreError(.notARegularFile(kind), path: lockPath), keptAt: try setAside(lockPath))
