@@ -36,8 +36,7 @@ extension BudgetScheduler {
             }
             armIfEarlier(&state)
             state.stopsInFlight += stopped.count
-            defer { state.released = ReleasedHandlers() }
-            return state.released
+            return .take(from: &state.released)
         }
         deliver(warnings)
         settleWarnings(of: stopped)

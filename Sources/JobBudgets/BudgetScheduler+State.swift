@@ -252,8 +252,8 @@ extension BudgetScheduler {
             let index = records[slot].extras
             guard index != 0 else { return nil }
             records[slot].extras = 0
-            let taken = extras[Int(index - 1)]
-            extras[Int(index - 1)] = Extras()
+            var taken = Extras()
+            swap(&taken, &extras[Int(index - 1)])     // moved out: no copy of the handler
             freeExtras.append(index - 1)
             return taken
         }
@@ -296,6 +296,13 @@ extension BudgetScheduler {
     /// Handlers let go of under the lock, to drop after it. The first pair is kept inline, so that
     /// ending one budget allocates nothing; an array holds the rest (a budget's children).
     struct ReleasedHandlers: Sendable {
+        /// Moves the handlers and waiters out of `released`, leaving it empty.
+        static func take(from released: inout ReleasedHandlers) -> ReleasedHandlers {
+            var taken = ReleasedHandlers()
+            swap(&taken, &released)
+            return taken
+        }
+
         var first: (BudgetWarningHandler?, BudgetStopHandler?)?
         var more: [(BudgetWarningHandler?, BudgetStopHandler?)] = []
         /// Waiters whose count a removal satisfied, to resume after the lock.

@@ -205,8 +205,7 @@ public final class BudgetScheduler: Sendable {
             guard !state.liveWaiters.isEmpty || !state.exactWaiters.isEmpty else { return (state.budget(at: slot), nil) }
             state.released.resumes += state.liveWaiters.takeSatisfied(by: state.liveCount)
             state.released.resumes += state.takeExactSatisfied()
-            defer { state.released = ReleasedHandlers() }
-            return (state.budget(at: slot), state.released)
+            return (state.budget(at: slot), .take(from: &state.released))
         }
         satisfied?.resumeWaiters()
         return budget
@@ -259,7 +258,9 @@ public final class BudgetScheduler: Sendable {
                     : parent != 0 && state.records[Int(parent - 1)].stopAt == record.stopAt ? .parentStopped : .expired
             }
             if let slot {
-                stopChildren(of: slot, reason: reason == nil ? .parentEnded : .parentStopped, in: &state, into: &stopped)
+                if state.firstChild(of: slot) != 0 {
+                    stopChildren(of: slot, reason: reason == nil ? .parentEnded : .parentStopped, in: &state, into: &stopped)
+                }
                 if let reason { stopped.append((state.budget(at: slot), reason, state.records[slot].onStop)) }
                 remove(slot, in: &state)
             }
@@ -284,11 +285,10 @@ public final class BudgetScheduler: Sendable {
                     waits.append(signal)
                 }
             }
-            defer { state.released = ReleasedHandlers() }
             state.stopsInFlight += stopped.count
             if !state.exactWaiters.isEmpty { state.released.resumes += state.takeExactSatisfied() }
             // `end` reports a budget whose hard stop was due as not ended in time; `stop`, as live.
-            return (slot != nil && (requested != nil || reason == nil), stopped, state.released, waits)
+            return (slot != nil && (requested != nil || reason == nil), stopped, .take(from: &state.released), waits)
         }
         // Running warnings first: a stopped child's stop handler never overlaps its warning handler.
         if !waits.isEmpty {
