@@ -16,6 +16,7 @@ extension BudgetScheduler {
         let released = state.withLock { state -> ReleasedHandlers in
             state.timer = nil
             state.timerAt = nil
+            state.deadlines.flush()
             while let slot = state.deadlines.popFirst(ifDueBy: now) {
                 let warnAt = state.warnAt(of: slot), stopAt = state.records[slot].stopAt
                 if warnAt <= now {
@@ -187,6 +188,7 @@ extension BudgetScheduler {
         if let armed = state.timerAt, armed <= earliest { return }
         if let timer = state.timer { clock.cancel(timer) }
         state.timerAt = earliest
+        state.deadlines.floor = earliest                // later deadlines wait unsorted until the timer fires
         state.timer = clock.schedule(at: BudgetInstant(nanoseconds: earliest), state.fireWork!)
     }
 }

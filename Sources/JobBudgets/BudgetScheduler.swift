@@ -59,7 +59,12 @@
 /// shows one pending item after the last budget ended early, until that instant; in exchange,
 /// requesting and ending budgets on an idle scheduler does not touch the clock at all.
 ///
-/// - Complexity: Requesting and ending a budget are O(log n) in the number of live budgets.
+/// A budget whose next deadline is no earlier than the instant the timer is armed for (the usual
+/// case: most jobs ask for about the same allowance) is not sorted in at once: it waits in an unsorted
+/// list until that timer fires, so requesting it and ending it before then are O(1).
+///
+/// - Complexity: Requesting and ending a budget are O(log n) in the number of live budgets, O(1)
+///   when its deadline is no earlier than the armed timer's.
 public final class BudgetScheduler: Sendable {
     /// The clock deadlines run on.
     public let clock: any BudgetClock

@@ -2,7 +2,8 @@ import Testing
 @testable import JobBudgets
 
 /// The scheduler's deadline heap: earliest first, equal deadlines in the order they were set, moves
-/// and removals by slot, and that order kept across the wrap of its 32-bit sequence counter.
+/// and removals by slot, deadlines past the floor kept pending until a flush, and that order kept
+/// across the wrap of its 32-bit sequence counter.
 @Suite struct BudgetDeadlinesTests {
     private func drain(_ heap: inout BudgetDeadlines, dueBy limit: Int64 = .max) -> [Int] {
         var slots: [Int] = []
@@ -30,6 +31,24 @@ import Testing
         #expect(!heap.contains(4) && heap.contains(5))
         let expected = [39] + (1..<39).filter { ($0 - 1) % 3 != 0 } + [0]
         #expect(drain(&heap) == expected)
+    }
+
+    @Test func deadlinesAtOrAfterTheFloorWaitUnsortedUntilAFlush() {
+        // Expected: only the deadline before the floor (50) is in the heap; a pending slot moved
+        // before the floor joins it; removals and moves of pending slots hold; after the flush every
+        // deadline pops in order, equal ones in the order they were set.
+        var heap = BudgetDeadlines()
+        heap.floor = 100
+        for (slot, deadline) in [(0, 200), (1, 50), (2, 150), (3, 100), (4, 150), (5, 300)] { heap.set(slot, to: Int64(deadline)) }
+        #expect(heap.peekDeadline == 50 && heap.count == 6)
+        #expect(heap.popFirst(ifDueBy: .max) == 1)
+        heap.set(5, to: 60)                 // pending → heap
+        heap.set(0, to: 150)                // stays pending, now set after 2 and 4
+        heap.remove(3)
+        #expect(heap.peekDeadline == 60 && !heap.contains(3) && heap.contains(4))
+        heap.flush()
+        #expect(heap.floor == .max)
+        #expect(drain(&heap) == [5, 2, 4, 0])
     }
 
     @Test func equalDeadlinesKeepTheirOrderAcrossTheSequenceWrap() {
