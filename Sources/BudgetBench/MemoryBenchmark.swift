@@ -5,9 +5,9 @@ import Dispatch
 #endif
 import BackgroundBudget
 
-/// - `bytes_per_live_task`: resident growth per live `BudgetScheduler` budget (warning and stop
-///   deadlines, a 3-byte name, no handlers) at 1,000,000; baseline: one `DispatchSourceTimer` per
-///   budget, 1,000,000 of them. Target: at most 96 B.
+/// - `bytes_per_live_task`: resident growth per live `BudgetScheduler` budget (a warning lead but no
+///   handlers, so only the hard stop is scheduled: a warning nobody hears never is; a 3-byte name) at
+///   1,000,000; baseline: one `DispatchSourceTimer` per budget, 1,000,000 of them. Target: at most 96 B.
 /// - `bytes_per_live_task_named_with_handler`: the same with a stop handler capturing a value and a
 ///   30-byte name of its own per budget. Target: at most 160 B.
 /// - `bytes_per_virtual_deadline`: resident growth per pending ``VirtualClock`` deadline at
@@ -26,7 +26,7 @@ struct MemoryBenchmark: Benchmark {
         let how = "resident growth per entry at \(Self.count), each in a fresh child process"
         return [
             Figure(name: "bytes_per_live_task", value: budget.rounded(), unit: "B", baseline: "dispatch_source_per_budget",
-                   baselineValue: source.rounded(), note: "BudgetScheduler budget with warning and stop deadlines; \(how)")
+                   baselineValue: source.rounded(), note: "BudgetScheduler budget with a warning lead, no handlers (only the hard stop is scheduled); \(how)")
                 .targeting(valueAtMost: 96),
             Figure(name: "bytes_per_live_task_named_with_handler", value: fullBudget.rounded(), unit: "B", baseline: "dispatch_source_per_budget",
                    baselineValue: source.rounded(), note: "the same with an onStop handler capturing an Int and a 30-byte name per budget; \(how)")

@@ -69,19 +69,6 @@ public final class BackgroundTask: Sendable {
         return BackgroundTask(budget: budget, scheduler: scheduler, signals: signals)
     }
 
-    /// The warning and the hard stop of one budget, raised by its handlers.
-    final class Signals: Sendable {
-        let warned = BudgetSignal()
-        let stopped = BudgetSignal()
-        let reason = LockedValue<BudgetStopReason?>(nil)
-
-        /// Records the hard stop and wakes whoever waits for it.
-        func stop(_ stopReason: BudgetStopReason) {
-            reason.withLock { $0 = stopReason }
-            stopped.raise()
-        }
-    }
-
     /// The innermost background task running in the current Swift task, if any: a
     /// `withBackgroundTask` inside it (on the same scheduler) gets a child budget.
     @TaskLocal public static var current: BackgroundTask?
@@ -93,7 +80,7 @@ public final class BackgroundTask: Sendable {
     public var isWarned: Bool { signals.warned.isRaised }
 
     /// Why the budget stopped, once it has (the work is then cancelled); `nil` before.
-    public var stopReason: BudgetStopReason? { signals.reason.withLock { $0 } }
+    public var stopReason: BudgetStopReason? { signals.reason }
 
     /// Time left before the hard stop; `nil` once the budget has ended or stopped.
     public var timeRemaining: Duration? { scheduler.timeRemaining(budget) }

@@ -16,30 +16,28 @@ extension BudgetScheduler {
         let released = state.withLock { state -> ReleasedHandlers in
             state.timer = nil
             state.timerAt = nil
-            while let (_, payload) = state.deadlines.popFirst(ifDueBy: now) {
-                let slot = Int(payload)
-                state.records[slot].entry = nil
-                let record = state.records[slot]
-                if record.warnAt <= now {
+            state.deadlines.flush()
+            while let slot = state.deadlines.popFirst(ifDueBy: now) {
+                let warnAt = state.warnAt(of: slot), stopAt = state.records[slot].stopAt
+                if warnAt <= now {
                     queueWarning(of: slot, in: &state, into: &warnings)
-                    if record.warnAt < record.stopAt {
+                    if warnAt < stopAt {
                         state.schedule(slot)
                         continue
                     }
                 }
                 var top = slot
-                while case let parent = state.records[top].parent, parent != 0, state.records[Int(parent - 1)].stopAt == record.stopAt {
+                while case let parent = state.parent(of: top), parent != 0, state.records[Int(parent - 1)].stopAt == stopAt {
                     top = Int(parent - 1)
                 }
                 stopChildren(of: top, reason: .parentStopped, in: &state, into: &stopped, warningsDueBy: now, warnings: &warnings)
                 queueWarning(of: top, dueBy: now, in: &state, into: &warnings)
-                stopped.append((state.budget(at: top), state.records[top].stopsForShutdown ? .shutdown : .expired, state.onStop(of: top)))
+                stopped.append((state.budget(at: top), state.records[top].stopsForShutdown ? .shutdown : .expired, state.records[top].onStop))
                 remove(top, in: &state)
             }
             armIfEarlier(&state)
             state.stopsInFlight += stopped.count
-            defer { state.released = ReleasedHandlers() }
-            return state.released
+            return .take(from: &state.released)
         }
         deliver(warnings)
         settleWarnings(of: stopped)
@@ -92,16 +90,16 @@ extension BudgetScheduler {
     /// and the warning is due by `dueBy` and not queued before.
     func queueWarning(of slot: Int, dueBy: Int64 = .max, in state: inout State,
                               into warnings: inout [(Budget, BudgetWarningHandler)]) {
-        let record = state.records[slot]
-        guard record.warnAt != .max, record.warnAt <= dueBy else { return }
-        state.records[slot].warnAt = .max
+        let warnAt = state.warnAt(of: slot)
+        guard warnAt != .max, warnAt <= dueBy else { return }
+        state.withExtras(of: slot) { $0.warnAt = .max }
         guard let handler = state.onWarning(of: slot) else { return }
         let budget = state.budget(at: slot)
         var ancestors: [UInt64] = []
-        var parent = record.parent
+        var parent = state.parent(of: slot)
         while parent != 0 {
             ancestors.append(state.budget(at: Int(parent - 1)).id)
-            parent = state.records[Int(parent - 1)].parent
+            parent = state.parent(of: Int(parent - 1))
         }
         state.queue(Delivery(ancestors: ancestors, handler: handler), for: budget.id)
         warnings.append((budget, handler))
@@ -138,12 +136,12 @@ extension BudgetScheduler {
     func stopChildren(of slot: Int, reason: BudgetStopReason, in state: inout State,
                               into stopped: inout [(Budget, BudgetStopReason, BudgetStopHandler?)],
                               warningsDueBy: Int64? = nil, warnings: inout [(Budget, BudgetWarningHandler)]) {
-        while case let child = state.records[slot].firstChild, child != 0 {
+        while case let child = state.firstChild(of: slot), child != 0 {
             let childSlot = Int(child - 1)
             stopChildren(of: childSlot, reason: .parentStopped, in: &state, into: &stopped,
                          warningsDueBy: warningsDueBy, warnings: &warnings)
             if let warningsDueBy { queueWarning(of: childSlot, dueBy: warningsDueBy, in: &state, into: &warnings) }
-            stopped.append((state.budget(at: childSlot), reason, state.onStop(of: childSlot)))
+            stopped.append((state.budget(at: childSlot), reason, state.records[childSlot].onStop))
             remove(childSlot, in: &state)
         }
     }
@@ -157,20 +155,26 @@ extension BudgetScheduler {
 
     /// Unlinks a budget from its parent and siblings, drops its deadline and frees its slot.
     func remove(_ slot: Int, in state: inout State) {
-        let record = state.records[slot]
-        if let entry = record.entry { state.deadlines.remove(entry) }
-        if let extras = state.takeExtras(of: slot), extras.onWarning != nil || extras.onStop != nil {
-            state.released.append(extras)
+        state.deadlines.remove(slot)
+        let onStop = state.records[slot].onStop
+        var scope: UInt32 = 0
+        if let extras = state.takeExtras(of: slot) {
+            scope = extras.scope
+            if extras.previousSibling != 0 {
+                state.withExtras(of: Int(extras.previousSibling - 1)) { $0.nextSibling = extras.nextSibling }
+            } else if extras.parent != 0 {
+                state.withExtras(of: Int(extras.parent - 1)) { $0.firstChild = extras.nextSibling }
+            }
+            if extras.nextSibling != 0 {
+                state.withExtras(of: Int(extras.nextSibling - 1)) { $0.previousSibling = extras.previousSibling }
+            }
+            if extras.onWarning != nil || onStop != nil { state.released.append(extras.onWarning, onStop) }
+        } else if onStop != nil {
+            state.released.append(nil, onStop)
         }
-        if record.previousSibling != 0 {
-            state.records[Int(record.previousSibling - 1)].nextSibling = record.nextSibling
-        } else if record.parent != 0 {
-            state.records[Int(record.parent - 1)].firstChild = record.nextSibling
-        }
-        if record.nextSibling != 0 { state.records[Int(record.nextSibling - 1)].previousSibling = record.previousSibling }
-        state.records[slot] = Record(name: "", warnAt: 0, stopAt: 0, generation: record.generation, parent: state.freeHead)
+        state.records[slot] = Record(name: "", stopAt: Int64(state.freeHead), onStop: nil, generation: state.records[slot].generation)
         state.freeHead = UInt32(slot + 1)
-        state.countLive(-1, scope: record.scope)
+        state.countLive(-1, scope: scope)
         // The clock timer stays armed, even when no budget is left: it fires at its instant, finds
         // nothing due and arms nothing (or the next deadline). Cancelling it here would cost a
         // cancel and a new schedule for every request+end pair on an otherwise idle scheduler.
@@ -184,6 +188,7 @@ extension BudgetScheduler {
         if let armed = state.timerAt, armed <= earliest { return }
         if let timer = state.timer { clock.cancel(timer) }
         state.timerAt = earliest
+        state.deadlines.floor = earliest                // later deadlines wait unsorted until the timer fires
         state.timer = clock.schedule(at: BudgetInstant(nanoseconds: earliest), state.fireWork!)
     }
 }

@@ -28,21 +28,22 @@ extension BudgetScheduler {
         let extraNanos = extra.nanosecondsSaturating
         let stopAt = try state.withLock { (state) throws(BudgetError) -> Int64 in
             guard let slot = state.slot(of: budget) else { throw BudgetError(name: budget.name, problem: .notLive) }
-            var record = state.records[slot]
-            let stopAt = record.stopAt.addingSaturating(extraNanos)
-            let ceiling = state.extras(of: slot).ceiling
+            let stopAt = state.records[slot].stopAt.addingSaturating(extraNanos)
+            let ceiling = state.ceiling(of: slot)
             if stopAt > ceiling {
                 throw BudgetError(name: budget.name, problem: .extensionBeyondCeiling(extra, ceiling: BudgetInstant(nanoseconds: ceiling)))
             }
-            if record.parent != 0, stopAt > state.records[Int(record.parent - 1)].stopAt {
-                throw BudgetError(name: budget.name, problem: .extensionBeyondParent(extra, parent: state.budget(at: Int(record.parent - 1))))
+            let parent = state.parent(of: slot)
+            if parent != 0, stopAt > state.records[Int(parent - 1)].stopAt {
+                throw BudgetError(name: budget.name, problem: .extensionBeyondParent(extra, parent: state.budget(at: Int(parent - 1))))
             }
-            if let shutdownAt = state.shutdownAt(in: record.scope), stopAt > shutdownAt {
+            if let shutdownAt = state.shutdownAt(in: state.scope(of: slot)), stopAt > shutdownAt {
                 throw BudgetError(name: budget.name, problem: .extensionBeyondShutdown(extra, deadline: BudgetInstant(nanoseconds: shutdownAt)))
             }
-            record.stopAt = stopAt
-            if record.warnAt != .max { record.warnAt = min(Self.neverDue, record.warnAt.addingSaturating(extraNanos)) }
-            state.records[slot] = record
+            state.records[slot].stopAt = stopAt
+            if state.warnAt(of: slot) != .max {
+                state.withExtras(of: slot) { $0.warnAt = min(Self.neverDue, $0.warnAt.addingSaturating(extraNanos)) }
+            }
             state.schedule(slot)
             armIfEarlier(&state)
             return stopAt
@@ -113,17 +114,14 @@ extension BudgetScheduler {
                 state.scopes[scope]!.shutdownAt = shutdownAt
                 woken = state.scopes[scope]!.shutdownWaiters.takeSatisfied(by: 1)
             }
-            if scope == 0 {                                    // every entry goes: drop the heap at once
-                state.deadlines.removeAll()
-                for slot in state.records.indices { state.records[slot].entry = nil }
-            }
+            if scope == 0 { state.deadlines.removeAll() }      // every entry goes: drop the heap at once
             var rearmed = 0
-            for slot in state.records.indices where state.records[slot].isLive && (scope == 0 || state.records[slot].scope == scope) {
+            for slot in state.records.indices where state.records[slot].isLive && (scope == 0 || state.scope(of: slot) == scope) {
                 if state.records[slot].stopAt > shutdownAt {
                     state.records[slot].stopAt = shutdownAt
                     state.records[slot].stopsForShutdown = true
                 }
-                if state.records[slot].warnAt != .max { state.records[slot].warnAt = min(state.records[slot].warnAt, now) }
+                if state.warnAt(of: slot) != .max { state.withExtras(of: slot) { $0.warnAt = min($0.warnAt, now) } }
                 state.schedule(slot)
                 rearmed += 1
             }

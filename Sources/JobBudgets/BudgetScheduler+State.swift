@@ -2,27 +2,41 @@ import BudgetClock
 
 /// The scheduler's bookkeeping, kept behind its lock.
 extension BudgetScheduler {
-    /// One budget's bookkeeping, kept small (72 bytes; the deadline heap adds 36 per budget): handlers
-    /// and a ceiling live in a side table, only for budgets that have them.
+    /// One budget's bookkeeping, kept small (48 bytes; the deadline heap adds 20 per budget): the
+    /// name, the hard stop and the stop handler inline; a warning handler and its instant, a
+    /// ceiling, links to a parent or children and a scope in a side table (``Extras``), only for
+    /// budgets that have one.
     struct Record {
         var name: String
-        /// Nanoseconds; `Int64.max` once the warning is delivered (or when there is none).
-        var warnAt: Int64
+        /// Nanoseconds. While the slot is free: the next free slot plus one (zero: none).
         var stopAt: Int64
+        var onStop: BudgetStopHandler?
         var generation: UInt32
-        /// Slot numbers plus one; zero means none. `parent` links the free list while the slot is free.
-        var parent: UInt32 = 0
-        var firstChild: UInt32 = 0
-        var previousSibling: UInt32 = 0
-        var nextSibling: UInt32 = 0
-        /// The budget's index in ``State/extras`` plus one; zero when it has no handler and no ceiling.
-        var extras: UInt32 = 0
-        var entry: SlotDeadlineHeap.Handle?
-        var isLive = false
-        /// Whether `stopAt` is the shutdown's deadline: the stop then reports `.shutdown`.
-        var stopsForShutdown = false
-        /// The ``BudgetScope`` the budget was requested in; zero for none.
-        var scope: UInt32 = 0
+        /// The index in ``State/extras`` plus one (low 30 bits; zero: none), whether the budget is live
+        /// (bit 31), and whether `stopAt` is a shutdown's deadline, so that the stop reports `.shutdown` (bit 30).
+        private var bits: UInt32 = 0
+
+        init(name: String, stopAt: Int64, onStop: BudgetStopHandler?, generation: UInt32) {
+            self.name = name
+            self.stopAt = stopAt
+            self.onStop = onStop
+            self.generation = generation
+        }
+
+        var extras: UInt32 {
+            get { bits & 0x3FFF_FFFF }
+            set { bits = bits & 0xC000_0000 | newValue }
+        }
+
+        var isLive: Bool {
+            get { bits & 0x8000_0000 != 0 }
+            set { bits = newValue ? bits | 0x8000_0000 : bits & ~0x8000_0000 }
+        }
+
+        var stopsForShutdown: Bool {
+            get { bits & 0x4000_0000 != 0 }
+            set { bits = newValue ? bits | 0x4000_0000 : bits & ~0x4000_0000 }
+        }
     }
 
     /// A deadline the clock never reaches: an unlimited budget's hard stop is `Int64.max` and its
@@ -41,16 +55,30 @@ extension BudgetScheduler {
     /// What only some budgets have, in ``State/extras``.
     struct Extras: Sendable {
         var onWarning: BudgetWarningHandler?
-        var onStop: BudgetStopHandler?
+        /// Nanoseconds; `Int64.max` once the warning is delivered, or when there is no warning handler
+        /// (a warning nobody hears is never scheduled).
+        var warnAt: Int64 = .max
         /// The latest `stopAt` an extension may reach; `Int64.max` for none.
         var ceiling: Int64 = .max
+        /// Slot numbers plus one; zero means none.
+        var parent: UInt32 = 0
+        var firstChild: UInt32 = 0
+        var previousSibling: UInt32 = 0
+        var nextSibling: UInt32 = 0
+        /// The ``BudgetScope`` the budget was requested in; zero for none.
+        var scope: UInt32 = 0
+
+        /// Whether an entry holds nothing a budget without one would not have.
+        var isEmpty: Bool {
+            onWarning == nil && warnAt == .max && ceiling == .max && parent == 0 && firstChild == 0 && scope == 0
+        }
     }
 
     struct State: Sendable {
         var records: [Record] = []
         var freeHead: UInt32 = 0
         var liveCount = 0
-        var deadlines = SlotDeadlineHeap()
+        var deadlines = BudgetDeadlines()
         /// The extras of the budgets that have any, indexed by their records' `extras` minus one.
         var extras: [Extras] = []
         /// Free indices of `extras`.
@@ -88,6 +116,10 @@ extension BudgetScheduler {
         /// running now, and the tasks waiting for a number of them.
         var runningJobs = 0
         var runningWaiters = CountWaiters()
+        /// The last allowance and warning lead requested, in nanoseconds: a job runner asks for the
+        /// same few again and again, and converting a `Duration` costs more than comparing one.
+        var allowanceMemo = DurationMemo()
+        var leadMemo = DurationMemo()
         /// The live scopes, by number.
         var scopes: [UInt32: ScopeState] = [:]
         var lastScope: UInt32 = 0
@@ -119,9 +151,8 @@ extension BudgetScheduler {
 
         /// Puts a budget's next deadline (its warning or its hard stop) on the heap, unless it is never due.
         mutating func schedule(_ slot: Int) {
-            if let entry = records[slot].entry { deadlines.remove(entry) }
-            let next = min(records[slot].warnAt, records[slot].stopAt)
-            records[slot].entry = next >= BudgetScheduler.neverDue ? nil : deadlines.insert(deadline: next, payload: UInt32(slot))
+            let next = min(warnAt(of: slot), records[slot].stopAt)
+            if next >= BudgetScheduler.neverDue { deadlines.remove(slot) } else { deadlines.set(slot, to: next) }
         }
 
         func slot(of budget: Budget) -> Int? {
@@ -159,21 +190,55 @@ extension BudgetScheduler {
             return delivery
         }
 
-        /// Stores a new budget's extras, unless it has none, and returns the record's `extras` value.
+        /// Stores a new budget's extras, unless it needs none, and returns the record's `extras` value.
         mutating func store(_ entry: Extras) -> UInt32 {
-            guard entry.onWarning != nil || entry.onStop != nil || entry.ceiling != .max else { return 0 }
+            guard !entry.isEmpty else { return 0 }
             if let index = freeExtras.popLast() {
                 extras[Int(index)] = entry
                 return index + 1
             }
             extras.append(entry)
+            precondition(extras.count < 0x3FFF_FFFF, "BudgetScheduler supports at most 2^30 - 1 budgets with extras")
             return UInt32(extras.count)
         }
 
-        /// A live budget's extras (all defaults when it has none).
-        func extras(of slot: Int) -> Extras {
+        /// Changes a live budget's extras, making its entry first if it has none.
+        mutating func withExtras<R>(of slot: Int, _ body: (inout Extras) -> R) -> R {
+            if records[slot].extras == 0 {
+                if let index = freeExtras.popLast() {
+                    records[slot].extras = index + 1
+                } else {
+                    extras.append(Extras())
+                    precondition(extras.count < 0x3FFF_FFFF, "BudgetScheduler supports at most 2^30 - 1 budgets with extras")
+                    records[slot].extras = UInt32(extras.count)
+                }
+            }
+            return body(&extras[Int(records[slot].extras - 1)])
+        }
+
+        func warnAt(of slot: Int) -> Int64 {
             let index = records[slot].extras
-            return index == 0 ? Extras() : extras[Int(index - 1)]
+            return index == 0 ? .max : extras[Int(index - 1)].warnAt
+        }
+
+        func ceiling(of slot: Int) -> Int64 {
+            let index = records[slot].extras
+            return index == 0 ? .max : extras[Int(index - 1)].ceiling
+        }
+
+        func parent(of slot: Int) -> UInt32 {
+            let index = records[slot].extras
+            return index == 0 ? 0 : extras[Int(index - 1)].parent
+        }
+
+        func firstChild(of slot: Int) -> UInt32 {
+            let index = records[slot].extras
+            return index == 0 ? 0 : extras[Int(index - 1)].firstChild
+        }
+
+        func scope(of slot: Int) -> UInt32 {
+            let index = records[slot].extras
+            return index == 0 ? 0 : extras[Int(index - 1)].scope
         }
 
         func onWarning(of slot: Int) -> BudgetWarningHandler? {
@@ -181,25 +246,35 @@ extension BudgetScheduler {
             return index == 0 ? nil : extras[Int(index - 1)].onWarning
         }
 
-        func onStop(of slot: Int) -> BudgetStopHandler? {
-            let index = records[slot].extras
-            return index == 0 ? nil : extras[Int(index - 1)].onStop
-        }
-
-        /// Takes a removed budget's extras out of the side table (its handlers, to release after the
-        /// lock) and frees their index.
+        /// Takes a removed budget's extras out of the side table (its warning handler, to release
+        /// after the lock) and frees their index.
         mutating func takeExtras(of slot: Int) -> Extras? {
             let index = records[slot].extras
             guard index != 0 else { return nil }
             records[slot].extras = 0
-            let taken = extras[Int(index - 1)]
-            extras[Int(index - 1)] = Extras()
+            var taken = Extras()
+            swap(&taken, &extras[Int(index - 1)])     // moved out: no copy of the handler
             freeExtras.append(index - 1)
             return taken
         }
 
         func budget(at slot: Int) -> Budget {
             Budget(id: UInt64(records[slot].generation) << 32 | UInt64(slot + 1), name: records[slot].name)
+        }
+    }
+
+    /// One `Duration` and its whole nanoseconds, kept for the next request.
+    struct DurationMemo: Sendable {
+        private var duration = Duration.zero
+        private var nanoseconds: Int64 = 0
+
+        /// `duration` in whole nanoseconds, clamped to `Int64`.
+        mutating func nanoseconds(of duration: Duration) -> Int64 {
+            if duration != self.duration {
+                self.duration = duration
+                nanoseconds = duration.nanosecondsSaturating
+            }
+            return nanoseconds
         }
     }
 
@@ -218,11 +293,18 @@ extension BudgetScheduler {
         var handler: BudgetWarningHandler
     }
 
-    /// Handlers let go of under the lock, to drop after it. The first set is kept inline, so that
+    /// Handlers let go of under the lock, to drop after it. The first pair is kept inline, so that
     /// ending one budget allocates nothing; an array holds the rest (a budget's children).
     struct ReleasedHandlers: Sendable {
-        var first: Extras?
-        var more: [Extras] = []
+        /// Moves the handlers and waiters out of `released`, leaving it empty.
+        static func take(from released: inout ReleasedHandlers) -> ReleasedHandlers {
+            var taken = ReleasedHandlers()
+            swap(&taken, &released)
+            return taken
+        }
+
+        var first: (BudgetWarningHandler?, BudgetStopHandler?)?
+        var more: [(BudgetWarningHandler?, BudgetStopHandler?)] = []
         /// Waiters whose count a removal satisfied, to resume after the lock.
         var resumes: [UnsafeContinuation<Void, any Error>] = []
 
@@ -231,8 +313,8 @@ extension BudgetScheduler {
             for waiter in resumes { waiter.resume() }
         }
 
-        mutating func append(_ extras: Extras) {
-            if first == nil { first = extras } else { more.append(extras) }
+        mutating func append(_ onWarning: BudgetWarningHandler?, _ onStop: BudgetStopHandler?) {
+            if first == nil { first = (onWarning, onStop) } else { more.append((onWarning, onStop)) }
         }
     }
 }

@@ -61,15 +61,23 @@ extension BudgetScheduler {
     /// (a framework's retry delays and polling intervals move to virtual time with it).
     ///
     /// On a ``/BudgetClock/VirtualClock`` this is its `sleep(until:)`: the sleeper is counted, so a test
-    /// can wait for it before advancing. On any other clock, a wake-up scheduled on it.
+    /// can wait for it before advancing. On a ``/BudgetClock/DispatchClock``, its `sleep(until:)`
+    /// (which throws at once once the clock is shut down). On any other clock, a wake-up scheduled on
+    /// it. ``swiftClock`` offers the same as a Swift `Clock`.
     /// - Parameter deadline: The instant to wake at.
     /// - Throws: `CancellationError` if the task is cancelled first (the wake-up is then cancelled).
     public func sleep(until deadline: BudgetInstant) async throws {
         if let virtual = clock as? VirtualClock {
             try await virtual.sleep(until: deadline, tolerance: nil)
-        } else {
-            try await clock.sleepOnSchedule(until: deadline)
+            return
         }
+        #if canImport(Dispatch)
+        if let dispatch = clock as? DispatchClock {
+            try await dispatch.sleep(until: deadline, tolerance: nil)
+            return
+        }
+        #endif
+        try await clock.sleepOnSchedule(until: deadline)
     }
 
     /// Suspends for `duration` on the scheduler's clock: ``sleep(until:)`` at now + `duration`.

@@ -59,7 +59,12 @@
 /// shows one pending item after the last budget ended early, until that instant; in exchange,
 /// requesting and ending budgets on an idle scheduler does not touch the clock at all.
 ///
-/// - Complexity: Requesting and ending a budget are O(log n) in the number of live budgets.
+/// A budget whose next deadline is no earlier than the instant the timer is armed for (the usual
+/// case: most jobs ask for about the same allowance) is not sorted in at once: it waits in an unsorted
+/// list until that timer fires, so requesting it and ending it before then are O(1).
+///
+/// - Complexity: Requesting and ending a budget are O(log n) in the number of live budgets, O(1)
+///   when its deadline is no earlier than the armed timer's.
 public final class BudgetScheduler: Sendable {
     /// The clock deadlines run on.
     public let clock: any BudgetClock
@@ -144,10 +149,10 @@ public final class BudgetScheduler: Sendable {
             throw BudgetError(name: name, problem: .maximumAllowanceBelowAllowance(ceilingAllowance, allowance: allowance))
         }
         let now = clock.now.nanoseconds
-        let allowanceNanos = allowance.nanosecondsSaturating
-        let leadNanos = warningLead.nanosecondsSaturating
-        let graceNanos = grace.nanosecondsSaturating
-        let (budget, satisfied) = try state.withLock { (state) throws(BudgetError) -> (Budget, ReleasedHandlers) in
+        let graceNanos = grace == .zero ? 0 : grace.nanosecondsSaturating
+        let (budget, satisfied) = try state.withLock { (state) throws(BudgetError) -> (Budget, ReleasedHandlers?) in
+            let allowanceNanos = state.allowanceMemo.nanoseconds(of: allowance)
+            let leadNanos = warningLead == .zero ? 0 : state.leadMemo.nanoseconds(of: warningLead)
             let end = now.addingSaturating(allowanceNanos)
             var stopAt = end.addingSaturating(graceNanos)
             // An allowance past the clock's range never runs out: its warning waits for a shutdown.
@@ -155,56 +160,59 @@ public final class BudgetScheduler: Sendable {
             var stopsForShutdown = false
             var scope = requestedScope
             if requestedScope != 0, state.scopes[requestedScope] == nil { throw BudgetError(name: name, problem: .scopeEnded) }
-            if scope == 0, let parent, let slot = state.slot(of: parent), state.scopes[state.records[slot].scope] != nil {
-                scope = state.records[slot].scope
-            }
-            if let shutdownAt = state.shutdownAt(in: scope) {
-                warnAt = now
-                if shutdownAt < stopAt { (stopAt, stopsForShutdown) = (shutdownAt, true) }
-            }
             var parentSlot: Int?
             if let parent {
                 guard let slot = state.slot(of: parent) else {
                     throw BudgetError(name: name, problem: .parentNotLive(parent))
                 }
                 parentSlot = slot
-                if state.records[slot].stopAt < stopAt {
-                    stopAt = state.records[slot].stopAt
-                    warnAt = min(warnAt, max(now, stopAt.addingSaturating(-leadNanos)))
-                    stopsForShutdown = false
-                }
+                if scope == 0, case let parentScope = state.scope(of: slot), state.scopes[parentScope] != nil { scope = parentScope }
+            }
+            if let shutdownAt = state.shutdownAt(in: scope) {
+                warnAt = now
+                if shutdownAt < stopAt { (stopAt, stopsForShutdown) = (shutdownAt, true) }
+            }
+            if let parentSlot, state.records[parentSlot].stopAt < stopAt {
+                stopAt = state.records[parentSlot].stopAt
+                warnAt = min(warnAt, max(now, stopAt.addingSaturating(-leadNanos)))
+                stopsForShutdown = false
             }
             let slot: Int
             if state.freeHead != 0 {
                 slot = Int(state.freeHead - 1)
-                state.freeHead = state.records[slot].parent
+                state.freeHead = UInt32(truncatingIfNeeded: state.records[slot].stopAt)
                 state.records[slot].generation &+= 1
             } else {
                 slot = state.records.count
                 precondition(slot < Int(UInt32.max), "BudgetScheduler supports at most 2^32 - 1 budget slots")
-                state.records.append(Record(name: "", warnAt: 0, stopAt: 0, generation: 0))
+                state.records.append(Record(name: "", stopAt: 0, onStop: nil, generation: 0))
             }
-            let generation = state.records[slot].generation
             let ceiling = ceilingAllowance.map { now.addingSaturating($0.nanosecondsSaturating).addingSaturating(graceNanos) } ?? .max
-            var record = Record(name: name, warnAt: warnAt, stopAt: stopAt, generation: generation,
-                                extras: state.store(Extras(onWarning: onWarning, onStop: onStop, ceiling: ceiling)),
-                                entry: nil, isLive: true, stopsForShutdown: stopsForShutdown, scope: scope)
+            var record = Record(name: name, stopAt: stopAt, onStop: onStop, generation: state.records[slot].generation)
+            record.isLive = true
+            record.stopsForShutdown = stopsForShutdown
+            var extras = Extras(onWarning: onWarning, warnAt: onWarning == nil ? .max : warnAt, ceiling: ceiling, scope: scope)
             if let parentSlot {
-                record.parent = UInt32(parentSlot + 1)
-                record.nextSibling = state.records[parentSlot].firstChild
-                if record.nextSibling != 0 { state.records[Int(record.nextSibling - 1)].previousSibling = UInt32(slot + 1) }
-                state.records[parentSlot].firstChild = UInt32(slot + 1)
+                extras.parent = UInt32(parentSlot + 1)
+                extras.nextSibling = state.firstChild(of: parentSlot)
             }
+            record.extras = state.store(extras)
             state.records[slot] = record
+            if let parentSlot {
+                if extras.nextSibling != 0 {
+                    state.withExtras(of: Int(extras.nextSibling - 1)) { $0.previousSibling = UInt32(slot + 1) }
+                }
+                state.withExtras(of: parentSlot) { $0.firstChild = UInt32(slot + 1) }
+            }
             state.schedule(slot)
             state.countLive(1, scope: scope)
             armIfEarlier(&state)
+            guard !state.liveWaiters.isEmpty || !state.exactWaiters.isEmpty else { return (state.budget(at: slot), nil) }
             state.released.resumes += state.liveWaiters.takeSatisfied(by: state.liveCount)
             state.released.resumes += state.takeExactSatisfied()
-            defer { state.released = ReleasedHandlers() }
-            return (state.budget(at: slot), state.released)
+            return (state.budget(at: slot), .take(from: &state.released))
         }
-        satisfied.resumeWaiters()
+        satisfied?.resumeWaiters()
         return budget
     }
 
@@ -250,13 +258,15 @@ public final class BudgetScheduler: Sendable {
             let slot = state.slot(of: budget)
             var reason = requested
             if let slot, reason == nil, state.records[slot].stopAt <= now {
-                let record = state.records[slot]
+                let record = state.records[slot], parent = state.parent(of: slot)
                 reason = record.stopsForShutdown ? .shutdown
-                    : record.parent != 0 && state.records[Int(record.parent - 1)].stopAt == record.stopAt ? .parentStopped : .expired
+                    : parent != 0 && state.records[Int(parent - 1)].stopAt == record.stopAt ? .parentStopped : .expired
             }
             if let slot {
-                stopChildren(of: slot, reason: reason == nil ? .parentEnded : .parentStopped, in: &state, into: &stopped)
-                if let reason { stopped.append((state.budget(at: slot), reason, state.onStop(of: slot))) }
+                if state.firstChild(of: slot) != 0 {
+                    stopChildren(of: slot, reason: reason == nil ? .parentEnded : .parentStopped, in: &state, into: &stopped)
+                }
+                if let reason { stopped.append((state.budget(at: slot), reason, state.records[slot].onStop)) }
                 remove(slot, in: &state)
             }
             var waits: [OneShotSignal] = []
@@ -280,11 +290,10 @@ public final class BudgetScheduler: Sendable {
                     waits.append(signal)
                 }
             }
-            defer { state.released = ReleasedHandlers() }
             state.stopsInFlight += stopped.count
-            state.released.resumes += state.takeExactSatisfied()
+            if !state.exactWaiters.isEmpty { state.released.resumes += state.takeExactSatisfied() }
             // `end` reports a budget whose hard stop was due as not ended in time; `stop`, as live.
-            return (slot != nil && (requested != nil || reason == nil), stopped, state.released, waits)
+            return (slot != nil && (requested != nil || reason == nil), stopped, .take(from: &state.released), waits)
         }
         // Running warnings first: a stopped child's stop handler never overlaps its warning handler.
         if !waits.isEmpty {

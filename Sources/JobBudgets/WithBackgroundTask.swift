@@ -91,28 +91,25 @@ func runBackgroundTask<Success: Sendable>(
         onWarning: { _ in signals.warned.raise() },
         onStop: { _, reason in signals.stop(reason) })
     let task = BackgroundTask(budget: budget, scheduler: scheduler, signals: signals)
+    // The work runs in a child task, which the hard stop cancels directly (see `Signals`).
     let result = await withoutActuallyEscaping(operation) { operation in
-        await withTaskGroup(of: Result<Success, any Error>?.self) { group in
+        await withTaskGroup(of: Result<Success, any Error>.self) { group in
             group.addTask {
                 scheduler.countRunningJob(1)
                 defer { scheduler.countRunningJob(-1) }
-                do {
-                    return .success(try await BackgroundTask.$current.withValue(task) { try await operation(task) })
-                } catch {
-                    return .failure(error)
+                withUnsafeCurrentTask { current in
+                    if let current, signals.workStarted(current) { current.cancel() }
                 }
+                let result: Result<Success, any Error>
+                do {
+                    result = .success(try await BackgroundTask.$current.withValue(task) { try await operation(task) })
+                } catch {
+                    result = .failure(error)
+                }
+                await signals.workFinished()
+                return result
             }
-            // Returns at the hard stop, or when cancelled once the work has finished.
-            group.addTask {
-                try? await signals.stopped.wait()
-                return nil
-            }
-            var result: Result<Success, any Error>?
-            while let event = await group.next() {
-                if let event { result = event }
-                group.cancelAll()
-            }
-            guard let result else { fatalError("withBackgroundTask: the work's child task returned no result") }
+            guard let result = await group.next() else { fatalError("withBackgroundTask: the work's child task returned no result") }
             return result
         }
     }

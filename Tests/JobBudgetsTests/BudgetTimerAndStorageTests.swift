@@ -60,6 +60,20 @@ import TestSupport
         #expect(clock.pendingCount == 0)
     }
 
+    @Test func aWarningNobodyHearsArmsNoTimerAndTheBudgetStillStopsOnTime() throws {
+        // Expected: no warning handler, so the clock is armed for the hard stop at 30 s, not the
+        // warning at 25 s; the stop handler runs at exactly 30 s; a nested child with a handler is warned.
+        let scheduler = BudgetScheduler(clock: clock)
+        let log = self.log
+        let parent = try scheduler.requestBudget(named: "quiet", allowance: .seconds(30), warningLead: .seconds(5),
+                                                 onStop: { _, reason in log.append("stop quiet \(reason)") })
+        #expect(clock.nextDeadline == .seconds(30))
+        _ = try request(scheduler, "child", allowance: .seconds(60), lead: .seconds(10), parent: parent)
+        #expect(clock.nextDeadline == .seconds(20))
+        clock.advance(by: .seconds(30))
+        #expect(log.entries == ["warning child at t=20.000s", "stop child parentStopped at t=30.000s", "stop quiet expired"])
+    }
+
     @Test func endingReleasesTheHandlersOfTheBudgetAndOfTheChildrenItStops() throws {
         // Expected: every handler's captures are released once `end` has returned, the parent's
         // (kept inline) and its two children's (kept in the overflow array) alike.
