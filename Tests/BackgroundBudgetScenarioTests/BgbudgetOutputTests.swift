@@ -77,6 +77,32 @@ import Musl
         }
     }
 
+    @Test func aCounterexamplePrintedWithoutOutIsRebasedToTheCurrentFolderAndRunsFromThere() throws {
+        try withDirectory { directory throws in
+            let work = directory.appendingPathComponent("work")
+            _ = try write(Self.plist, "plists/Notes.plist", in: work)
+            _ = try write(Self.notes, "in/notes.json", in: work)
+            let outcome = ScenarioCommand.run(["explore", work.path + "/in/notes.json", "--invariant", "dataSaved:applicationWillTerminate",
+                                               "--seeds", "1"])
+            #expect(outcome.status == .failure, "\(outcome.standardError)")
+            let heading = "when saved in the current folder (its relative paths lead from there; --out PATH writes it elsewhere):\n"
+            let printed = try #require(outcome.standardOutput.components(separatedBy: heading).last)
+            #expect(outcome.standardOutput.contains(heading))
+            // The tests run in some folder other than the scenario's: the path leads from there to the plist.
+            let here = try #require(ScenarioFileRebase.canonical("."))
+            let expected = ScenarioFileRebase.relative(work.path + "/plists/Notes.plist", from: here)
+            #expect(printed.contains("\"\(expected)\""), "\(printed)")
+            #expect(!printed.contains("\"../plists/Notes.plist\""))
+            // Saved in the current folder, it replays with the same failure.
+            let saved = "bgbudget-printed-\(UUID().uuidString).json"
+            try Data(printed.utf8).write(to: URL(fileURLWithPath: saved))
+            defer { try? FileManager.default.removeItem(atPath: saved) }
+            let replay = ScenarioCommand.run(["run", saved])
+            #expect(replay.status == .success, "\(replay.standardError)")
+            #expect(replay.standardOutput.contains("(state: notRunning, reason: memoryPressure)"))
+        }
+    }
+
     @Test func rebasingLeavesAbsoluteAndUnmovedPathsAsTheyAre() throws {
         try withDirectory { directory throws in
             _ = try write(Self.plist, "plists/Notes.plist", in: directory)

@@ -50,7 +50,35 @@ import TestSupport
         #expect(m([open, home]) < m([open, home, .wait(.seconds(1))]))
         #expect(m([open, .wait(.seconds(30))]) < m([open, .wait(.seconds(60))]))
         #expect(m([open, .wait(.seconds(60))]) < m([home, .wait(.seconds(60))]))
-        #expect(m([open, home, .wait(.seconds(30))]) == Explorer.ShrinkMeasure(events: 3, totalWait: 30_000_000_000, menuPositions: 0 + 1 + 5))
+        #expect(m([open, home, .wait(.seconds(30))])
+                == Explorer.ShrinkMeasure(events: 3, totalWait: 30_000_000_000, menuPositions: 0 + 1 + 5, menuOrder: [0, 1, 5]))
+        // The same events in another order: the one whose earlier events come earlier in the menu is smaller.
+        #expect(m([open, home, .wait(.seconds(1))]) < m([home, open, .wait(.seconds(1))]))
+        #expect(m([home, open, .wait(.seconds(1))]) < m([home, .wait(.seconds(1)), open]))
+        #expect(!(m([open, home]) < m([open, home])))
+    }
+
+    /// Events that commute are put in menu order: a low-power switch found before or after the app
+    /// opened, or after Home, shrinks to one sequence.
+    @Test func eventsThatCommuteShrinkToMenuOrderWhicheverOrderTheyWereFoundIn() throws {
+        let menu = try ExplorerMenu([.init(.act(.open(Self.leaky))), .init(.act(.home)), .init(.act(.setLowPowerMode(true))),
+                                     .init(.wait(.seconds(40)))])
+        // Breaks only when Low Power Mode is on at the kill: an invariant that needs both events.
+        let needsLowPower = ExplorerInvariant("keptInLowPower") { seen in
+            guard seen.system?.isLowPowerModeEnabled == true else { return nil }
+            return seen.trace.events.contains { if case .exit = $0.kind { true } else { false } } ? "killed in Low Power Mode" : nil
+        }
+        var explorer = try Explorer(target: Self.leakyUpload, invariants: [needsLowPower], menu: menu)
+        explorer.timeLimit = .seconds(60)
+        let low = ExplorerEvent.act(.setLowPowerMode(true)), open = ExplorerEvent.act(.open(Self.leaky))
+        let home = ExplorerEvent.act(.home), wait = ExplorerEvent.wait(.seconds(40))
+        var shrunk: Set<[ExplorerEvent]> = []
+        for found in [[low, open, home, wait], [open, low, home, wait], [open, home, low, wait], [open, home, wait, low]] {
+            let failure = explorer.shrink(found, invariant: "keptInLowPower")
+            #expect(explorer.firstViolation(in: failure.events)?.invariant == "keptInLowPower", "\(found)")
+            shrunk.insert(failure.events)
+        }
+        #expect(shrunk == [[open, home, low, .wait(.seconds(30))]])
     }
 
     /// Random failing sequences over the standard menu, on the leaky upload and the draft loss: each

@@ -151,6 +151,37 @@ import Testing
         #expect(elements.texts("unplaced-labels") == ["+\(20 - shown) user actions not labelled"])
     }
 
+    /// Eight tasks begun at once on the way to the background, in a day's picture: their bars share
+    /// an instant, so each label needs a row of its own.
+    static let crowdedTasks: String = {
+        let steps = (1...8).map { #"{"do": "beginTask", "name": "upload-\#($0)", "onExpiration": "end"}"# }
+        return #"{"apps": [{"id": "com.example.a", "behaviour": {"applicationDidEnterBackground": ["#
+            + steps.joined(separator: ", ")
+            + #"]}}], "events": [{"at": 3600, "do": "open", "app": "com.example.a"}, {"at": 3601, "do": "home"}], "end": 86400}"#
+    }()
+
+    @Test func barLabelsThatCrowdGetRowsOfTheirOwnAndAreNeverDropped() throws {
+        let scale = TimelineScale(start: 0, end: 86_400_000_000_000, left: 180, right: 1170)
+        let spans = (1...8).map { TimelineSpan(kind: .finiteTask, label: "upload-\($0)", from: 3_601_000_000_000, to: 3_626_000_000_000) }
+        let layout = TimelineSpanLayout(spans, scale: scale)
+        #expect(layout.placed.compactMap { $0.label.map { _ in } }.count == 8)
+        #expect(layout.placed.map(\.row) == Array(0..<8))
+        #expect(layout.rows == 8 && layout.unlabelled == 0)
+        // Past the bound a bar keeps its row among the first ones and is counted, not dropped in silence.
+        let many = (1...20).map { TimelineSpan(kind: .finiteTask, label: "upload-\($0)", from: 3_601_000_000_000, to: 3_626_000_000_000) }
+        let bounded = TimelineSpanLayout(many, scale: scale)
+        #expect(bounded.rows == TimelineSpanLayout.maxLabelledRows)
+        #expect(bounded.unlabelled == 20 - TimelineSpanLayout.maxLabelledRows)
+        #expect(bounded.placed.filter { $0.label == nil }.allSatisfy { $0.row < TimelineSpanLayout.maxRows })
+        // The picture: every label drawn, no note, and nothing below the lane's bottom line.
+        let svg = try Scenario(json: Self.crowdedTasks).run().rendered(as: .svg)
+        let elements = Elements(svg)
+        #expect(elements.texts("span-label").sorted() == (1...8).map { #"task "upload-\#($0)""# }.sorted())
+        #expect(elements.texts("unlabelled-spans").isEmpty)
+        let labelYs = elements.all.filter { $0.attributes["class"] == "span-label" }.compactMap { $0.attributes["y"].flatMap(Double.init) }
+        #expect(Set(labelYs).count == 8, "each label on a row of its own: \(labelYs)")
+    }
+
     @Test(arguments: ["a-day-in-the-background.json", "switching-apps.json", "scene-based-app.json", "continued-processing.json"])
     func nothingInALaneIsDrawnPastTheEnd(_ name: String) throws {
         let run = try ExampleScenarioTests.load(name).run()

@@ -94,9 +94,10 @@ import Testing
         let fetches = TimelineSpanLayout((0..<10).map { span("fetch", Int64($0) * 30, Int64($0) * 30 + 1, .fetch) }, scale: scale)
         #expect(fetches.placed.compactMap(\.label).count == 2)
         #expect(fetches.rows <= 2)
-        // Never more than the row limit, labels left out instead.
+        // Past the rows bars share, labels get rows of their own instead of being left out.
         let crowd = TimelineSpanLayout((0..<9).map { span("task \($0)", 0, 999, .finiteTask) }, scale: scale)
-        #expect(crowd.rows == TimelineSpanLayout.maxRows)
-        #expect(crowd.placed.filter { $0.label == nil }.count == 5)
+        #expect(crowd.rows == 9)
+        #expect(crowd.placed.allSatisfy { $0.label != nil })
+        #expect(crowd.unlabelled == 0)
     }
 }

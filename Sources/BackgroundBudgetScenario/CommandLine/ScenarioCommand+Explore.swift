@@ -17,8 +17,8 @@ extension ScenarioCommand {
 
     /// `bgbudget explore FILE [--invariant NAME]… [--seeds N] [--first-seed S] [--sequences N] [--length N]
     /// [--depth D] [--weight EVENT=N]… [--out PATH]`: random walks from each seed and, with `--depth`, the exhaustive
-    /// search; prints a summary and each failure shrunk, with its scenario file (or writes the first to
-    /// `--out`). Exits with ``ExitStatus/failure`` when an invariant broke.
+    /// search; prints a summary and each failure shrunk, with the first one's scenario file, its relative
+    /// paths rebased to the current folder (or writes it to `--out`, rebased to that file's folder). Exits with ``ExitStatus/failure`` when an invariant broke.
     static func exploreCommand(_ arguments: [String], progress: (@Sendable (String) -> Void)?) -> Outcome {
         let options: ExploreOptions
         switch parseExplore(arguments) {
@@ -86,7 +86,10 @@ extension ScenarioCommand {
                 }
                 output += "the first counterexample is in \(out): bgbudget run \(out)\n"
             } else {
-                output += "\nthe first counterexample, as a scenario file that bgbudget run replays (--out PATH writes it):\n" + first.scenarioFile
+                // Printed, it is saved where the command ran: its relative paths are rebased to the current folder.
+                output += "\nthe first counterexample, as a scenario file that bgbudget run replays when saved in the current folder "
+                    + "(its relative paths lead from there; --out PATH writes it elsewhere):\n"
+                    + ScenarioFileRebase.text(first.scenarioFile, from: file, to: "counterexample.json")
             }
         }
         guard !failures.isEmpty else { return .success(output) }

@@ -5,12 +5,15 @@ extension Explorer {
     /// delta debugging: cut the events after the failure; drop runs of events, halving the run length
     /// down to one event; merge neighbouring waits; replace two neighbouring events by one menu event;
     /// replace each event by an earlier menu event that still fails; shorten each wait (to each
-    /// shorter wait of the menu, or else to the shortest that still fails, to the millisecond); and repeat until nothing changes. Deterministic: the
-    /// same sequence always shrinks to the same result.
+    /// shorter wait of the menu, or else to the shortest that still fails, to the millisecond); swap
+    /// neighbouring events into menu order where the swap still fails; and repeat until nothing
+    /// changes. Deterministic: the same sequence always shrinks to the same result, and events that
+    /// commute end in menu order whatever order they were found in, so different finds of one bug
+    /// shrink to one sequence.
     ///
     /// Shrinking stops by construction: a candidate is taken only if it makes the ``ShrinkMeasure``
-    /// (the number of events, then the total wait, then the sum of the events' places in the menu)
-    /// strictly smaller, and no such measure can shrink forever. On top of that, the sequences it runs
+    /// (the number of events, then the total wait, then the sum of the events' places in the menu,
+    /// then those places in sequence order) strictly smaller, and no such measure can shrink forever. On top of that, the sequences it runs
     /// add up to at most ``shrinkBudget`` events; past it, the smallest failure so far is returned.
     ///
     /// The result is 1-minimal when the budget lasts: removing any one of its events no longer breaks
@@ -36,8 +39,10 @@ extension Explorer {
 
     /// The measure a sequence's shrinking makes smaller at every step it takes: compared by the number
     /// of events, then the total wait, then the sum of the events' places in the menu (an event not in
-    /// the menu counts as one past its end). Each is a natural number, so the order is well-founded:
-    /// no sequence of ever smaller measures is endless.
+    /// the menu counts as one past its end), then the places themselves in sequence order,
+    /// lexicographically. The first three are natural numbers; the places of a given number of events
+    /// are finitely many lists, each place at most one past the menu's end. So the order is
+    /// well-founded: no sequence of ever smaller measures is endless.
     public struct ShrinkMeasure: Sendable, Hashable, Comparable {
         /// The number of events.
         public var events: Int
@@ -45,11 +50,17 @@ extension Explorer {
         public var totalWait: Int64
         /// The events' places in the menu, added up.
         public var menuPositions: Int
+        /// The events' places in the menu, in sequence order: what tells apart two orders of the same
+        /// events, the one whose earlier events come earlier in the menu being smaller.
+        public var menuOrder: [Int]
 
         /// Whether `lhs` is smaller: fewer events, or as many and less waiting, or as much and earlier
-        /// menu events.
+        /// menu events, or the same places with an earlier one first.
         public static func < (lhs: Self, rhs: Self) -> Bool {
-            (lhs.events, lhs.totalWait, lhs.menuPositions) < (rhs.events, rhs.totalWait, rhs.menuPositions)
+            if (lhs.events, lhs.totalWait, lhs.menuPositions) != (rhs.events, rhs.totalWait, rhs.menuPositions) {
+                return (lhs.events, lhs.totalWait, lhs.menuPositions) < (rhs.events, rhs.totalWait, rhs.menuPositions)
+            }
+            return lhs.menuOrder.lexicographicallyPrecedes(rhs.menuOrder)
         }
     }
 
@@ -69,13 +80,16 @@ extension Explorer {
 
     /// The measure of `events` given each menu event's place.
     static func measure(of events: [ExplorerEvent], positions: [ExplorerEvent: Int], pastTheEnd: Int) -> ShrinkMeasure {
-        var measure = ShrinkMeasure(events: events.count, totalWait: 0, menuPositions: 0)
+        var measure = ShrinkMeasure(events: events.count, totalWait: 0, menuPositions: 0, menuOrder: [])
+        measure.menuOrder.reserveCapacity(events.count)
         for event in events {
             if case .wait(let duration) = event {
                 let (sum, overflow) = measure.totalWait.addingReportingOverflow(duration.nanosecondsSaturating)
                 measure.totalWait = overflow ? .max : sum
             }
-            measure.menuPositions += positions[event] ?? pastTheEnd
+            let position = positions[event] ?? pastTheEnd
+            measure.menuPositions += position
+            measure.menuOrder.append(position)
         }
         return measure
     }
@@ -127,6 +141,7 @@ private struct Shrinker {
             changed = replacePairs() || changed
             changed = replaceByEarlierMenuEvents() || changed
             changed = shortenWaits() || changed
+            changed = sortNeighbours() || changed
         }
     }
 
@@ -201,6 +216,26 @@ private struct Shrinker {
                 if take(candidate) { changed = true; break }
             }
             index += 1
+        }
+        return changed
+    }
+
+    /// Swaps each two neighbouring events whose later one comes earlier in the menu, where the swap
+    /// still breaks the invariant first: events that commute end in menu order, whichever order a
+    /// walk found them in. Passes over the sequence until no swap is taken (each one taken makes the
+    /// measure smaller).
+    private mutating func sortNeighbours() -> Bool {
+        var changed = false
+        var swapped = true
+        while swapped, budget > 0 {
+            swapped = false
+            var index = 0
+            while index + 1 < current.count, budget > 0 {
+                var candidate = current
+                candidate.swapAt(index, index + 1)
+                if take(candidate) { changed = true; swapped = true }
+                index += 1
+            }
         }
         return changed
     }

@@ -116,11 +116,16 @@ public struct Explorer: Sendable {
             var next: [[ExplorerEvent]] = []
             for prefix in frontier {
                 if stop.isPast { report.stoppedAt = "\(report.sequencesTried) sequences: the time limit passed"; break search }
+                // The prefix is replayed once, and again only after an entry took effect: a refused
+                // entry changes nothing (``ExplorerSession/perform(_:)``), so the next one tries the same state.
+                var replayed: ExplorerSession?
                 for entry in menu.entries {
-                    var session = session()
-                    for event in prefix { _ = session.perform(event) }
-                    _ = session.violation()   // the prefix broke nothing; its events are read
-                    guard let done = session.perform(entry.event) else { continue }
+                    var session = replayed ?? replay(prefix)
+                    guard let done = session.perform(entry.event) else {
+                        replayed = session
+                        continue
+                    }
+                    replayed = nil
                     let events = prefix + [done]
                     report.sequencesTried += 1
                     report.eventsPerformed += events.count
@@ -142,6 +147,14 @@ public struct Explorer: Sendable {
         report.seenSetBytes = seen.capacity * MemoryLayout<UInt64>.stride + (seen.capacity + 7) / 8
         report.failures = found.map { shrink($0.events, invariant: $0.invariant) }
         return report
+    }
+
+    /// A fresh session that has done `prefix`, a sequence that broke nothing, with its events read.
+    private func replay(_ prefix: [ExplorerEvent]) -> ExplorerSession {
+        var session = session()
+        for event in prefix { _ = session.perform(event) }
+        _ = session.violation()
+        return session
     }
 
     /// Runs a sequence from the setup and returns the first invariant it breaks, with the index of

@@ -89,7 +89,7 @@ package struct ExplorerSession {
 
     /// The first invariant that is broken now, with what broke: the watches read the trace events
     /// recorded since the last call, the others see the whole observation.
-    mutating func violation() -> (name: String, message: String)? {
+    package mutating func violation() -> (name: String, message: String)? {
         let fresh = system.recordedEvents(after: read)
         read += fresh.count
         var observation: ExplorerObservation?

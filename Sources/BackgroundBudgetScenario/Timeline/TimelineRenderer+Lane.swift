@@ -28,6 +28,11 @@ extension TimelineRenderer {
             svg += "<text class=\"unplaced-labels\" x=\"20\" y=\"\(svgNumber(nameY + 28))\" font-size=\"10\" fill=\"\(Self.switchLabelColour)\">"
                 + "+\(labels.unplaced) user action\(labels.unplaced == 1 ? "" : "s") not labelled</text>\n"
         }
+        if layout.unlabelled > 0 {
+            let y = nameY + (labels.unplaced > 0 ? 40 : 28)
+            svg += "<text class=\"unlabelled-spans\" x=\"20\" y=\"\(svgNumber(y))\" font-size=\"10\" fill=\"\(Self.switchLabelColour)\">"
+                + "+\(layout.unlabelled) bar\(layout.unlabelled == 1 ? "" : "s") not labelled</text>\n"
+        }
         svg += "<line x1=\"20\" y1=\"\(svgNumber(top + height))\" x2=\"\(svgNumber(Self.plotRight))\" "
             + "y2=\"\(svgNumber(top + height))\" stroke=\"#f0f0f0\"/>\n"
         if lane.isDevice {

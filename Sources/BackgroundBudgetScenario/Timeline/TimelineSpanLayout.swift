@@ -1,8 +1,13 @@
 import BackgroundBudget
 
 /// Where a lane's spans go: each on the first row where it, and its label, do not overlap what is
-/// already there. A label goes on the bar when it fits, else just after it; a span with no room for
-/// its label on any row is drawn without one (its hover text still names it).
+/// already there. A label goes on the bar when it fits, else just after it, else just before it.
+///
+/// Spans take up to ``maxRows`` rows; a label with no room on those gets a row of its own below
+/// them, up to ``maxLabelledRows``, so crowded labels are stacked, not dropped. Only past that many
+/// rows is a span drawn without its label: it is counted in ``unlabelled``, which the lane writes as a
+/// note (and its hover text still names it). A label repeated within ``repeatDistance`` of the same
+/// kind's same label is left out on purpose: the one just before names it.
 struct TimelineSpanLayout {
     /// A span placed on a row.
     struct Placed {
@@ -14,14 +19,18 @@ struct TimelineSpanLayout {
         var label: (x: Double, inside: Bool)?
     }
 
-    /// The most rows of spans a lane gets.
+    /// The most rows of spans a lane gets before rows are added for labels alone.
     static let maxRows = 4
+    /// The most rows a lane gets when labels need room: a bound on the lane's height.
+    static let maxLabelledRows = 16
     /// The narrowest a bar is drawn.
     static let minimumWidth = 2.0
     /// An estimate of the label font's character width, in pixels.
     static let characterWidth = 5.8
 
     private(set) var placed: [Placed] = []
+    /// How many spans are drawn without their label for want of a row.
+    private(set) var unlabelled = 0
     /// How many rows are used.
     var rows: Int { placed.map(\.row).max().map { $0 + 1 } ?? 0 }
 
@@ -46,14 +55,18 @@ struct TimelineSpanLayout {
                 if x0 - 3 - width >= scale.left { options.append((x0 - 3 - width, false, x0 - 3 - width, x1)) }
             }
             var chosen: (row: Int, label: (x: Double, inside: Bool)?, right: Double)?
-            for option in options {
-                if let row = Self.row(from: option.left, in: rowEnds) {
-                    chosen = (row, (option.x, option.inside), option.right)
-                    break
+            // The rows spans share first; then rows added for the label, down to the bound.
+            rows: for limit in [Self.maxRows, Self.maxLabelledRows] {
+                for option in options {
+                    if let row = Self.row(from: option.left, in: rowEnds, limit: limit) {
+                        chosen = (row, (option.x, option.inside), option.right)
+                        break rows
+                    }
                 }
             }
             if chosen == nil {
-                let row = Self.row(from: x0, in: rowEnds) ?? rowEnds.indices.min { rowEnds[$0] < rowEnds[$1] } ?? 0
+                if !repeated { unlabelled += 1 }
+                let row = Self.row(from: x0, in: rowEnds, limit: Self.maxRows) ?? rowEnds.indices.min { rowEnds[$0] < rowEnds[$1] } ?? 0
                 chosen = (row, nil, x1)
             }
             guard let chosen else { continue }
@@ -64,8 +77,9 @@ struct TimelineSpanLayout {
         }
     }
 
-    /// The first row free from `left` on, or a new row while there are fewer than ``maxRows``.
-    private static func row(from left: Double, in rowEnds: [Double]) -> Int? {
-        rowEnds.firstIndex { $0 + 4 <= left } ?? (rowEnds.count < maxRows ? rowEnds.count : nil)
+    /// The first of the first `limit` rows free from `left` on, or a new row while there are fewer
+    /// than `limit`.
+    private static func row(from left: Double, in rowEnds: [Double], limit: Int) -> Int? {
+        rowEnds.prefix(limit).firstIndex { $0 + 4 <= left } ?? (rowEnds.count < limit ? rowEnds.count : nil)
     }
 }

@@ -46,7 +46,7 @@ final class ConverterEndsOnlyOnError: ApplicationDelegate, ExplorerStateDescribi
 
     static let bug = GalleryBug(name: "wikimedia/wikipedia-ios#3548", make: { ConverterEndsOnlyOnError(fixed: $0) },
                                 menu: Gallery.menu(), invariants: ExplorerInvariant.builtIn,
-                                invariant: "noKillWithOpenTask", minimals: [Gallery.openHomeWait30])
+                                invariant: "noKillWithOpenTask", minimal: Gallery.openHomeWait30)
 }
 
 @Suite struct ConverterEndsOnlyOnErrorTests {

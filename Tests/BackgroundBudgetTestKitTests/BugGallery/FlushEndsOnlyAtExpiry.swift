@@ -57,7 +57,7 @@ final class FlushEndsOnlyAtExpiry: ApplicationDelegate, ExplorerStateDescribing 
     static let bug = GalleryBug(name: "segmentio/analytics-ios#628", make: { FlushEndsOnlyAtExpiry(fixed: $0) },
                                 menu: Gallery.menu(), invariants: [endsWithItsWork] + ExplorerInvariant.builtIn,
                                 invariant: "endsWithItsWork",
-                                minimals: [[.act(.open(Gallery.app)), .act(.home), .wait(.milliseconds(7_001))]])
+                                minimal: [.act(.open(Gallery.app)), .act(.home), .wait(.milliseconds(7_001))])
 }
 
 @Suite struct FlushEndsOnlyAtExpiryTests {

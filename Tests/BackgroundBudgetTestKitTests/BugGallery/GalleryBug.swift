@@ -16,9 +16,8 @@ struct GalleryBug: Sendable, CustomTestStringConvertible {
     let invariants: [ExplorerInvariant]
     /// The invariant the code before the fix breaks.
     let invariant: String
-    /// The sequences finds shrink to: one, except where the shrinker leaves two events that commute
-    /// in the order it found them (it does not sort them), which gives one sequence per order.
-    let minimals: [[ExplorerEvent]]
+    /// The one sequence every find shrinks to (events that commute in menu order).
+    let minimal: [ExplorerEvent]
 
     var testDescription: String { name }
 

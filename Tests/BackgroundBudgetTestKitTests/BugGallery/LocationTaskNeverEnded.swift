@@ -35,7 +35,7 @@ final class LocationTaskNeverEnded: ApplicationDelegate, ExplorerStateDescribing
 
     static let bug = GalleryBug(name: "OneSignal/OneSignal-iOS-SDK#1047", make: { LocationTaskNeverEnded(fixed: $0) },
                                 menu: Gallery.menu(), invariants: ExplorerInvariant.builtIn,
-                                invariant: "noKillWithOpenTask", minimals: [Gallery.openHomeWait30])
+                                invariant: "noKillWithOpenTask", minimal: Gallery.openHomeWait30)
 }
 
 @Suite struct LocationTaskNeverEndedTests {

@@ -66,7 +66,7 @@ final class SharedTaskIdentifier: ApplicationDelegate, ExplorerStateDescribing {
 
     static let bug = GalleryBug(name: "firebase/firebase-ios-sdk#3625", make: { SharedTaskIdentifier(fixed: $0) },
                                 menu: Gallery.menu(), invariants: endsOnceFirst, invariant: "everyTaskEndsOnce",
-                                minimals: [[.act(.open(Gallery.app)), .act(.home), .wait(.seconds(1))]])
+                                minimal: [.act(.open(Gallery.app)), .act(.home), .wait(.seconds(1))])
 }
 
 @Suite struct SharedTaskIdentifierTests {

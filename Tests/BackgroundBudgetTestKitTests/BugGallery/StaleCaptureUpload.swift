@@ -74,7 +74,7 @@ final class StaleCaptureUpload: ApplicationDelegate, ExplorerStateDescribing {
 
     static let bug = GalleryBug(name: "segmentio/analytics-swift#115", make: { StaleCaptureUpload(fixed: $0) },
                                 menu: Gallery.menu(), invariants: ExplorerInvariant.builtIn,
-                                invariant: "noKillWithOpenTask", minimals: [Gallery.openHomeWait30])
+                                invariant: "noKillWithOpenTask", minimal: Gallery.openHomeWait30)
 }
 
 @Suite struct StaleCaptureUploadTests {
