@@ -46,7 +46,7 @@ extension StateStore {
             do {
                 return try StateFileLock.acquire(lockPath, timeout: lockTimeout)
             } catch let error {
-                switch error.problem {
+                switch error.problem.base {
                 case .notARegularFile where attempts < 3:
                     if let issue = try setAsideLockFileInTheWay() { issues.append(issue) }
                 case .io("open", ENOENT) where creatingFolder && attempts < 3:
