@@ -7,6 +7,9 @@ import BackgroundBudget
 /// do { try checkCallbacks(system.trace, app: app.id, [.willFinishLaunching, .didBecomeActive]) }
 /// catch { for line in error.diff { print(line) } }   // "  - applicationDidBecomeActive" …
 /// ```
+///
+/// The set is closed: an entry meets its step, a step is missing or an entry is unexpected; a `switch`
+/// over it needs no `default`.
 public enum TraceDiffLine: Sendable, CustomStringConvertible {
     /// The entry (at its 0-based position among the compared entries) meets the step.
     case matched(TraceStep, TraceEvent, position: Int)

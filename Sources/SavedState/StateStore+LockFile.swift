@@ -58,7 +58,7 @@ extension StateStore {
             do {
                 return try StateFileLock.acquire(lockPath, timeout: max(.zero, deadline - .now))
             } catch let error {
-                switch error.problem {
+                switch error.problem.base {
                 case .lockTimeout:
                     throw StateStoreError(.lockTimeout(waited: lockTimeout), path: error.path)
                 case .notARegularFile where attempts < 3:

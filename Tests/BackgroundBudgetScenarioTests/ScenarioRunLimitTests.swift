@@ -30,7 +30,7 @@ import TestSupport
 
     @Test func aKeepAliveUntilABillionSecondsStopsAtTheTraceEventLimitAtEnd() throws {
         let error = try #require(try runError(Self.keepAliveForever, limits: ScenarioRunLimits(maxTraceEvents: 2_000, maxClockSteps: .max)))
-        guard case .runLimitExceeded(.traceEvents, limit: 2_000, let seconds) = error.problem else {
+        guard case .runLimitExceeded(.traceEvents, limit: 2_000, let seconds) = error.problem.base else {
             Issue.record("unexpected error \(error)")
             return
         }
@@ -42,7 +42,7 @@ import TestSupport
 
     @Test func clockStepsAreLimitedToo() throws {
         let error = try #require(try runError(Self.keepAliveForever, limits: ScenarioRunLimits(maxTraceEvents: .max, maxClockSteps: 100)))
-        guard case .runLimitExceeded(.clockSteps, limit: 100, _) = error.problem else {
+        guard case .runLimitExceeded(.clockSteps, limit: 100, _) = error.problem.base else {
             Issue.record("unexpected error \(error)")
             return
         }
@@ -86,7 +86,7 @@ import TestSupport
         #expect {
             _ = try scenario.run()
         } throws: { error in
-            guard let error = error as? ScenarioError, case .runLimitExceeded(.traceEvents, let limit, _) = error.problem else { return false }
+            guard let error = error as? ScenarioError, case .runLimitExceeded(.traceEvents, let limit, _) = error.problem.base else { return false }
             return limit == 1_000_200 && error.path == "$.end"
         }
     }

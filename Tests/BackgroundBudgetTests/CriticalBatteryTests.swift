@@ -17,9 +17,7 @@ import BackgroundBudgetTestKit
         let news = try system.install(AppManifest(id: "news", backgroundModes: [.fetch]), delegate: ScriptedDelegate.fetcher(result: .newData))
         try system.open(news)
         try system.pressHome()
-        guard case .notBefore(let first)? = system.explainBackgroundFetch(of: news).blockers.first(where: {
-            if case .notBefore = $0 { true } else { false }
-        }) else {
+        guard let first = system.explainBackgroundFetch(of: news).blockers.lazy.compactMap(\.notBefore).first else {
             Issue.record("no planned opportunity")
             return
         }

@@ -52,7 +52,7 @@ import TestSupport
                 refused += 1
                 #expect(error.file == "fuzz.plist")
                 #expect(!error.message.isEmpty)
-                if case .nestedTooDeep = error.problem, let key = error.key {
+                if case .nestedTooDeep = error.problem.base, let key = error.key {
                     // Any root key: the one the deep value is under, which the file holds.
                     #expect(String(decoding: plist, as: UTF8.self).contains("<key>\(key)<"), "\(error)")
                 } else if let key = error.key {
@@ -73,7 +73,7 @@ import TestSupport
     }
 
     static func name(of problem: InfoPlistError.Problem) -> String {
-        switch problem {
+        switch problem.base {
         case .unreadable: "unreadable"
         case .malformed: "malformed"
         case .rootNotDictionary: "rootNotDictionary"

@@ -25,7 +25,7 @@ import TestSupport
     /// One kind of each case: what its entries are called in JSON (the eight callbacks for `callback`).
     static func samples(of tag: TraceEvent.Kind.Tag) -> [TraceEvent.Kind] {
         let task = BackgroundTaskIdentifier(rawValue: 1), at = BudgetInstant.seconds(1)
-        return switch tag {
+        return switch tag.base {
         case .callback: AppCallback.allCases.map { .callback($0) }
         case .sceneCallback: SceneCallback.allCases.map { .sceneCallback($0, scene: "scene-1") }
         case .stateChange: [.stateChange(.background, cause: .pressHome)]

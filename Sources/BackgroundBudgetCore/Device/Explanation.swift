@@ -41,18 +41,53 @@ public struct Explanation: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// Something that stops the system relaunching a terminated app into the background.
-    public enum RelaunchBlocker: String, Sendable, Hashable, CaseIterable, CustomStringConvertible {
+    ///
+    /// The blockers grow as the model does, so this is a struct with a static member per blocker rather
+    /// than an enum: a new one is not a breaking change. Compare with `==`, or match in a `switch` that has
+    /// a `default`:
+    ///
+    /// ```swift
+    /// switch blocker {
+    /// case .killedByUser: print("killedByUser")
+    /// default: print(blocker)   // its name
+    /// }
+    /// ```
+    public struct RelaunchBlocker: RawRepresentable, Sendable, Hashable, CaseIterable, CustomStringConvertible {
+        /// The blockers the model knows, for the package's own exhaustive switches.
+        package enum Base: String, Sendable, Hashable, CaseIterable {
+            case killedByUser
+            case exitsOnSuspend
+            case nothingToRelaunchFor
+        }
+
+        /// The blocker, for the package's own exhaustive switches.
+        package let base: Base
+
+        package init(_ base: Base) { self.base = base }
+
+        /// The blocker's name, as traces and outside files spell it.
+        public var rawValue: String { base.rawValue }
+
+        /// The blocker with that name, or `nil` for a name the model does not know.
+        public init?(rawValue: String) {
+            guard let base = Base(rawValue: rawValue) else { return nil }
+            self.base = base
+        }
+
+        /// Every blocker the model knows, in declaration order.
+        public static var allCases: [RelaunchBlocker] { Base.allCases.map(RelaunchBlocker.init) }
+
         /// The user killed it from the app switcher; only location events relaunch it until the user
         /// opens it [S31][S86].
-        case killedByUser
+        public static let killedByUser = RelaunchBlocker(Base.killedByUser)
         /// It sets `UIApplicationExitsOnSuspend`.
-        case exitsOnSuspend
+        public static let exitsOnSuspend = RelaunchBlocker(Base.exitsOnSuspend)
         /// It declares no mode and monitors nothing that could relaunch it.
-        case nothingToRelaunchFor
+        public static let nothingToRelaunchFor = RelaunchBlocker(Base.nothingToRelaunchFor)
 
         /// A short phrase.
         public var description: String {
-            switch self {
+            switch base {
             case .killedByUser: "the user killed it from the app switcher"
             case .exitsOnSuspend: "it exits on suspend"
             case .nothingToRelaunchFor: "it declares no background mode and monitors no location"

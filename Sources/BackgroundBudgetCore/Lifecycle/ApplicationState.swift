@@ -7,6 +7,8 @@ import BudgetClock
 /// The raw values are the names written to traces.
 ///
 /// Source: Apple's app-state table ([S90][S1]).
+///
+/// The set is closed: every state Apple's app-state table gives a process, so a `switch` over it needs no `default`.
 public enum ApplicationState: String, Sendable, Hashable, CaseIterable, CustomStringConvertible {
     /// The app has not been launched, or was terminated by itself or the system.
     case notRunning

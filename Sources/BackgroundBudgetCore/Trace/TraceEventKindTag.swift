@@ -6,103 +6,181 @@ extension TraceEvent.Kind {
     /// article lists every tag with the JSON `event` name its entries carry (`expirationHandlerCalled`
     /// is written `expirationHandler`, `fetchStarted` is `performFetch`).
     ///
+    /// The tags grow as the model does, so this is a struct with a static member per tag rather
+    /// than an enum: a new one is not a breaking change. Compare with `==`, or match in a `switch` that has
+    /// a `default`:
+    ///
+    /// ```swift
+    /// switch tag {
+    /// case .callback: print("callback")
+    /// default: print(tag)   // its name
+    /// }
+    /// ```
+    ///
     /// ```swift
     /// #expect(system.trace.instants(of: .expirationHandlerCalled) == [.seconds(25)])
     /// #expect(TraceEvent.Kind.fetchStarted.tag == .fetchStarted)
     /// ```
-    public enum Tag: String, Sendable, Hashable, CaseIterable, CustomStringConvertible {
+    public struct Tag: RawRepresentable, Sendable, Hashable, CaseIterable, CustomStringConvertible {
+        /// The tags the model knows, for the package's own exhaustive switches.
+        package enum Base: String, Sendable, Hashable, CaseIterable {
+            case callback
+            case sceneCallback
+            case stateChange
+            case exit
+            case killedMidCallback
+            case workDropped
+            case backgroundTaskBegan
+            case backgroundTaskDenied
+            case backgroundTaskEnded
+            case backgroundTaskEndIgnored
+            case allowanceStarted
+            case backgroundTimeRemainingRead
+            case expirationHandlerCalled
+            case backgroundTaskOpenTooLong
+            case activityStarted
+            case activityStopped
+            case activityDenied
+            case eventDelivered
+            case eventQueued
+            case eventDropped
+            case eventWindowStarted
+            case remoteNotificationCompleted
+            case voipCallReported
+            case keepAliveHandlerCalled
+            case notificationDelivered
+            case notificationQueued
+            case fetchStarted
+            case fetchCompleted
+            case fetchCompletionIgnored
+            case fetchSkipped
+            case taskRegistered
+            case taskRegistrationRejected
+            case taskSubmitted
+            case taskSubmitRejected
+            case taskRequestCancelled
+            case taskQueued
+            case taskProgress
+            case taskStarted
+            case taskDropped
+            case taskExpired
+            case taskCompleted
+            case taskCompletionIgnored
+            case deviceChanged
+            case fileLockAcquired
+            case fileLockReleased
+            case regionMonitoringFailed
+        }
+
+        /// The tag, for the package's own exhaustive switches.
+        package let base: Base
+
+        package init(_ base: Base) { self.base = base }
+
+        /// The tag's name, as traces and outside files spell it.
+        public var rawValue: String { base.rawValue }
+
+        /// The tag with that name, or `nil` for a name the model does not know.
+        public init?(rawValue: String) {
+            guard let base = Base(rawValue: rawValue) else { return nil }
+            self.base = base
+        }
+
+        /// Every tag the model knows, in declaration order.
+        public static var allCases: [Tag] { Base.allCases.map(Tag.init) }
+
         /// The `callback` case.
-        case callback
+        public static let callback = Tag(Base.callback)
         /// The `sceneCallback` case.
-        case sceneCallback
+        public static let sceneCallback = Tag(Base.sceneCallback)
         /// The `stateChange` case.
-        case stateChange
+        public static let stateChange = Tag(Base.stateChange)
         /// The `exit` case.
-        case exit
+        public static let exit = Tag(Base.exit)
         /// The `killedMidCallback` case.
-        case killedMidCallback
+        public static let killedMidCallback = Tag(Base.killedMidCallback)
         /// The `workDropped` case.
-        case workDropped
+        public static let workDropped = Tag(Base.workDropped)
         /// The `backgroundTaskBegan` case.
-        case backgroundTaskBegan
+        public static let backgroundTaskBegan = Tag(Base.backgroundTaskBegan)
         /// The `backgroundTaskDenied` case.
-        case backgroundTaskDenied
+        public static let backgroundTaskDenied = Tag(Base.backgroundTaskDenied)
         /// The `backgroundTaskEnded` case.
-        case backgroundTaskEnded
+        public static let backgroundTaskEnded = Tag(Base.backgroundTaskEnded)
         /// The `backgroundTaskEndIgnored` case.
-        case backgroundTaskEndIgnored
+        public static let backgroundTaskEndIgnored = Tag(Base.backgroundTaskEndIgnored)
         /// The `allowanceStarted` case.
-        case allowanceStarted
+        public static let allowanceStarted = Tag(Base.allowanceStarted)
         /// The `backgroundTimeRemainingRead` case.
-        case backgroundTimeRemainingRead
+        public static let backgroundTimeRemainingRead = Tag(Base.backgroundTimeRemainingRead)
         /// The `expirationHandlerCalled` case.
-        case expirationHandlerCalled
+        public static let expirationHandlerCalled = Tag(Base.expirationHandlerCalled)
         /// The `backgroundTaskOpenTooLong` case.
-        case backgroundTaskOpenTooLong
+        public static let backgroundTaskOpenTooLong = Tag(Base.backgroundTaskOpenTooLong)
         /// The `activityStarted` case.
-        case activityStarted
+        public static let activityStarted = Tag(Base.activityStarted)
         /// The `activityStopped` case.
-        case activityStopped
+        public static let activityStopped = Tag(Base.activityStopped)
         /// The `activityDenied` case.
-        case activityDenied
+        public static let activityDenied = Tag(Base.activityDenied)
         /// The `eventDelivered` case.
-        case eventDelivered
+        public static let eventDelivered = Tag(Base.eventDelivered)
         /// The `eventQueued` case.
-        case eventQueued
+        public static let eventQueued = Tag(Base.eventQueued)
         /// The `eventDropped` case.
-        case eventDropped
+        public static let eventDropped = Tag(Base.eventDropped)
         /// The `eventWindowStarted` case.
-        case eventWindowStarted
+        public static let eventWindowStarted = Tag(Base.eventWindowStarted)
         /// The `remoteNotificationCompleted` case.
-        case remoteNotificationCompleted
+        public static let remoteNotificationCompleted = Tag(Base.remoteNotificationCompleted)
         /// The `voipCallReported` case.
-        case voipCallReported
+        public static let voipCallReported = Tag(Base.voipCallReported)
         /// The `keepAliveHandlerCalled` case.
-        case keepAliveHandlerCalled
+        public static let keepAliveHandlerCalled = Tag(Base.keepAliveHandlerCalled)
         /// The `notificationDelivered` case.
-        case notificationDelivered
+        public static let notificationDelivered = Tag(Base.notificationDelivered)
         /// The `notificationQueued` case.
-        case notificationQueued
+        public static let notificationQueued = Tag(Base.notificationQueued)
         /// The `fetchStarted` case.
-        case fetchStarted
+        public static let fetchStarted = Tag(Base.fetchStarted)
         /// The `fetchCompleted` case.
-        case fetchCompleted
+        public static let fetchCompleted = Tag(Base.fetchCompleted)
         /// The `fetchCompletionIgnored` case.
-        case fetchCompletionIgnored
+        public static let fetchCompletionIgnored = Tag(Base.fetchCompletionIgnored)
         /// The `fetchSkipped` case.
-        case fetchSkipped
+        public static let fetchSkipped = Tag(Base.fetchSkipped)
         /// The `taskRegistered` case.
-        case taskRegistered
+        public static let taskRegistered = Tag(Base.taskRegistered)
         /// The `taskRegistrationRejected` case.
-        case taskRegistrationRejected
+        public static let taskRegistrationRejected = Tag(Base.taskRegistrationRejected)
         /// The `taskSubmitted` case.
-        case taskSubmitted
+        public static let taskSubmitted = Tag(Base.taskSubmitted)
         /// The `taskSubmitRejected` case.
-        case taskSubmitRejected
+        public static let taskSubmitRejected = Tag(Base.taskSubmitRejected)
         /// The `taskRequestCancelled` case.
-        case taskRequestCancelled
+        public static let taskRequestCancelled = Tag(Base.taskRequestCancelled)
         /// The `taskQueued` case.
-        case taskQueued
+        public static let taskQueued = Tag(Base.taskQueued)
         /// The `taskProgress` case.
-        case taskProgress
+        public static let taskProgress = Tag(Base.taskProgress)
         /// The `taskStarted` case.
-        case taskStarted
+        public static let taskStarted = Tag(Base.taskStarted)
         /// The `taskDropped` case.
-        case taskDropped
+        public static let taskDropped = Tag(Base.taskDropped)
         /// The `taskExpired` case.
-        case taskExpired
+        public static let taskExpired = Tag(Base.taskExpired)
         /// The `taskCompleted` case.
-        case taskCompleted
+        public static let taskCompleted = Tag(Base.taskCompleted)
         /// The `taskCompletionIgnored` case.
-        case taskCompletionIgnored
+        public static let taskCompletionIgnored = Tag(Base.taskCompletionIgnored)
         /// The `deviceChanged` case.
-        case deviceChanged
+        public static let deviceChanged = Tag(Base.deviceChanged)
         /// The `fileLockAcquired` case.
-        case fileLockAcquired
+        public static let fileLockAcquired = Tag(Base.fileLockAcquired)
         /// The `fileLockReleased` case.
-        case fileLockReleased
+        public static let fileLockReleased = Tag(Base.fileLockReleased)
         /// The `regionMonitoringFailed` case.
-        case regionMonitoringFailed
+        public static let regionMonitoringFailed = Tag(Base.regionMonitoringFailed)
 
         /// The case's name, e.g. `expirationHandlerCalled`.
         public var description: String { rawValue }

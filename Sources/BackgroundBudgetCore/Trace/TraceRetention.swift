@@ -6,6 +6,9 @@ import BudgetClock
 /// see the whole trace) and only the latest ``defaultLatestCount`` entries on any other clock, such as
 /// ``/BudgetClock/DispatchClock``: a program that runs for hours in real time does not grow without bound. Choose
 /// ``all``, ``latest(_:)`` or ``none`` to decide yourself.
+///
+/// The set is closed: every entry, the latest ones, none, or the clock's choice; a `switch` over it needs no
+/// `default`.
 public enum TraceRetention: Sendable, Hashable {
     /// Keep every entry.
     case all

@@ -2,6 +2,8 @@ import BudgetClock
 
 /// Whether the system may launch or wake an app in the background for content updates
 /// (`UIBackgroundRefreshStatus`) [S60][S61].
+///
+/// The set is closed: the three values of `UIBackgroundRefreshStatus`, so a `switch` over it needs no `default`.
 public enum BackgroundRefreshStatus: String, Sendable, Hashable, CaseIterable, CustomStringConvertible {
     /// Background App Refresh is on for the app.
     case available

@@ -1,40 +1,96 @@
 import BudgetClock
 
 /// Something that keeps an app from getting a background fetch now.
-public enum FetchBlocker: Sendable, Hashable, CustomStringConvertible {
+///
+/// The blockers grow as the model does, so this is a struct with a static member (or, for a blocker
+/// with values, a static function) per blocker rather than an enum: a new one is not a breaking
+/// change. Compare with `==`, match in a `switch` that has a `default`, and read a blocker's values
+/// through the property of its name:
+///
+/// ```swift
+/// switch blocker {
+/// case .killedByUser: print("open the app")
+/// default: print(blocker)
+/// }
+/// ```
+public struct FetchBlocker: Sendable, Hashable, CustomStringConvertible {
+    /// The blockers the model knows, with their values, for the package's own exhaustive switches.
+    package enum Base: Sendable, Hashable {
+        case fetchModeMissing
+        case usesTaskScheduler
+        case exitsOnSuspend
+        case intervalNever
+        case backgroundAppRefreshOff
+        case backgroundAppRefreshOffForDevice
+        case lowPowerMode
+        case backgroundAppRefreshRestricted
+        case criticallyLowBattery
+        case killedByUser
+        case inForeground
+        case fetchInProgress
+        case notBefore(BudgetInstant)
+        case throttled(factor: Double)
+    }
+
+    /// The blocker, for the package's own exhaustive switches.
+    package let base: Base
+
+    package init(_ base: Base) { self.base = base }
+
     /// `UIBackgroundModes` does not declare `fetch`.
-    case fetchModeMissing
+    public static let fetchModeMissing = FetchBlocker(Base.fetchModeMissing)
+
     /// The app has `BGTaskSchedulerPermittedIdentifiers`, which turn legacy fetch off [S44].
-    case usesTaskScheduler
+    public static let usesTaskScheduler = FetchBlocker(Base.usesTaskScheduler)
+
     /// The app exits on suspend: it is never woken in the background.
-    case exitsOnSuspend
+    public static let exitsOnSuspend = FetchBlocker(Base.exitsOnSuspend)
+
     /// The app's minimum fetch interval is `never` (the default).
-    case intervalNever
+    public static let intervalNever = FetchBlocker(Base.intervalNever)
+
     /// The app's own Background App Refresh switch is off.
-    case backgroundAppRefreshOff
+    public static let backgroundAppRefreshOff = FetchBlocker(Base.backgroundAppRefreshOff)
+
     /// Background App Refresh is off for the whole device (Settings › General › Background App Refresh).
-    case backgroundAppRefreshOffForDevice
+    public static let backgroundAppRefreshOffForDevice = FetchBlocker(Base.backgroundAppRefreshOffForDevice)
+
     /// Low Power Mode is on, which turns Background App Refresh off for every app [S60][S66].
-    case lowPowerMode
+    public static let lowPowerMode = FetchBlocker(Base.lowPowerMode)
+
     /// The device forbids Background App Refresh (for example parental controls) [S61].
-    case backgroundAppRefreshRestricted
+    public static let backgroundAppRefreshRestricted = FetchBlocker(Base.backgroundAppRefreshRestricted)
+
     /// The battery is critically low, which stops background fetches like Low Power Mode [S59].
-    case criticallyLowBattery
+    public static let criticallyLowBattery = FetchBlocker(Base.criticallyLowBattery)
+
     /// The user killed the app from the app switcher and has not opened it since.
-    case killedByUser
+    public static let killedByUser = FetchBlocker(Base.killedByUser)
+
     /// The app is on screen; opportunities while it is are skipped.
-    case inForeground
+    public static let inForeground = FetchBlocker(Base.inForeground)
+
     /// A fetch is running.
-    case fetchInProgress
+    public static let fetchInProgress = FetchBlocker(Base.fetchInProgress)
+
     /// The next opportunity the fetch model planned is at this instant.
-    case notBefore(BudgetInstant)
+    public static func notBefore(_ value: BudgetInstant) -> FetchBlocker { FetchBlocker(.notBefore(value)) }
+    /// What a ``notBefore(_:)`` blocker carries; `nil` for any other blocker.
+    public var notBefore: BudgetInstant? {
+        if case .notBefore(let v0) = base { v0 } else { nil }
+    }
+
     /// Recent `noData`, `failed` or slow fetches stretched the gap between opportunities by this
     /// factor (the fetch model's factor); `newData` shrinks it again.
-    case throttled(factor: Double)
+    public static func throttled(factor: Double) -> FetchBlocker { FetchBlocker(.throttled(factor: factor)) }
+    /// What a ``throttled(factor:)`` blocker carries; `nil` for any other blocker.
+    public var throttled: Double? {
+        if case .throttled(let v0) = base { v0 } else { nil }
+    }
 
     /// A sentence.
     public var description: String {
-        switch self {
+        switch base {
         case .fetchModeMissing: "UIBackgroundModes does not declare \"fetch\"."
         case .usesTaskScheduler: "The app has BGTaskSchedulerPermittedIdentifiers, which turn legacy background fetch off."
         case .exitsOnSuspend: "The app exits on suspend, so it is never woken in the background."

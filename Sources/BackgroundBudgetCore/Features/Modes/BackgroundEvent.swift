@@ -21,6 +21,8 @@ public enum BackgroundEvent: Sendable, Hashable, CustomStringConvertible {
     case newsstandDownload
 
     /// The Core Bluetooth role of an event.
+    ///
+    /// The set is closed: an app is a central or a peripheral, so a `switch` over it needs no `default`.
     public enum BluetoothRole: String, Sendable, Hashable, CaseIterable {
         /// The app is a central.
         case central

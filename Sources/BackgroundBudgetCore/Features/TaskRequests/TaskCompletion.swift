@@ -1,6 +1,9 @@
 import BudgetClock
 
 /// How a running task ended.
+///
+/// The set is closed: a task ends in success or failure (`setTaskCompleted(success:)`), so a `switch` over it
+/// needs no `default`.
 public enum TaskCompletion: String, Sendable, Hashable, CaseIterable {
     /// The app called `setTaskCompleted(success: true)`.
     case success

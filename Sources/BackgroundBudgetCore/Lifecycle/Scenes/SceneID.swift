@@ -23,6 +23,8 @@ public struct SceneID: RawRepresentable, Sendable, Hashable, Comparable, Express
 
 /// A scene's activation state (`UIScene.ActivationState`). A scene of a suspended app reports
 /// ``background``.
+///
+/// The set is closed: the four states of `UIScene.ActivationState`, so a `switch` over it needs no `default`.
 public enum SceneActivationState: String, Sendable, Hashable, CaseIterable, CustomStringConvertible {
     /// Not connected to the app.
     case unattached
