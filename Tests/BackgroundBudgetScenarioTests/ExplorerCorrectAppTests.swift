@@ -1,8 +1,8 @@
 import Foundation
 import Testing
-import BackgroundBudget
 import TestSupport
 @testable import BackgroundBudgetScenario
+import BudgetClock
 
 /// The built-in invariants flag no correct app: an uploader that ends its task from the expiration
 /// handler, a photos app whose processing task outlives its runtime and is completed from the

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import BackgroundBudget
 import TestSupport
-@testable import BackgroundBudgetScenario
+import BackgroundBudgetScenario
 
 /// The explorer on the planted bug of Examples/scenarios/draft-loss.json: found, shrunk, replayed.
 @Suite struct ExplorerTests {

@@ -1,12 +1,9 @@
 import Testing
 import TestSupport
 @testable import BackgroundBudget
-@testable import BackgroundBudgetCore
+import BackgroundBudgetCore
 @testable import BackgroundBudgetScenario
-@testable import BudgetClock
-@testable import JobBudgets
-@testable import SavedState
-import BackgroundBudgetTestKit
+import BudgetClock
 
 /// Registers one handler for a wildcard entry and keeps every task it is handed.
 final class WildcardTaskKeeper: ApplicationDelegate {

@@ -2,10 +2,7 @@ import Testing
 import TestSupport
 @testable import BackgroundBudget
 @testable import BackgroundBudgetCore
-@testable import BackgroundBudgetScenario
-@testable import BudgetClock
-@testable import JobBudgets
-@testable import SavedState
+import BudgetClock
 import BackgroundBudgetTestKit
 
 extension ScriptedDelegate {

@@ -1,5 +1,7 @@
 import Testing
 @testable import BudgetClock
+import TestSupport
+import TestSupport
 
 @Suite struct DeadlineHeapTests {
     /// Pops everything due by `limit`, returning the payloads in pop order.
