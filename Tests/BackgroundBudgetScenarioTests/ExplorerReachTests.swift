@@ -46,7 +46,7 @@ import TestSupport
 
     @Test func aRefreshFourHoursOutIsReachedFromAlmostEverySeed() throws {
         let explorer = try Self.explorer(fixed: false)
-        let seeds = LongRun.cases(100, quick: 10)
+        let seeds = LongRun.cases(100, quick: 5)
         var found = 0
         var shrunk: Set<[ExplorerEvent]> = []
         for seed in 1...UInt64(seeds) {
