@@ -83,7 +83,7 @@ import TestSupport
 
     @Test func theFixedFeedPasses() throws {
         let explorer = try Self.explorer(fixed: true)
-        let report = explorer.randomWalks(seed: 1, sequences: LongRun.cases(10_000, quick: 300), stopAtFirstFailure: false)
+        let report = explorer.randomWalks(seed: 1, sequences: LongRun.cases(10_000, quick: 100), stopAtFirstFailure: false)
         #expect(report.failures.isEmpty, "\(report)")
         #expect(report.stoppedAt == nil)
     }
