@@ -1,4 +1,4 @@
-@testable import BackgroundBudgetCore
+import BackgroundBudgetCore
 import BudgetClock
 import Testing
 

@@ -1,6 +1,5 @@
 import Testing
-@testable import BackgroundBudgetCore
-import BudgetClock
+import BackgroundBudgetCore
 
 /// Each documented lifecycle case, as the pure transition function gives it.
 @Suite struct LifecycleTests {

@@ -1,6 +1,5 @@
 import Testing
-@testable import BackgroundBudgetCore
-@testable import BudgetClock
+import BackgroundBudgetCore
 
 /// The pure core decides a scene-based app's steps: the app delegate's launch and termination steps,
 /// scene callbacks in place of its foreground and background ones, and app states derived from the

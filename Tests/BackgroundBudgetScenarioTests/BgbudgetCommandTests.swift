@@ -1,12 +1,8 @@
 import Foundation
 import Testing
 import TestSupport
-@testable import BackgroundBudget
-@testable import BackgroundBudgetCore
+import BackgroundBudget
 @testable import BackgroundBudgetScenario
-@testable import BudgetClock
-@testable import JobBudgets
-@testable import SavedState
 
 #if canImport(Glibc)
 import Glibc

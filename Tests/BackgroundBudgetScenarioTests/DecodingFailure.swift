@@ -1,4 +1,4 @@
-@testable import BackgroundBudgetScenario
+import BackgroundBudgetScenario
 
 /// The error decoding `text` as a scenario produces, as `line:column path: message`, or `"decoded"`.
 func decodingFailure(_ text: String) -> String {

@@ -1,11 +1,9 @@
 import Foundation
 import Testing
-@testable import BackgroundBudget
-@testable import BackgroundBudgetCore
-@testable import BackgroundBudgetScenario
-@testable import BudgetClock
-@testable import JobBudgets
-@testable import SavedState
+import BackgroundBudget
+import BackgroundBudgetCore
+import BackgroundBudgetScenario
+import BudgetClock
 
 /// Every scenario in Examples/scenarios runs, and its trace is exactly what the rules say, instant by instant.
 @Suite struct ExampleScenarioTests {

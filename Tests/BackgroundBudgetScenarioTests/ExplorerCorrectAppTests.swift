@@ -1,8 +1,8 @@
 import Foundation
 import Testing
-import BackgroundBudget
 import TestSupport
 @testable import BackgroundBudgetScenario
+import BudgetClock
 
 /// The built-in invariants flag no correct app: an uploader that ends its task from the expiration
 /// handler, a photos app whose processing task outlives its runtime and is completed from the
@@ -22,7 +22,7 @@ import TestSupport
          ],
          "events": []}
         """
-    static let walks = LongRun.cases(10_000, quick: 300)
+    static let walks = LongRun.cases(10_000, quick: 100)
 
     static func explorer(_ invariants: [ExplorerInvariant]) throws -> Explorer {
         var explorer = try Explorer(target: ExplorerTarget(json: correct), invariants: invariants)
@@ -56,7 +56,7 @@ import TestSupport
         var random = SplitMix64(seed: 5)
         var byHand: [UInt64: UInt64] = [:]
         var byReflection: [UInt64: UInt64] = [:]
-        for _ in 0..<LongRun.cases(400, quick: 40) {
+        for _ in 0..<LongRun.cases(400, quick: 20) {
             var session = explorer.session()
             for _ in 0..<20 {
                 guard session.perform(explorer.menu.pick(using: &random)) != nil else { continue }

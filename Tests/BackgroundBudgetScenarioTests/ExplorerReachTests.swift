@@ -46,7 +46,7 @@ import TestSupport
 
     @Test func aRefreshFourHoursOutIsReachedFromAlmostEverySeed() throws {
         let explorer = try Self.explorer(fixed: false)
-        let seeds = LongRun.cases(100, quick: 10)
+        let seeds = LongRun.cases(100, quick: 5)
         var found = 0
         var shrunk: Set<[ExplorerEvent]> = []
         for seed in 1...UInt64(seeds) {
@@ -83,7 +83,7 @@ import TestSupport
 
     @Test func theFixedFeedPasses() throws {
         let explorer = try Self.explorer(fixed: true)
-        let report = explorer.randomWalks(seed: 1, sequences: LongRun.cases(10_000, quick: 300), stopAtFirstFailure: false)
+        let report = explorer.randomWalks(seed: 1, sequences: LongRun.cases(10_000, quick: 100), stopAtFirstFailure: false)
         #expect(report.failures.isEmpty, "\(report)")
         #expect(report.stoppedAt == nil)
     }

@@ -1,8 +1,9 @@
 import Foundation
 import Testing
-import BackgroundBudget
 import TestSupport
 @testable import BackgroundBudgetScenario
+import BudgetClock
+import BackgroundBudgetCore
 
 /// Shrinking stops by construction: every step it takes makes the measure (events, total wait, menu
 /// places) smaller, and a budget bounds the sequences it runs.

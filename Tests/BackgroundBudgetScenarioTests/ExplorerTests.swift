@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import BackgroundBudget
 import TestSupport
-@testable import BackgroundBudgetScenario
+import BackgroundBudgetScenario
 
 /// The explorer on the planted bug of Examples/scenarios/draft-loss.json: found, shrunk, replayed.
 @Suite struct ExplorerTests {
@@ -88,13 +88,14 @@ import TestSupport
 
     @Test func theSameSeedGivesTheSameReportByteForByte() throws {
         let explorer = try Explorer(target: Self.draftLoss, invariants: Self.buggy)
-        let first = explorer.randomWalks(seed: 42, sequences: 200, stopAtFirstFailure: false)
-        let second = explorer.randomWalks(seed: 42, sequences: 200, stopAtFirstFailure: false)
+        let walks = LongRun.cases(200, quick: 60)
+        let first = explorer.randomWalks(seed: 42, sequences: walks, stopAtFirstFailure: false)
+        let second = explorer.randomWalks(seed: 42, sequences: walks, stopAtFirstFailure: false)
         #expect(first.description == second.description)
         #expect(first.failures.map(\.scenarioFile) == second.failures.map(\.scenarioFile))
-        #expect(first.sequencesTried == 200)
+        #expect(first.sequencesTried == walks)
         #expect(first.failingSequences > 0)
-        let other = explorer.randomWalks(seed: 43, sequences: 200, stopAtFirstFailure: false)
+        let other = explorer.randomWalks(seed: 43, sequences: walks, stopAtFirstFailure: false)
         #expect(other.description != first.description)
     }
 

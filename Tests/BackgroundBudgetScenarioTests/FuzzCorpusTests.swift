@@ -1,5 +1,5 @@
 import Foundation
-@testable import BackgroundBudgetScenario
+import BackgroundBudgetScenario
 @testable import FuzzExploreArguments
 @testable import FuzzInfoPlist
 @testable import FuzzScenario

@@ -1,10 +1,5 @@
 import Testing
-@testable import BackgroundBudget
-@testable import BackgroundBudgetCore
 @testable import BackgroundBudgetScenario
-@testable import BudgetClock
-@testable import JobBudgets
-@testable import SavedState
 
 @Suite struct JSONParserTests {
     private func parse(_ text: String) throws(JSONSyntaxError) -> JSONNode {

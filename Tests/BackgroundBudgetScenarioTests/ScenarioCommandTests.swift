@@ -1,11 +1,7 @@
 import Foundation
 import Testing
-@testable import BackgroundBudget
-@testable import BackgroundBudgetCore
+import BackgroundBudgetCore
 @testable import BackgroundBudgetScenario
-@testable import BudgetClock
-@testable import JobBudgets
-@testable import SavedState
 
 @Suite struct ScenarioCommandTests {
     /// Runs `body` with a fresh directory, removed afterwards.

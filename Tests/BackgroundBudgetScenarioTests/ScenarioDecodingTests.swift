@@ -1,10 +1,6 @@
 import Testing
-@testable import BackgroundBudget
-@testable import BackgroundBudgetCore
-@testable import BackgroundBudgetScenario
-@testable import BudgetClock
-@testable import JobBudgets
-@testable import SavedState
+import BackgroundBudgetCore
+import BackgroundBudgetScenario
 
 @Suite struct ScenarioDecodingTests {
     /// A valid scenario with `events` spliced in (one event per line, from line 6).

@@ -1,8 +1,6 @@
 import Testing
-@testable import BackgroundBudget
-@testable import BackgroundBudgetCore
-@testable import BackgroundBudgetScenario
-@testable import BudgetClock
+import BackgroundBudgetScenario
+import BudgetClock
 
 /// Scenario words for the rules the fidelity audit added: file locks (`0xdead10cc`), the region limit,
 /// a critically low battery and a reboot. Each decodes, refuses what it must with a located error, and

@@ -1,12 +1,9 @@
 import Foundation
 import Testing
 import TestSupport
-@testable import BackgroundBudget
-@testable import BackgroundBudgetCore
-@testable import BackgroundBudgetScenario
-@testable import BudgetClock
-@testable import JobBudgets
-@testable import SavedState
+import BackgroundBudget
+import BackgroundBudgetCore
+import BackgroundBudgetScenario
 
 /// Scenario apps that point at an Info.plist, and apps that declare modes and task identifiers inline.
 @Suite struct ScenarioInfoPlistTests {

@@ -1,11 +1,7 @@
 import Testing
 import TestSupport
-@testable import BackgroundBudget
-@testable import BackgroundBudgetCore
-@testable import BackgroundBudgetScenario
-@testable import BudgetClock
-@testable import JobBudgets
-@testable import SavedState
+import BackgroundBudgetCore
+import BackgroundBudgetScenario
 
 /// Error messages stay short whatever the input: lists of names stop after ten with how many more,
 /// and strings quoted from the input stop after 80 characters.

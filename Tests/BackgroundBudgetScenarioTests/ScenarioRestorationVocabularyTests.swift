@@ -1,8 +1,8 @@
 import Testing
-@testable import BackgroundBudget
-@testable import BackgroundBudgetCore
+import BackgroundBudget
+import BackgroundBudgetCore
 @testable import BackgroundBudgetScenario
-@testable import BudgetClock
+import BudgetClock
 
 /// The scenario word for what a scene hands back for state restoration (`stateRestorationActivity`
 /// in `behaviour`): it decodes, refuses bad input with a located error, and the scenario's scene

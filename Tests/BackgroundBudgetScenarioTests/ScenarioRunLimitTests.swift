@@ -1,11 +1,8 @@
 import Testing
 import TestSupport
-@testable import BackgroundBudget
-@testable import BackgroundBudgetCore
-@testable import BackgroundBudgetScenario
-@testable import BudgetClock
-@testable import JobBudgets
-@testable import SavedState
+import BackgroundBudget
+import BackgroundBudgetScenario
+import BudgetClock
 
 /// A run that would not end, or would grow without bound, stops at its limits with an error that
 /// says where, when and how much.

@@ -1,10 +1,6 @@
 import Testing
-@testable import BackgroundBudget
-@testable import BackgroundBudgetCore
-@testable import BackgroundBudgetScenario
-@testable import BudgetClock
-@testable import JobBudgets
-@testable import SavedState
+import BackgroundBudgetCore
+import BackgroundBudgetScenario
 
 @Suite struct ScenarioRunTests {
     private let news = ScenarioApp(AppManifest(id: "com.example.news", displayName: "News"))

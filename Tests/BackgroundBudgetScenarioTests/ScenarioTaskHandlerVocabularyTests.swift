@@ -1,8 +1,6 @@
 import Testing
-@testable import BackgroundBudget
-@testable import BackgroundBudgetCore
-@testable import BackgroundBudgetScenario
-@testable import BudgetClock
+import BackgroundBudgetScenario
+import BudgetClock
 
 /// Scenario words for `BGTaskScheduler` handlers and requests: an expiration handler that is set but
 /// does not complete its task (`onExpiration`), and a continued-processing request with an

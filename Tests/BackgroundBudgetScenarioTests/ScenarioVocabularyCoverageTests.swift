@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import BackgroundBudgetScenario
+import BackgroundBudgetScenario
 
 /// Every public method of `BackgroundSystem` and `Application` that changes what happens has a word in
 /// scenario files, so a scenario can say everything the library can (issue 13).

@@ -1,8 +1,7 @@
 import Testing
-@testable import BackgroundBudget
-@testable import BackgroundBudgetCore
-@testable import BackgroundBudgetScenario
-@testable import BudgetClock
+import BackgroundBudget
+import BackgroundBudgetCore
+import BackgroundBudgetScenario
 
 /// The words issue 13 added to the scenario vocabulary: each decodes, refuses what it must with a
 /// located error, and runs to exact trace entries.

@@ -1,9 +1,8 @@
 import Testing
 import TestSupport
-@testable import BackgroundBudget
-@testable import BackgroundBudgetCore
-@testable import BackgroundBudgetScenario
-@testable import BudgetClock
+import BackgroundBudgetCore
+import BackgroundBudgetScenario
+import BudgetClock
 
 /// Many open scenes: a scenario opens n windows of one app a millisecond apart, presses Home and
 /// returns. Each scene event costs O(1) amortized and Home or a return O(n), so the run is linear in

@@ -3,7 +3,7 @@ import Foundation
 import FoundationXML
 #endif
 import Testing
-@testable import BackgroundBudget
+import BackgroundBudget
 @testable import BackgroundBudgetScenario
 
 /// A printed timeline says everything without hover text: every label of what the user did is on

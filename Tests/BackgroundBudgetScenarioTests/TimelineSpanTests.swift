@@ -3,7 +3,7 @@ import Foundation
 import FoundationXML
 #endif
 import Testing
-@testable import BackgroundBudget
+import BackgroundBudget
 @testable import BackgroundBudgetScenario
 
 /// The timeline's bars, Device lane, switch labels and header, checked on the SVG's structure.

@@ -3,12 +3,10 @@ import Foundation
 import FoundationXML
 #endif
 import Testing
-@testable import BackgroundBudget
-@testable import BackgroundBudgetCore
+import BackgroundBudget
+import BackgroundBudgetCore
 @testable import BackgroundBudgetScenario
-@testable import BudgetClock
-@testable import JobBudgets
-@testable import SavedState
+import BudgetClock
 
 @Suite struct TimelineTests {
     private func run(_ events: [ScenarioEvent], apps: [String] = ["com.example.a"], end: BudgetInstant? = nil) throws -> ScenarioRun {

@@ -3,7 +3,7 @@ import Foundation
 import FoundationXML
 #endif
 import Testing
-@testable import BackgroundBudget
+import BackgroundBudget
 @testable import BackgroundBudgetScenario
 
 /// `--from` and `--to`: a window of a long run.

@@ -1,9 +1,9 @@
 import Foundation
 import Testing
 import TestSupport
-@testable import BackgroundBudget
-@testable import BackgroundBudgetCore
-@testable import BudgetClock
+import BackgroundBudget
+import BackgroundBudgetCore
+import BudgetClock
 import BackgroundBudgetTestKit
 
 /// Everything an app's code runs belongs to its process: its main queue, the queues it makes, its

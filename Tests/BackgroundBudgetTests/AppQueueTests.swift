@@ -1,13 +1,11 @@
 import Dispatch
 import Testing
 import TestSupport
-@testable import BackgroundBudget
-@testable import BackgroundBudgetCore
-@testable import BackgroundBudgetScenario
-@testable import BudgetClock
-@testable import JobBudgets
-@testable import SavedState
-import BackgroundBudgetTestKit
+import BackgroundBudget
+import BackgroundBudgetCore
+import BackgroundBudgetScenario
+import BudgetClock
+import JobBudgets
 
 /// Its deinit reads the system, which takes the system's lock.
 final class LockProbe: Sendable {

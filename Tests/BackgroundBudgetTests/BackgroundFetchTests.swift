@@ -1,11 +1,8 @@
 import Testing
 import TestSupport
-@testable import BackgroundBudget
+import BackgroundBudget
 @testable import BackgroundBudgetCore
-@testable import BackgroundBudgetScenario
-@testable import BudgetClock
-@testable import JobBudgets
-@testable import SavedState
+import BudgetClock
 import BackgroundBudgetTestKit
 
 extension ScriptedDelegate {

@@ -1,10 +1,8 @@
 import Testing
-@testable import BackgroundBudget
-@testable import BackgroundBudgetCore
-@testable import BackgroundBudgetScenario
-@testable import BudgetClock
-@testable import JobBudgets
-@testable import SavedState
+import BackgroundBudget
+import BackgroundBudgetCore
+import BackgroundBudgetScenario
+import BudgetClock
 import BackgroundBudgetTestKit
 
 @Suite struct BudgetPolicyTests {

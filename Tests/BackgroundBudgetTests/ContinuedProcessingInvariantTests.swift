@@ -1,12 +1,9 @@
 import Testing
 import TestSupport
 @testable import BackgroundBudget
-@testable import BackgroundBudgetCore
+import BackgroundBudgetCore
 @testable import BackgroundBudgetScenario
-@testable import BudgetClock
-@testable import JobBudgets
-@testable import SavedState
-import BackgroundBudgetTestKit
+import BudgetClock
 
 /// Registers one handler for a wildcard entry and keeps every task it is handed.
 final class WildcardTaskKeeper: ApplicationDelegate {
@@ -84,7 +81,7 @@ final class WeakTask: Sendable {
     /// (Seed 215 once lost a queued request when jetsam killed the app its start had just launched;
     /// see `aQueuedRequestIsNotLostWhenItsLaunchIsUndoneByMemoryPressure`.)
     @Test func randomSequencesKeepTheDeviceWideCountAndTheQueueInStep() throws {
-        for seed in UInt64(0)..<UInt64(LongRun.cases(300, quick: 20)) {
+        for seed in UInt64(0)..<UInt64(LongRun.cases(300, quick: 10)) {
             let clock = VirtualClock()
             var policy = BudgetPolicy.iOS13
             policy.continuedProcessingTaskLimit = 2

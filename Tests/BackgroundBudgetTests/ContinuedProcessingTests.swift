@@ -1,11 +1,9 @@
 import Testing
 import TestSupport
-@testable import BackgroundBudget
-@testable import BackgroundBudgetCore
-@testable import BackgroundBudgetScenario
-@testable import BudgetClock
-@testable import JobBudgets
-@testable import SavedState
+import BackgroundBudget
+import BackgroundBudgetCore
+import BackgroundBudgetScenario
+import BudgetClock
 
 /// Registers one handler for the app's wildcard entry; keeps every task it is handed, so that tests
 /// complete them when they choose.

@@ -1,8 +1,7 @@
 import Testing
-import TestSupport
-@testable import BackgroundBudget
-@testable import BackgroundBudgetCore
-@testable import BudgetClock
+import BackgroundBudget
+import BackgroundBudgetCore
+import BudgetClock
 import BackgroundBudgetTestKit
 
 /// A critically low battery, the first of Apple's runtime factors for background work [S59]: like

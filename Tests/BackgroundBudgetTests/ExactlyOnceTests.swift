@@ -3,12 +3,9 @@ import Dispatch
 #endif
 import Testing
 import TestSupport
-@testable import BackgroundBudget
-@testable import BackgroundBudgetCore
-@testable import BackgroundBudgetScenario
-@testable import BudgetClock
-@testable import JobBudgets
-@testable import SavedState
+import BackgroundBudget
+import BackgroundBudgetCore
+import BudgetClock
 
 /// Every finite task ends exactly once — ended by its owner, or expired (handler once) and then ended
 /// or killed — and no callback reaches a suspended or terminated app.

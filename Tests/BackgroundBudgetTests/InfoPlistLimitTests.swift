@@ -2,11 +2,9 @@ import Foundation
 import Testing
 import TestSupport
 @testable import BackgroundBudget
-@testable import BackgroundBudgetCore
-@testable import BackgroundBudgetScenario
-@testable import BudgetClock
-@testable import JobBudgets
-@testable import SavedState
+import BackgroundBudgetCore
+import BackgroundBudgetScenario
+import BudgetClock
 
 /// Info.plists built to hurt the parser: nested thousands deep (Foundation's recursive parsers
 /// overflow the stack on 10,000 levels), millions of references, files of many megabytes. Each is

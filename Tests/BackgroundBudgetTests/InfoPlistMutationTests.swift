@@ -1,19 +1,18 @@
 import Foundation
 import Testing
 import TestSupport
-@testable import BackgroundBudget
-@testable import BackgroundBudgetCore
+import BackgroundBudget
+import BackgroundBudgetCore
 @testable import BackgroundBudgetScenario
-@testable import BudgetClock
-@testable import JobBudgets
-@testable import SavedState
+import JobBudgets
+import SavedState
 
 /// Feeds 24,000 mutated Info.plists, half XML and half binary, to the loader: nothing may crash, every
 /// failure is an ``InfoPlistError`` with a message, and every manifest that loads is a valid one.
 /// Some mutations nest arrays thousands deep, which overflowed Foundation's parser before the
 /// nesting limit.
 @Suite struct InfoPlistMutationTests {
-    static let filesPerShard = LongRun.cases(6_000, quick: 800)
+    static let filesPerShard = LongRun.cases(6_000, quick: 500)
     static let shards = 0..<4
 
     /// The samples' bytes exactly as committed (four XML files and the binary one), so that the
@@ -37,12 +36,11 @@ import TestSupport
     static let bytes: [UInt8] = [0x00, 0x08, 0x09, 0x10, 0x13, 0x22, 0x33, 0x44, 0x5F, 0x6F, 0xA1, 0xD3, 0xFF, 0x3C, 0x3E, 0x2F, 0xC3, 0x80]
 
     @Test(arguments: shards) func mutatedInfoPlistsNeverCrashAndEveryFailureIsAnInfoPlistError(shard: Int) {
-        var random = SplitMix64(seed: 0x1F0_9115 &+ UInt64(shard))
+        var mutator = ByteMutator(seed: 0x1F0_9115 &+ UInt64(shard))
         var loaded = 0, refused = 0
         var problems: Set<String> = []
         for _ in 0..<Self.filesPerShard {
-            var plist = Self.seeds[Int(random.next(below: UInt64(Self.seeds.count)))]
-            for _ in 0...random.next(below: 3) { Self.mutate(&plist, &random) }
+            let plist = mutator.mutatedFile(from: Self.seeds, edit: Self.mutate)
             do {
                 let manifest = try AppManifest(plistData: Data(plist), file: "fuzz.plist")
                 loaded += 1
@@ -87,28 +85,29 @@ import TestSupport
         }
     }
 
-    static func mutate(_ plist: inout [UInt8], _ random: inout SplitMix64) {
-        func index(_ bound: Int) -> Int { bound <= 0 ? 0 : Int(random.next(below: UInt64(bound))) }
+    /// One edit: the shared ones (``ByteMutator``) and ones that mean something to either plist format.
+    static func mutate(_ plist: inout [UInt8], _ random: inout ByteMutator) {
+        func index(_ bound: Int) -> Int { random.index(bound) }
         let at = index(plist.count + 1)
         switch random.next(below: 8) {
         case 0: // flip a bit
-            if !plist.isEmpty { plist[min(at, plist.count - 1)] ^= 1 << UInt8(index(8)) }
+            random.flipBit(in: &plist, at: at)
         case 1: // overwrite a byte with one that means something
-            if !plist.isEmpty { plist[min(at, plist.count - 1)] = bytes[index(bytes.count)] }
+            if !plist.isEmpty { plist[min(at, plist.count - 1)] = random.pick(bytes) }
         case 2: // delete a few bytes
-            plist.removeSubrange(at..<min(plist.count, at + 1 + index(8)))
+            random.deleteFewBytes(from: &plist, at: at)
         case 3: // truncate
-            plist.removeSubrange(at...)
+            ByteMutator.truncate(&plist, at: at)
         case 4: // duplicate a chunk
             let start = index(plist.count + 1), end = min(plist.count, start + index(24))
             plist.insert(contentsOf: plist[start..<end], at: at)
         case 5: // replace the text between two tags
-            let closes = SampleFiles.offsets(in: plist) { $0 == UInt8(ascii: ">") }
+            let closes = ByteMutator.offsets(in: plist) { $0 == UInt8(ascii: ">") }
             guard let close = closes.isEmpty ? nil : closes[index(closes.count)],
                   let open = plist[(close + 1)...].firstIndex(of: UInt8(ascii: "<")) else { return }
             plist.replaceSubrange((close + 1)..<open, with: Array(texts[index(texts.count)].utf8))
         case 6: // rename a tag, so a value changes type or the document breaks
-            let opens = SampleFiles.offsets(in: plist) { $0 == UInt8(ascii: "<") }
+            let opens = ByteMutator.offsets(in: plist) { $0 == UInt8(ascii: "<") }
             guard let open = opens.isEmpty ? nil : opens[index(opens.count)] else { return }
             var start = open + 1
             if start < plist.count, plist[start] == UInt8(ascii: "/") { start += 1 }
@@ -117,7 +116,7 @@ import TestSupport
         default: // point a binary object reference, offset or marker elsewhere: a run of small bytes
             guard plist.starts(with: Array("bplist".utf8)), plist.count > 8 else {
                 // In XML, nest arrays before a tag, up to 3,000 deep: past the depth limit, or unbalanced.
-                let opens = SampleFiles.offsets(in: plist) { $0 == UInt8(ascii: "<") }
+                let opens = ByteMutator.offsets(in: plist) { $0 == UInt8(ascii: "<") }
                 guard let open = opens.isEmpty ? nil : opens[index(opens.count)] else { return }
                 let depth = 1 + index(3_000)
                 let nest = String(repeating: "<array>", count: depth) + String(repeating: "</array>", count: index(depth + 1))

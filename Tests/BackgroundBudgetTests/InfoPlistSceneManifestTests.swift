@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import BackgroundBudget
+import BackgroundBudgetCore
 
 /// `UIApplicationSceneManifest` in an Info.plist: present makes a scene-based app, its
 /// `UIApplicationSupportsMultipleScenes` says whether it opens more than one window; wrong types name

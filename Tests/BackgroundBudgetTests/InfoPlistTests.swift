@@ -1,12 +1,8 @@
 import Foundation
 import Testing
 import TestSupport
-@testable import BackgroundBudget
-@testable import BackgroundBudgetCore
-@testable import BackgroundBudgetScenario
-@testable import BudgetClock
-@testable import JobBudgets
-@testable import SavedState
+import BackgroundBudget
+import BackgroundBudgetCore
 
 /// Every sample in Examples/InfoPlists loads with every field, and every problem is reported with its
 /// key, in XML and in binary alike.

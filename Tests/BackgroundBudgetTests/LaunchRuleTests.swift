@@ -1,9 +1,9 @@
 import Dispatch
 import Testing
 import TestSupport
-@testable import BackgroundBudget
-@testable import BackgroundBudgetCore
-@testable import BudgetClock
+import BackgroundBudget
+import BackgroundBudgetCore
+import BudgetClock
 import BackgroundBudgetTestKit
 
 /// Issue 13's rules on a whole system, with the exact trace entries: the launch watchdog [S23], a

@@ -2,8 +2,8 @@ import Dispatch
 import Testing
 import TestSupport
 @testable import BackgroundBudget
-@testable import BackgroundBudgetCore
-@testable import BudgetClock
+import BackgroundBudgetCore
+import BudgetClock
 import BackgroundBudgetTestKit
 
 /// A delegate as a UIKit engineer writes one: main-actor isolated, with plain stored properties.

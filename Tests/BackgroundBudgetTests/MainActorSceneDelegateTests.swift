@@ -1,7 +1,7 @@
 import Testing
 @testable import BackgroundBudget
-@testable import BackgroundBudgetCore
-@testable import BudgetClock
+import BackgroundBudgetCore
+import BudgetClock
 
 /// A window's delegate as a UIKit engineer writes one: main-actor isolated, with plain stored properties.
 final class MainActorWindowDelegate: MainActorSceneDelegate {

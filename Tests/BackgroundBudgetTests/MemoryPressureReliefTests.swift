@@ -1,12 +1,8 @@
 import Dispatch
 import Testing
-import TestSupport
 @testable import BackgroundBudget
 @testable import BackgroundBudgetCore
-@testable import BackgroundBudgetScenario
-@testable import BudgetClock
-@testable import JobBudgets
-@testable import SavedState
+import BudgetClock
 import BackgroundBudgetTestKit
 
 /// Reacts to its first memory warning by freeing memory and at once taking more.

@@ -2,10 +2,7 @@ import Testing
 import TestSupport
 @testable import BackgroundBudget
 @testable import BackgroundBudgetCore
-@testable import BackgroundBudgetScenario
-@testable import BudgetClock
-@testable import JobBudgets
-@testable import SavedState
+import BudgetClock
 import BackgroundBudgetTestKit
 
 extension ScriptedDelegate {
@@ -215,7 +212,7 @@ extension ScriptedDelegate {
             return try system.install(manifest)
         }
         var purgesByPressure = 0
-        for step in 0..<3_000 {
+        for step in 0..<LongRun.cases(3_000, quick: 1_000) {
             let app = apps[Int(random.next(below: 12))]
             switch random.next(below: 8) {
             case 0, 1: try? system.open(app)

@@ -1,8 +1,8 @@
 import Testing
 import TestSupport
-@testable import BackgroundBudget
-@testable import BackgroundBudgetCore
-@testable import BudgetClock
+import BackgroundBudget
+import BackgroundBudgetCore
+import BudgetClock
 import BackgroundBudgetTestKit
 
 /// Rules the model enforced without a test of their own: the default fetch interval is `never`

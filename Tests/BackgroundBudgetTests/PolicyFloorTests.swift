@@ -1,10 +1,8 @@
 import Testing
-@testable import BackgroundBudget
-@testable import BackgroundBudgetCore
+import BackgroundBudget
+import BackgroundBudgetCore
 @testable import BackgroundBudgetScenario
-@testable import BudgetClock
-@testable import JobBudgets
-@testable import SavedState
+import BudgetClock
 import BackgroundBudgetTestKit
 
 /// Interval-like policy numbers have floors: iOS's own (600 s for the VoIP keep-alive) or the model's

@@ -1,8 +1,8 @@
 import Testing
 import TestSupport
-@testable import BackgroundBudget
-@testable import BackgroundBudgetCore
-@testable import BudgetClock
+import BackgroundBudget
+import BackgroundBudgetCore
+import BudgetClock
 import BackgroundBudgetTestKit
 
 /// The rules of issue 13 that became policy choices, run on a virtual clock with exact instants:

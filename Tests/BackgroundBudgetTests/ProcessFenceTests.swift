@@ -1,8 +1,8 @@
 import Testing
 import TestSupport
-@testable import BackgroundBudget
-@testable import BackgroundBudgetCore
-@testable import BudgetClock
+import BackgroundBudget
+import BackgroundBudgetCore
+import BudgetClock
 import BackgroundBudgetTestKit
 
 /// A killed process runs no more code: once an app's process ends, nothing its code still does

@@ -1,8 +1,8 @@
 import Testing
 import TestSupport
-@testable import BackgroundBudget
-@testable import BackgroundBudgetCore
-@testable import BudgetClock
+import BackgroundBudget
+import BackgroundBudgetCore
+import BudgetClock
 import BackgroundBudgetTestKit
 
 /// Restarting the device: every process ends, with no callback; the mark a user kill leaves survives

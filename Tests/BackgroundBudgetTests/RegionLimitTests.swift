@@ -1,9 +1,8 @@
 import Testing
 import TestSupport
-@testable import BackgroundBudget
-@testable import BackgroundBudgetCore
-@testable import BudgetClock
-import BackgroundBudgetTestKit
+import BackgroundBudget
+import BackgroundBudgetCore
+import BudgetClock
 
 /// At most 20 monitored regions per app (observed) [S32]: starting a 21st fails for that region, as
 /// Core Location reports it (`monitoringDidFailFor`, `regionMonitoringFailure`); the others stay.

@@ -1,7 +1,7 @@
 import Testing
-@testable import BackgroundBudget
-@testable import BackgroundBudgetCore
-@testable import BudgetClock
+import BackgroundBudget
+import BackgroundBudgetCore
+import BudgetClock
 
 /// Scene-based apps under random sequences of user and system events, and woken by system events:
 /// the app's state is always the one its scenes give [S4], the app sees what the system decided, and a

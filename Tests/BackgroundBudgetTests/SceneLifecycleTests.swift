@@ -1,8 +1,8 @@
 import Testing
 import TestSupport
-@testable import BackgroundBudget
-@testable import BackgroundBudgetCore
-@testable import BudgetClock
+import BackgroundBudget
+import BackgroundBudgetCore
+import BudgetClock
 
 /// Records app-delegate and scene-delegate callbacks with the app's state and the instant, and spends
 /// the configured time in some of them.

@@ -1,8 +1,8 @@
 import Testing
 import TestSupport
-@testable import BackgroundBudget
-@testable import BackgroundBudgetCore
-@testable import BudgetClock
+import BackgroundBudget
+import BackgroundBudgetCore
+import BudgetClock
 
 /// Several `BGTaskScheduler` tasks in one launch share one time allotment [S58], on the virtual clock.
 @Suite struct SharedAllotmentTests {

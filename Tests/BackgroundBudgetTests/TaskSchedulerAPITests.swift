@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 import TestSupport
-@testable import BackgroundBudget
+import BackgroundBudget
 import BackgroundBudgetTestKit
 
 /// The `BGTaskScheduler`-shaped API (`app.taskScheduler`, the three request types, `Date`s) on the

@@ -1,7 +1,7 @@
 import Dispatch
 import Testing
 import TestSupport
-@testable import BackgroundBudget
+import BackgroundBudget
 import BackgroundBudgetTestKit
 
 /// What `register(forTaskWithIdentifier:using:launchHandler:)`'s queue means on a real clock: the

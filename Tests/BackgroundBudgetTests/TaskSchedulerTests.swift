@@ -1,11 +1,8 @@
 import Testing
 import TestSupport
-@testable import BackgroundBudget
-@testable import BackgroundBudgetCore
-@testable import BackgroundBudgetScenario
-@testable import BudgetClock
-@testable import JobBudgets
-@testable import SavedState
+import BackgroundBudget
+import BackgroundBudgetCore
+import BudgetClock
 
 /// How a test app answers a task: complete after some work, or never.
 struct TaskAnswer: Sendable {

@@ -1,7 +1,8 @@
 import Foundation
 import Testing
 import TestSupport
-@testable import BackgroundBudget
+import BackgroundBudgetCore
+import BudgetClock
 
 /// The *Trace format* article, read from the source tree, names every event the trace can record,
 /// with the ``TraceEvent/Kind`` case behind it, and every value the `reason` and `name` keys take.

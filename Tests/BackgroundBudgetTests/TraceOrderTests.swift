@@ -1,8 +1,8 @@
 import Testing
 import TestSupport
-@testable import BackgroundBudget
-@testable import BackgroundBudgetCore
-@testable import BudgetClock
+import BackgroundBudget
+import BackgroundBudgetCore
+import BudgetClock
 import BackgroundBudgetTestKit
 
 /// The trace shows what ran, in the order it ran: a callback (and the state changes the app sees) is

@@ -1,10 +1,7 @@
 import Testing
-@testable import BackgroundBudget
+import BackgroundBudget
 @testable import BackgroundBudgetCore
-@testable import BackgroundBudgetScenario
-@testable import BudgetClock
-@testable import JobBudgets
-@testable import SavedState
+import BudgetClock
 
 @Suite struct TraceTests {
     private func sampleTrace() throws -> Trace {

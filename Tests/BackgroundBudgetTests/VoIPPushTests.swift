@@ -1,12 +1,9 @@
 import Dispatch
 import Testing
-import TestSupport
-@testable import BackgroundBudget
-@testable import BackgroundBudgetCore
+import BackgroundBudget
+import BackgroundBudgetCore
 @testable import BackgroundBudgetScenario
-@testable import BudgetClock
-@testable import JobBudgets
-@testable import SavedState
+import BudgetClock
 import BackgroundBudgetTestKit
 
 /// Reports a call for the first VoIP push, during which a second push arrives that it never reports.

@@ -1,11 +1,11 @@
 import Testing
 import TestSupport
-@testable import BackgroundBudget
-@testable import BackgroundBudgetCore
+import BackgroundBudget
+import BackgroundBudgetCore
 @testable import BackgroundBudgetScenario
-@testable import BudgetClock
-@testable import JobBudgets
-@testable import SavedState
+import BudgetClock
+import JobBudgets
+import SavedState
 import BackgroundBudgetTestKit
 
 /// Callback time limits and the app's own queue: suspension holds work, termination drops it.

@@ -1,5 +1,5 @@
 import Testing
-@testable import BudgetClock
+import BudgetClock
 
 @Suite struct BudgetInstantTests {
     @Test func formatsSecondsWithThreeDecimals() {

@@ -1,5 +1,6 @@
 import Testing
 @testable import BudgetClock
+import TestSupport
 
 @Suite struct DeadlineHeapTests {
     /// Pops everything due by `limit`, returning the payloads in pop order.
@@ -167,7 +168,7 @@ import Testing
         var handles: [DeadlineHeap<Int>.Handle] = []
         var now: Int64 = 0
         var sawUnordered = false
-        for step in 0..<4_000 {
+        for step in 0..<LongRun.cases(4_000, quick: 1_500) {
             switch random.next(below: 10) {
             case 0..<5:
                 // Few distinct deadlines, so ties are common.

@@ -1,5 +1,5 @@
 import Testing
-@testable import BudgetClock
+import BudgetClock
 
 @Suite struct SeededRandomTests {
     @Test func producesThePublishedSplitMix64Stream() {

@@ -1,5 +1,5 @@
 import Testing
-@testable import BudgetClock
+import BudgetClock
 import TestSupport
 import TestSupport
 

@@ -1,6 +1,6 @@
 import Dispatch
 import Testing
-@testable import BudgetClock
+import BudgetClock
 import TestSupport
 import TestSupport
 

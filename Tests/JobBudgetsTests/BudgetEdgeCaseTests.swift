@@ -2,8 +2,8 @@
 import Dispatch
 #endif
 import Testing
-@testable import JobBudgets
-@testable import BudgetClock
+import JobBudgets
+import BudgetClock
 import TestSupport
 
 /// The promises about warnings and stop reasons hold at the edges: a warning never reaches a budget

@@ -1,5 +1,5 @@
 import Testing
-@testable import JobBudgets
+import JobBudgets
 import BudgetClock
 import TestSupport
 

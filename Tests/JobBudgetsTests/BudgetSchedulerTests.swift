@@ -2,8 +2,8 @@
 import Dispatch
 #endif
 import Testing
-@testable import JobBudgets
-@testable import BudgetClock
+import JobBudgets
+import BudgetClock
 import TestSupport
 
 @Suite struct BudgetSchedulerTests {

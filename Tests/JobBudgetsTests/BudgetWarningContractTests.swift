@@ -3,8 +3,8 @@ import Dispatch
 #endif
 import Foundation
 import Testing
-@testable import JobBudgets
-@testable import BudgetClock
+import JobBudgets
+import BudgetClock
 import TestSupport
 
 /// The warning contract of ``BudgetScheduler`` (see its class doc): a warning handler is called at

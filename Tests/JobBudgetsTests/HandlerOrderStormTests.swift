@@ -2,7 +2,7 @@
 import Dispatch
 import Foundation
 import Testing
-@testable import JobBudgets
+import JobBudgets
 import BudgetClock
 import TestSupport
 

@@ -1,4 +1,3 @@
-import BudgetClock
 import Foundation
 import Testing
 import TestSupport
@@ -14,8 +13,7 @@ import TestSupport
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let kills = LongRun.cases(240, quick: 6)
-        let run = await onDedicatedThread { JobRunnerKillLoop(executable: executable, folder: folder, kills: kills, seed: 0x10B5).perform() }
-        for failure in run.failures { Issue.record(Comment(rawValue: failure)) }
+        let run = await JobRunnerKillLoop(executable: executable, folder: folder, kills: kills).run(seed: 0x10B5)
         #expect(run.rounds == kills)
         #expect(run.finishedFolders >= 1, "the jobs ran to the end at least once")
         #expect(run.killedMidRun >= kills / 3, "only \(run.killedMidRun) of \(kills) kills landed before the run's end")
@@ -28,12 +26,10 @@ import TestSupport
 /// Runs JobRunner on a state folder, kills it 0 to 100 ms after its start or its first job's start,
 /// runs it again, and so on;
 /// when a run says `all jobs done`, checks the folder's `done` lines and starts on a new folder.
-/// Failures are collected as text, since the loop runs off the test's task.
-struct JobRunnerKillLoop: Sendable {
+struct JobRunnerKillLoop: SigkillLoop {
     var executable: String
     var folder: URL
     var kills: Int
-    var seed: UInt64
 
     var failures: [String] = []
     var rounds = 0
@@ -45,28 +41,16 @@ struct JobRunnerKillLoop: Sendable {
     /// Six jobs of 3 to 8 steps of 5 ms, two at once: about 70 ms of work in all.
     static let steps = ["a": 3, "b": 8, "c": 5, "d": 6, "e": 4, "f": 7]
 
-    init(executable: String, folder: URL, kills: Int, seed: UInt64) {
+    init(executable: String, folder: URL, kills: Int) {
         self.executable = executable
         self.folder = folder
         self.kills = kills
-        self.seed = seed
     }
 
-    consuming func perform() -> JobRunnerKillLoop {
-        do {
-            try performRounds()
-        } catch {
-            failures.append("round \(rounds): \(error)")
-        }
-        return self
-    }
-
-    private mutating func performRounds() throws {
+    mutating func performRounds(killer: inout RandomKiller) throws {
         let jobs = folder.appendingPathComponent("jobs.jsonl")
         let lines = Self.steps.keys.sorted().map { #"{"id": "\#($0)", "steps": \#(Self.steps[$0]!), "stepMilliseconds": 5}"# }
         try (lines.joined(separator: "\n") + "\n").write(to: jobs, atomically: true, encoding: .utf8)
-        var random = SplitMix64(seed: seed)
-        let pause = DispatchSemaphore(value: 0)                 // never signalled: a bounded wait
         var generation = 0
         var printed: [String] = []                              // the current folder's done lines
         while failures.isEmpty {
@@ -78,16 +62,14 @@ struct JobRunnerKillLoop: Sendable {
                 // Half the kills count from the start of the process (its launch, the lock, the reports of
                 // an earlier run's results), half from its first job. Never from a `done` line: the kill
                 // is not drawn towards the moment right after a result's write.
-                if random.next(below: 2) == 0 {
+                if killer.next(below: 2) == 0 {
                     while let line = child.nextLine(timeout: .seconds(10)) {
                         output.append(line)
                         if line.hasPrefix("start ") || line.hasPrefix("resume ") || line == "all jobs done" { break }
                     }
                 }
-                _ = pause.wait(timeout: .now() + .microseconds(Int(random.next(below: 100_000))))
-                child.kill()
+                output += killer.kill(child, within: .milliseconds(100))
                 rounds += 1
-                output += child.remainingLines()
             } else {
                 output = child.remainingLines()        // the last run: to the end, to check the folder
                 if child.waitForExit() != 0 { failures.append("the last run did not exit with 0: \(output)") }

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import SavedState
+import SavedState
 import BudgetClock
 import TestSupport
 @testable import StateStoreTorture

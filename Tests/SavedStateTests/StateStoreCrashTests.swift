@@ -1,7 +1,6 @@
 import Foundation
 import Testing
-@testable import SavedState
-import BudgetClock
+import SavedState
 import TestSupport
 @testable import StateStoreTorture
 
@@ -17,11 +16,8 @@ import TestSupport
             """)
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("torture-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: folder) }
-        // The run blocks in `poll` and `waitpid` for seconds: give it its own thread rather than one
-        // of the few that run every other test.
         let kills = LongRun.cases(240, quick: 12)
-        let run = await onDedicatedThread { KillRun(executable: executable, folder: folder, kills: kills, seed: 0x5EED_C0DE).perform() }
-        for failure in run.failures { Issue.record(Comment(rawValue: failure)) }
+        let run = await KillRun(executable: executable, folder: folder, kills: kills).run(seed: 0x5EED_C0DE)
         #expect(run.rounds == kills)
         #expect(run.killedMidSave >= run.rounds / 4, "only \(run.killedMidSave) of \(run.rounds) kills landed during a save")
         print("StateStoreCrashTests: \(run.rounds) kills, \(run.killedMidSave) during a save, \(run.temporaryFilesLeft) left "
@@ -36,12 +32,11 @@ import TestSupport
 }
 
 /// One run of the crash test: start the child, let it save for a random while, kill it, load, check;
-/// `kills` times. Failures are collected as text, since the run happens off the test's task.
-struct KillRun: Sendable {
+/// `kills` times.
+struct KillRun: SigkillLoop {
     var executable: String
     var folder: URL
     var kills: Int
-    var seed: UInt64
 
     var failures: [String] = []
     var rounds = 0
@@ -51,26 +46,14 @@ struct KillRun: Sendable {
     var loadsFromPrevious = 0
     var temporaryFilesLeft = 0
 
-    init(executable: String, folder: URL, kills: Int, seed: UInt64) {
+    init(executable: String, folder: URL, kills: Int) {
         self.executable = executable
         self.folder = folder
         self.kills = kills
-        self.seed = seed
     }
 
-    consuming func perform() -> KillRun {
-        do {
-            try performRounds()
-        } catch {
-            failures.append("round \(rounds): \(error)")
-        }
-        return self
-    }
-
-    private mutating func performRounds() throws {
+    mutating func performRounds(killer: inout RandomKiller) throws {
         let store = try StateStore<TortureState>(directory: folder, name: "torture")
-        var random = SplitMix64(seed: seed)
-        let pause = DispatchSemaphore(value: 0)                 // never signalled: a bounded wait
         while rounds < kills, failures.isEmpty {
             rounds += 1
             let child = try ChildProcess(executable: executable, arguments: [folder.path])
@@ -79,7 +62,7 @@ struct KillRun: Sendable {
             }
             if ready != "ready \(lastSaved)" { failures.append("round \(rounds): the child loaded something else: \(ready)") }
             // Let it finish 0 to 2 saves, then kill it up to 12 ms later: anywhere in a save.
-            var savesToWaitFor = random.next(below: 3)
+            var savesToWaitFor = killer.next(below: 3)
             while savesToWaitFor > 0 {
                 guard let line = child.nextLine(timeout: .seconds(5)) else {
                     return failures.append("round \(rounds): the child stopped reporting saves")
@@ -87,9 +70,7 @@ struct KillRun: Sendable {
                 record(line)
                 if line.hasPrefix("saved ") { savesToWaitFor -= 1 }
             }
-            _ = pause.wait(timeout: .now() + .microseconds(Int(random.next(below: 12_000))))
-            child.kill()
-            for line in child.remainingLines() { record(line) }
+            for line in killer.kill(child, within: .milliseconds(12)) { record(line) }
             if lastWriting > lastSaved { killedMidSave += 1 }
             let entries = try FileManager.default.contentsOfDirectory(atPath: folder.path)
             if entries.contains(where: { $0.hasPrefix("torture.state.tmp") }) { temporaryFilesLeft += 1 }

@@ -18,10 +18,6 @@ import Musl
 /// let rest = child.remainingLines()                  // what it wrote before it died
 /// ```
 package final class ChildProcess {
-    package struct SpawnError: Error, CustomStringConvertible {
-        package var description: String
-    }
-
     package let pid: pid_t
     private let output: Int32
     private var pending: [UInt8] = []
@@ -30,32 +26,15 @@ package final class ChildProcess {
 
     /// Starts `executable` with `arguments`, its standard output on a pipe, standard error inherited.
     package init(executable: String, arguments: [String]) throws {
-        var ends: [Int32] = [0, 0]
-        guard pipe(&ends) == 0 else { throw SpawnError(description: "pipe: \(String(cString: strerror(errno)))") }
-        // Close-on-exec on both ends, so children spawned by other tests never inherit them (the
-        // `dup2` below gives the child its own copy of the write end as descriptor 1).
-        for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
-        defer { close(ends[1]) }
-
-        #if canImport(Darwin)
-        var actions: posix_spawn_file_actions_t?
-        #else
-        var actions = posix_spawn_file_actions_t()
-        #endif
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_adddup2(&actions, ends[1], 1)
-
-        let argv = ([executable] + arguments).map { strdup($0) } + [nil]
-        defer { argv.forEach { free($0) } }
-        var pid: pid_t = 0
-        let status = posix_spawn(&pid, executable, &actions, nil, argv, environ)
-        guard status == 0 else {
-            close(ends[0])
-            throw SpawnError(description: "posix_spawn \(executable): \(String(cString: strerror(status)))")
+        let ends = try Spawn.pipe()
+        defer { close(ends.write) }
+        do {
+            pid = try Spawn.start([executable] + arguments) { posix_spawn_file_actions_adddup2(&$0, ends.write, 1) }
+        } catch {
+            close(ends.read)
+            throw error
         }
-        self.pid = pid
-        output = ends[0]
+        output = ends.read
     }
 
     deinit {
@@ -88,8 +67,7 @@ package final class ChildProcess {
     package func kill() {
         guard !reaped else { return }
         sendKill(pid)
-        var status: Int32 = 0
-        while waitpid(pid, &status, 0) < 0, errno == EINTR {}
+        _ = Spawn.waitForExit(pid)
         reaped = true
     }
 
@@ -102,11 +80,8 @@ package final class ChildProcess {
     /// Waits for the child to exit (after ``send(signal:)``, or once it is done) and reaps it.
     /// - Returns: The exit status, or the negated signal number when a signal ended it.
     package func waitForExit() -> Int32 {
-        var status: Int32 = 0
-        while waitpid(pid, &status, 0) < 0, errno == EINTR {}
-        reaped = true
-        let signal = status & 0x7f
-        return signal == 0 ? (status >> 8) & 0xff : -signal
+        defer { reaped = true }
+        return Spawn.waitForExit(pid)
     }
 
     /// Every line the child wrote that has not been read yet, up to the end of its output. Call after

@@ -90,31 +90,13 @@ package enum ProductProcess {
                           + searchedFolders.joined(separator: ", ") + "); build it with `swift build --build-tests`"
                           + (overrides[product].map { " or set $\($0)" } ?? ""))
         }
-        var exitPipe: [Int32] = [0, 0]
-        var brokenPipe: [Int32] = [0, 0]
-        guard pipe(&exitPipe) == 0, pipe(&brokenPipe) == 0 else { throw Failure(description: "pipe failed") }
-        for end in exitPipe + brokenPipe { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
-        close(brokenPipe[0])
-        defer { close(brokenPipe[1]) }
-
-        #if canImport(Darwin)
-        var actions: posix_spawn_file_actions_t?
-        #else
-        var actions = posix_spawn_file_actions_t()
-        #endif
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
+        // The child holds the writing end of `ended` as descriptor 3; it closes when the child ends.
+        let ended = try Spawn.pipe(), broken = try Spawn.pipe()
+        close(broken.read)
+        defer { close(broken.write) }
+        defer { close(ended.read) }
         let outputs = [(Int32(1), standardOutput, folder.appendingPathComponent("stdout.txt").path),
                        (Int32(2), standardError, folder.appendingPathComponent("stderr.txt").path)]
-        for (descriptor, destination, file) in outputs {
-            switch destination {
-            case .captured: posix_spawn_file_actions_addopen(&actions, descriptor, file, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-            case .devFull: posix_spawn_file_actions_addopen(&actions, descriptor, "/dev/full", O_WRONLY, 0)
-            case .closed: posix_spawn_file_actions_addclose(&actions, descriptor)
-            case .brokenPipe: posix_spawn_file_actions_adddup2(&actions, brokenPipe[1], descriptor)
-            }
-        }
-        posix_spawn_file_actions_adddup2(&actions, exitPipe[1], 3)
         // With a file-size limit or another folder, through `sh`: the child inherits its `ulimit -f`
         // (in 512-byte blocks) and its `cd` (`posix_spawn_file_actions_addchdir_np` is not in every libc).
         var steps: [String] = [], shellArguments: [String] = []
@@ -125,30 +107,34 @@ package enum ProductProcess {
         }
         let command = steps.isEmpty ? [executable]
             : ["/bin/sh", "-c", (steps + ["exec \"$0\" \"$@\""]).joined(separator: " && "), executable] + shellArguments
-        let argv = (command + arguments).map { strdup($0) } + [nil]
-        defer { argv.forEach { free($0) } }
-        let variables = ProcessInfo.processInfo.environment.merging(environment) { _, added in added }
-        let envp = variables.map { strdup("\($0.key)=\($0.value)") } + [nil]
-        defer { envp.forEach { free($0) } }
-        var pid: pid_t = 0
-        let spawned = posix_spawn(&pid, command[0], &actions, nil, argv, envp)
-        close(exitPipe[1])
-        defer { close(exitPipe[0]) }
-        guard spawned == 0 else { throw Failure(description: "posix_spawn: \(String(cString: strerror(spawned)))") }
+        let pid: pid_t
+        do {
+            defer { close(ended.write) }
+            pid = try Spawn.start(command + arguments,
+                                  environment: ProcessInfo.processInfo.environment.merging(environment) { _, added in added }) { actions in
+                for (descriptor, destination, file) in outputs {
+                    switch destination {
+                    case .captured: posix_spawn_file_actions_addopen(&actions, descriptor, file, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+                    case .devFull: posix_spawn_file_actions_addopen(&actions, descriptor, "/dev/full", O_WRONLY, 0)
+                    case .closed: posix_spawn_file_actions_addclose(&actions, descriptor)
+                    case .brokenPipe: posix_spawn_file_actions_adddup2(&actions, broken.write, descriptor)
+                    }
+                }
+                posix_spawn_file_actions_adddup2(&actions, ended.write, 3)
+            }
+        }
 
-        var ready = pollfd(fd: exitPipe[0], events: Int16(POLLIN), revents: 0)
+        var ready = pollfd(fd: ended.read, events: Int16(POLLIN), revents: 0)
         var polled: Int32
         repeat { polled = poll(&ready, 1, backstop) } while polled < 0 && errno == EINTR
         if polled == 0 { kill(pid, SIGKILL) }
-        var status: Int32 = 0
-        while waitpid(pid, &status, 0) < 0, errno == EINTR {}
+        let status = Spawn.waitForExit(pid)
         if polled == 0 { throw Failure(description: "\(product) \(arguments) did not end; it was killed") }
 
-        let signal = status & 0x7F
         let read = { (destination: Destination, file: String) -> Data in
             destination == .captured ? ((try? Data(contentsOf: URL(fileURLWithPath: file))) ?? Data()) : Data()
         }
-        return Result(status: signal == 0 ? (status >> 8) & 0xFF : -signal,
-                      standardOutputData: read(standardOutput, outputs[0].2), standardErrorData: read(standardError, outputs[1].2))
+        return Result(status: status, standardOutputData: read(standardOutput, outputs[0].2),
+                      standardErrorData: read(standardError, outputs[1].2))
     }
 }

@@ -1,5 +1,3 @@
-import BackgroundBudgetScenario
-import BackgroundBudgetTestKit
 import Foundation
 import Testing
 import TestSupport

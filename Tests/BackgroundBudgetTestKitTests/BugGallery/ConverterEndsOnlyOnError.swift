@@ -1,6 +1,8 @@
 import BackgroundBudgetScenario
-import BackgroundBudgetTestKit
 import Testing
+import BackgroundBudget
+import BudgetClock
+import BackgroundBudgetCore
 
 /// wikimedia/wikipedia-ios#3548: a background converter of saved articles ended its background task
 /// when a conversion went wrong, but not when it ran out of articles, the ordinary way to finish.

@@ -1,6 +1,8 @@
 import BackgroundBudgetScenario
-import BackgroundBudgetTestKit
 import Testing
+import BackgroundBudget
+import BudgetClock
+import BackgroundBudgetCore
 
 /// segmentio/analytics-ios#628: the library flushed its queued events when the app left the screen,
 /// under a background task that only its expiration handler ended, so the app stayed running in the

@@ -1,6 +1,8 @@
 import BackgroundBudgetScenario
-import BackgroundBudgetTestKit
 import Foundation
+import BackgroundBudget
+import BudgetClock
+import BackgroundBudgetCore
 
 /// What the gallery's entries share: one app, its scenario, the menu, and a run by hand.
 enum Gallery {

@@ -1,6 +1,6 @@
 import BackgroundBudgetScenario
-import BackgroundBudgetTestKit
 import Testing
+import BackgroundBudget
 
 /// One entry of the bug gallery (the *Bug gallery* article): a publicly reported, fixed
 /// background-execution bug, ported as a delegate that runs the code before the fix or with it, and

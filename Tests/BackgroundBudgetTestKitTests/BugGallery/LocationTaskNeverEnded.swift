@@ -1,6 +1,7 @@
 import BackgroundBudgetScenario
-import BackgroundBudgetTestKit
 import Testing
+import BackgroundBudget
+import BudgetClock
 
 /// OneSignal/OneSignal-iOS-SDK#1047, fixed by OneSignal/OneSignal-iOS-SDK#1049: the location module
 /// began a background task when the app left the screen, to get the current location and send it,

@@ -1,6 +1,8 @@
 import BackgroundBudgetScenario
-import BackgroundBudgetTestKit
 import Testing
+import BackgroundBudget
+import BudgetClock
+import BackgroundBudgetCore
 
 /// google/gtm-session-fetcher#174: a fetch that failed and waited to retry kept its background task
 /// until the retry timer fired, holding the app in the background past its allowance.

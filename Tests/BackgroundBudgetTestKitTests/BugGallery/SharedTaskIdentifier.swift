@@ -1,6 +1,8 @@
 import BackgroundBudgetScenario
-import BackgroundBudgetTestKit
 import Testing
+import BackgroundBudget
+import BudgetClock
+import BackgroundBudgetCore
 
 /// firebase/firebase-ios-sdk#3625, fixed by firebase/firebase-ios-sdk#3627: event storage began a
 /// background task for every event it wrote and kept the identifier in one field, so a second write

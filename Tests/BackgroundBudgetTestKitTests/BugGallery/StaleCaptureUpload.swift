@@ -1,6 +1,8 @@
 import BackgroundBudgetScenario
-import BackgroundBudgetTestKit
 import Testing
+import BackgroundBudget
+import BudgetClock
+import BackgroundBudgetCore
 
 /// segmentio/analytics-swift#115: the expiration handler ran a copy of the upload's record taken
 /// before its cleanup was set, so an upload that outlived the allowance never ended its task.

@@ -1,0 +1,75 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#elseif canImport(Musl)
+import Musl
+#endif
+
+#if canImport(Darwin)
+/// The file actions `posix_spawn` applies in the child before it runs the program.
+typealias SpawnFileActions = posix_spawn_file_actions_t?
+#else
+/// The file actions `posix_spawn` applies in the child before it runs the program.
+typealias SpawnFileActions = posix_spawn_file_actions_t
+#endif
+
+/// `posix_spawn`, as both ways the tests start a child use it (``ChildProcess``, which reads its output
+/// as it comes, and ``ProductProcess``, which waits for the end): the C arrays, the file actions, the
+/// exit status.
+enum Spawn {
+    /// Why a child could not be started.
+    struct Failure: Error, CustomStringConvertible {
+        var description: String
+    }
+
+    /// Starts `command[0]` with the rest of `command` as its arguments, after `arrange` has added the
+    /// file actions (redirections, closes) the child applies first.
+    /// - Parameter environment: The child's variables; the test's own when `nil`.
+    /// - Returns: The child's process id; reap it with ``waitForExit(_:)``.
+    static func start(_ command: [String], environment: [String: String]? = nil,
+                      arrange: (inout SpawnFileActions) -> Void = { _ in }) throws -> pid_t {
+        #if canImport(Darwin)
+        var actions: posix_spawn_file_actions_t?
+        #else
+        var actions = posix_spawn_file_actions_t()
+        #endif
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        arrange(&actions)
+        let argv = command.map { strdup($0) } + [nil]
+        defer { argv.forEach { free($0) } }
+        let envp = environment.map { $0.map { strdup("\($0.key)=\($0.value)") } + [nil] }
+        defer { envp?.forEach { free($0) } }
+        var pid: pid_t = 0
+        let status = envp.map { posix_spawn(&pid, command[0], &actions, nil, argv, $0) }
+            ?? posix_spawn(&pid, command[0], &actions, nil, argv, environ)
+        guard status == 0 else { throw Failure(description: "posix_spawn \(command[0]): \(String(cString: strerror(status)))") }
+        return pid
+    }
+
+    /// Waits for `pid` to exit and reaps it, retrying when a signal interrupts the wait.
+    /// - Returns: The exit status, or the negated signal number when a signal ended it.
+    static func waitForExit(_ pid: pid_t) -> Int32 {
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0, errno == EINTR {}
+        let signal = status & 0x7F
+        return signal == 0 ? (status >> 8) & 0xFF : -signal
+    }
+
+    /// A pipe whose two ends close on `exec`, so that children spawned by other tests never inherit
+    /// them (a child gets its own copy of an end through a `dup2` file action).
+    static func pipe() throws -> (read: Int32, write: Int32) {
+        var ends: [Int32] = [0, 0]
+        #if canImport(Glibc)
+        let made = Glibc.pipe(&ends)
+        #elseif canImport(Darwin)
+        let made = Darwin.pipe(&ends)
+        #else
+        let made = Musl.pipe(&ends)
+        #endif
+        guard made == 0 else { throw Failure(description: "pipe: \(String(cString: strerror(errno)))") }
+        for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
+        return (ends[0], ends[1])
+    }
+}
