@@ -91,8 +91,12 @@ import Musl
 
     @Test func whileAnotherHolderKeepsTheLockSavesAndLoadsGiveUpAfterTheirTimeoutAndChangeNothing() throws {
         try withStateFolder { folder in
+            // The steps that must succeed use a store that waits: a child process that another test
+            // spawns at that moment holds a copy of the lock file's descriptor until its `exec`, so
+            // the lock can stay held for an instant after its holder closed it.
+            let settled = try StateStore<Note>(directory: folder, name: "note")
             let store = try StateStore<Note>(directory: folder, name: "note", lockTimeout: .zero)
-            try store.save(Note(title: "before"))
+            try settled.save(Note(title: "before"))
             let lockPath = folder.appendingPathComponent("note.state.lock").path
             // Another holder: the lock file, locked through a descriptor of the test's own.
             let holder = open(lockPath, O_RDONLY | O_CLOEXEC)
@@ -106,10 +110,10 @@ import Musl
                 try patient.load()
             }
             close(holder)
-            #expect(try store.load() == .init(value: Note(title: "before"), source: .current))
+            #expect(try settled.load() == .init(value: Note(title: "before"), source: .current))
             #expect(try fileNames(in: folder) == ["note.state"])
-            try store.save(Note(title: "after"))
-            #expect(try patient.load().value == Note(title: "after"))
+            try settled.save(Note(title: "after"))
+            #expect(try settled.load().value == Note(title: "after"))
         }
     }
 
