@@ -8,7 +8,10 @@ let package = Package(
     products: [
         .library(name: "BackgroundBudget", targets: ["BackgroundBudget"]),
         .library(name: "BackgroundBudgetCore", targets: ["BackgroundBudgetCore"]),
+        .library(name: "BackgroundBudgetRuntime", targets: ["BackgroundBudgetRuntime"]),
         .library(name: "BudgetClock", targets: ["BudgetClock"]),
+        .library(name: "BudgetTime", targets: ["BudgetTime"]),
+        .library(name: "BudgetLock", targets: ["BudgetLock"]),
         .library(name: "JobBudgets", targets: ["JobBudgets"]),
         .library(name: "SavedState", targets: ["SavedState"]),
         .library(name: "BackgroundBudgetScenario", targets: ["BackgroundBudgetScenario"]),
@@ -26,12 +29,19 @@ let package = Package(
     targets: [
         // Linux's timer slack, behind a C function: `prctl` is variadic, so Swift cannot call it.
         .target(name: "CBudgetClockShims"),
-        .target(name: "BudgetClock", dependencies: ["CBudgetClockShims"]),
+        // Time as values: `BudgetInstant` and the seeded generator; no clock, no lock, no imports.
+        .target(name: "BudgetTime"),
+        // The package's one lock, on the platform's own primitive.
+        .target(name: "BudgetLock"),
+        .target(name: "BudgetClock", dependencies: ["BudgetTime", "BudgetLock", "CBudgetClockShims"]),
         .target(name: "JobBudgets", dependencies: ["BudgetClock"]),
         .target(name: "SavedState"),
         // The pure model: values in, values out; no Foundation, Dispatch, locks or closures.
-        .target(name: "BackgroundBudgetCore", dependencies: ["BudgetClock"]),
-        .target(name: "BackgroundBudget", dependencies: ["BackgroundBudgetCore", "BudgetClock", "JobBudgets", "SavedState"]),
+        .target(name: "BackgroundBudgetCore", dependencies: ["BudgetTime"]),
+        // The runtime shell: the core's effects on a clock, with delegates, queues and the lock.
+        .target(name: "BackgroundBudgetRuntime", dependencies: ["BackgroundBudgetCore", "BudgetClock"]),
+        // The umbrella: `import BackgroundBudget` brings the runtime, the clocks, job budgets and saved state.
+        .target(name: "BackgroundBudget", dependencies: ["BackgroundBudgetRuntime", "BackgroundBudgetCore", "BudgetClock", "JobBudgets", "SavedState"]),
         .target(name: "BackgroundBudgetScenario", dependencies: ["BackgroundBudget"]),
         // What policy tests need: scripted delegates, typed trace expectations, a pending-work check.
         // The explorer's engine lives in BackgroundBudgetScenario (the CLI needs it); the kit adds Swift Testing issues.
@@ -90,7 +100,7 @@ let package = Package(
         .testTarget(name: "SavedStateTests", dependencies: ["SavedState", "BudgetClock", "StateStoreTorture", "TestSupport"]),
         .testTarget(name: "BackgroundBudgetCoreTests", dependencies: ["BackgroundBudgetCore", "BudgetClock", "TestSupport"]),
         .testTarget(name: "BackgroundBudgetTests", dependencies: [
-            "BackgroundBudget", "BackgroundBudgetTestKit", "BackgroundBudgetScenario", "TestSupport",
+            "BackgroundBudget", "BackgroundBudgetRuntime", "BackgroundBudgetTestKit", "BackgroundBudgetScenario", "TestSupport",
         ]),
         // The example executables are dependencies so that they are built before the tests, which run
         // them and compare their output with Tests/BackgroundBudgetScenarioTests/ExpectedTraces (read

@@ -1,6 +1,6 @@
 /// A point in time on a budget clock, measured in nanoseconds from the clock's origin.
 ///
-/// Both clocks in this package count time the same way: ``VirtualClock`` starts at ``zero`` and moves
+/// Both clocks in this package count time the same way: `VirtualClock` starts at ``zero`` and moves
 /// only when a test advances it; the real-time clock measures monotonic uptime from the moment it
 /// was created. Instants are plain values, so a trace recorded on either clock reads the same.
 ///

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import TestSupport
 @testable import BackgroundBudget
+@testable import BackgroundBudgetRuntime
 @testable import BackgroundBudgetCore
 @testable import BackgroundBudgetScenario
 @testable import BudgetClock

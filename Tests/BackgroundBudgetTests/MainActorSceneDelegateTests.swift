@@ -1,5 +1,6 @@
 import Testing
 @testable import BackgroundBudget
+@testable import BackgroundBudgetRuntime
 @testable import BackgroundBudgetCore
 @testable import BudgetClock
 

@@ -1,4 +1,4 @@
-import BudgetClock
+import BudgetTime
 
 /// Why the system suspended a background app.
 public enum SuspensionReason: String, Sendable, Hashable, CaseIterable {
