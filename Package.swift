@@ -14,6 +14,7 @@ let package = Package(
         .library(name: "BudgetLock", targets: ["BudgetLock"]),
         .library(name: "JobBudgets", targets: ["JobBudgets"]),
         .library(name: "SavedState", targets: ["SavedState"]),
+        .library(name: "BackgroundBudgetExplorer", targets: ["BackgroundBudgetExplorer"]),
         .library(name: "BackgroundBudgetScenario", targets: ["BackgroundBudgetScenario"]),
         .library(name: "BackgroundBudgetTestKit", targets: ["BackgroundBudgetTestKit"]),
         .executable(name: "StateLab", targets: ["StateLab"]),
@@ -42,10 +43,14 @@ let package = Package(
         .target(name: "BackgroundBudgetRuntime", dependencies: ["BackgroundBudgetCore", "BudgetClock"]),
         // The umbrella: `import BackgroundBudget` brings the runtime, the clocks, job budgets and saved state.
         .target(name: "BackgroundBudget", dependencies: ["BackgroundBudgetRuntime", "BackgroundBudgetCore", "BudgetClock", "JobBudgets", "SavedState"]),
-        .target(name: "BackgroundBudgetScenario", dependencies: ["BackgroundBudget"]),
-        // What policy tests need: scripted delegates, typed trace expectations, a pending-work check.
-        // The explorer's engine lives in BackgroundBudgetScenario (the CLI needs it); the kit adds Swift Testing issues.
-        .target(name: "BackgroundBudgetTestKit", dependencies: ["BackgroundBudget", "BackgroundBudgetScenario"]),
+        // The scenario vocabulary (actions, apps' behaviours, the file format's parser) and the explorer
+        // that searches sequences of it; no command line, no SVG.
+        .target(name: "BackgroundBudgetExplorer", dependencies: ["BackgroundBudgetRuntime"]),
+        // Running and drawing scenarios (the SVG timeline) and the `bgbudget` command line.
+        .target(name: "BackgroundBudgetScenario", dependencies: ["BackgroundBudget", "BackgroundBudgetExplorer"]),
+        // What policy tests need: scripted delegates, typed trace expectations, a pending-work check, and
+        // the explorer with Swift Testing issues (without the command line or the SVG timeline).
+        .target(name: "BackgroundBudgetTestKit", dependencies: ["BackgroundBudget", "BackgroundBudgetExplorer"]),
         .executableTarget(
             name: "StateLab",
             dependencies: ["BackgroundBudget"],
@@ -100,13 +105,14 @@ let package = Package(
         .testTarget(name: "SavedStateTests", dependencies: ["SavedState", "BudgetClock", "StateStoreTorture", "TestSupport"]),
         .testTarget(name: "BackgroundBudgetCoreTests", dependencies: ["BackgroundBudgetCore", "BudgetClock", "TestSupport"]),
         .testTarget(name: "BackgroundBudgetTests", dependencies: [
-            "BackgroundBudget", "BackgroundBudgetRuntime", "BackgroundBudgetTestKit", "BackgroundBudgetScenario", "TestSupport",
+            "BackgroundBudget", "BackgroundBudgetRuntime", "BackgroundBudgetTestKit", "BackgroundBudgetExplorer", "BackgroundBudgetScenario",
+            "TestSupport",
         ]),
         // The example executables are dependencies so that they are built before the tests, which run
         // them and compare their output with Tests/BackgroundBudgetScenarioTests/ExpectedTraces (read
         // from the source tree, hence excluded from the target).
         .testTarget(name: "BackgroundBudgetScenarioTests", dependencies: [
-            "BackgroundBudgetScenario", "TestSupport", "bgbudget", "FuzzScenario", "FuzzInfoPlist", "FuzzStateFrame", "FuzzExploreArguments",
+            "BackgroundBudgetScenario", "BackgroundBudgetExplorer", "TestSupport", "bgbudget", "FuzzScenario", "FuzzInfoPlist", "FuzzStateFrame", "FuzzExploreArguments",
             "FuzzSupport",
             "StateLab", "AudioPlayer", "LocationTracker", "MemoryPressure", "NewsFetcher", "DraftLoss",
         ], exclude: ["ExpectedTraces"]),
@@ -115,7 +121,7 @@ let package = Package(
         // (`swift run FuzzScenario Tests/Fuzz/Corpus/scenario`) and is a libFuzzer target when built by
         // `.ci/fuzz` with `-DFUZZING -sanitize=fuzzer,address`.
         .target(name: "FuzzSupport", path: "Tests/Fuzz/Support"),
-        .executableTarget(name: "FuzzScenario", dependencies: ["BackgroundBudgetScenario", "FuzzSupport"], path: "Tests/Fuzz/FuzzScenario"),
+        .executableTarget(name: "FuzzScenario", dependencies: ["BackgroundBudgetScenario", "BackgroundBudgetExplorer", "FuzzSupport"], path: "Tests/Fuzz/FuzzScenario"),
         .executableTarget(name: "FuzzInfoPlist", dependencies: ["BackgroundBudget", "FuzzSupport"], path: "Tests/Fuzz/FuzzInfoPlist"),
         .executableTarget(name: "FuzzStateFrame", dependencies: ["SavedState", "FuzzSupport"], path: "Tests/Fuzz/FuzzStateFrame"),
         .executableTarget(name: "FuzzExploreArguments", dependencies: ["BackgroundBudgetScenario", "FuzzSupport"],

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import BackgroundBudget
 import TestSupport
+@testable import BackgroundBudgetExplorer
 @testable import BackgroundBudgetScenario
 
 /// The built-in invariants flag no correct app: an uploader that ends its task from the expiration

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import BackgroundBudget
 import TestSupport
+@testable import BackgroundBudgetExplorer
 @testable import BackgroundBudgetScenario
 
 /// Shrinking stops by construction: every step it takes makes the measure (events, total wait, menu

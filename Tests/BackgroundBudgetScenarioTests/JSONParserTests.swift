@@ -1,6 +1,7 @@
 import Testing
 @testable import BackgroundBudget
 @testable import BackgroundBudgetCore
+@testable import BackgroundBudgetExplorer
 @testable import BackgroundBudgetScenario
 @testable import BudgetClock
 @testable import JobBudgets

@@ -3,6 +3,7 @@ import TestSupport
 @testable import BackgroundBudget
 @testable import BackgroundBudgetRuntime
 @testable import BackgroundBudgetCore
+@testable import BackgroundBudgetExplorer
 @testable import BackgroundBudgetScenario
 @testable import BudgetClock
 @testable import JobBudgets

@@ -45,14 +45,19 @@ import TestSupport
         "BackgroundBudgetRuntime": ["BackgroundBudgetCore", "BudgetClock", "Dispatch", "Foundation", "Darwin", "Glibc", "Musl"],
         // The umbrella re-exports; it uses nothing itself (see `theUmbrellaOnlyReExports`).
         "BackgroundBudget": ["BackgroundBudgetRuntime", "BackgroundBudgetCore", "BudgetClock", "JobBudgets", "SavedState"],
-        // Scenarios, the `bgbudget` command line and the explorer sit on the shell; the test kit on both.
-        "BackgroundBudgetScenario": ["BackgroundBudget", "Foundation", "Darwin", "Glibc", "Musl"],
-        "BackgroundBudgetTestKit": ["BackgroundBudget", "BackgroundBudgetScenario", "Testing"],
+        // The scenario vocabulary, its parser and the explorer sit on the shell; Foundation only to read
+        // the Info.plists a scenario names.
+        "BackgroundBudgetExplorer": ["BackgroundBudgetRuntime", "Foundation"],
+        // Running and drawing scenarios and the `bgbudget` command line, on the explorer's vocabulary.
+        "BackgroundBudgetScenario": ["BackgroundBudget", "BackgroundBudgetExplorer", "Foundation", "Darwin", "Glibc", "Musl"],
+        // The test kit uses the explorer, never the command line or the SVG timeline.
+        "BackgroundBudgetTestKit": ["BackgroundBudget", "BackgroundBudgetExplorer", "Testing"],
     ]
 
     /// Every module of the library, bottom up.
     static let modules = ["BudgetTime", "BudgetLock", "BudgetClock", "JobBudgets", "SavedState", "BackgroundBudgetCore",
-                          "BackgroundBudgetRuntime", "BackgroundBudget", "BackgroundBudgetScenario", "BackgroundBudgetTestKit"]
+                          "BackgroundBudgetRuntime", "BackgroundBudget", "BackgroundBudgetExplorer", "BackgroundBudgetScenario",
+                          "BackgroundBudgetTestKit"]
 
     @Test func everyModuleHasItsRules() throws {
         let folders = try FileManager.default.contentsOfDirectory(atPath: SampleFiles.root.appendingPathComponent("Sources").path)
@@ -69,6 +74,20 @@ import TestSupport
         for file in files {
             let extra = Self.imports(in: file.text).subtracting(allowed)
             #expect(extra.isEmpty, "Sources/\(module)/\(file.path) imports \(extra.sorted())")
+        }
+    }
+
+    @Test func theManifestLinksOnlyWhatTheImportsAllow() throws {
+        // The imports are checked above; this checks the arrows themselves, so that a module does not
+        // link (and carry into every program) a module it never imports.
+        let manifest = try String(contentsOf: SampleFiles.root.appendingPathComponent("Package.swift"), encoding: .utf8)
+        let lines = manifest.split(separator: "\n").map(String.init)
+        for module in Self.modules {
+            let line = try #require(lines.first { $0.contains(".target(name: \"\(module)\"") }, "no target \(module)")
+            let list = line.split(separator: "[", maxSplits: 1).dropFirst().first?.split(separator: "]").first ?? ""
+            let linked = Set(list.split(separator: ",").map { $0.filter { $0 != "\"" && $0 != " " } })
+            let allowed = try #require(Self.allowedImports[module])
+            #expect(linked.isSubset(of: allowed), "\(module) links \(linked.subtracting(allowed).sorted())")
         }
     }
 

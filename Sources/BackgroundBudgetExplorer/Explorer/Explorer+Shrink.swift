@@ -1,4 +1,4 @@
-import BackgroundBudget
+import BackgroundBudgetRuntime
 
 extension Explorer {
     /// Shrinks a failing sequence to a minimal one that still breaks the same invariant first, by

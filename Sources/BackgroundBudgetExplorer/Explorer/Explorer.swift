@@ -1,4 +1,4 @@
-import BackgroundBudget
+import BackgroundBudgetRuntime
 
 /// Drives a target through many sequences of user gestures and system events and reports every
 /// invariant that breaks, each with its sequence shrunk to a minimal scenario.

@@ -1,4 +1,4 @@
-import BackgroundBudget
+import BackgroundBudgetRuntime
 
 /// What a delegate made for one explored run is given: the app it serves, installed on that run's
 /// system, and the run's virtual clock.

@@ -1,4 +1,4 @@
-import BackgroundBudget
+import BackgroundBudgetRuntime
 
 /// Why an explorer could not be set up.
 public enum ExplorerError: Error, Sendable, Hashable, CustomStringConvertible {

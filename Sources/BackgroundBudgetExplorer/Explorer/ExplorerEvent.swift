@@ -1,4 +1,4 @@
-import BackgroundBudget
+import BackgroundBudgetRuntime
 
 /// One step of an explored sequence: time passing, or something the user or the system does.
 ///

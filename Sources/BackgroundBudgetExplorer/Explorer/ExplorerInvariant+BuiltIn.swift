@@ -1,4 +1,4 @@
-import BackgroundBudget
+import BackgroundBudgetRuntime
 
 /// The built-in invariants. Each reads the trace event by event (``ExplorerInvariant/init(_:watching:)``).
 extension ExplorerInvariant {

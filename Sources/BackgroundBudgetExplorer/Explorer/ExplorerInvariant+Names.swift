@@ -1,4 +1,4 @@
-import BackgroundBudget
+import BackgroundBudgetRuntime
 
 extension ExplorerInvariant {
     /// The names ``named(_:)`` reads.

@@ -1,4 +1,4 @@
-import BackgroundBudget
+import BackgroundBudgetRuntime
 
 /// A rule every explored sequence must keep, as a plain Swift predicate over what happened.
 ///

@@ -1,4 +1,4 @@
-import BackgroundBudget
+import BackgroundBudgetRuntime
 
 extension ExplorerMenu {
     /// The name a weight calls an entry by: its action's name (`open`, `home`, `reboot`,

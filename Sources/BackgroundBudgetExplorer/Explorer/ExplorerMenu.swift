@@ -1,4 +1,4 @@
-import BackgroundBudget
+import BackgroundBudgetRuntime
 
 /// The events an explorer chooses from, each with a weight for random walks.
 ///

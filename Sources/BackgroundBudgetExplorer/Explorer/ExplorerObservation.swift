@@ -1,4 +1,4 @@
-import BackgroundBudget
+import BackgroundBudgetRuntime
 
 /// What an invariant looks at: the trace so far and, while exploring, the running system and apps.
 public struct ExplorerObservation: Sendable {

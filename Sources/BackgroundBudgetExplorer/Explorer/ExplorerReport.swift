@@ -1,4 +1,4 @@
-import BackgroundBudget
+import BackgroundBudgetRuntime
 
 /// A sequence that broke an invariant, shrunk to a minimal one.
 public struct ExplorerFailure: Sendable, Hashable, CustomStringConvertible {

@@ -1,4 +1,4 @@
-import BackgroundBudget
+import BackgroundBudgetRuntime
 
 /// A delegate whose own state matters to what happens next: the explorer's seen-set includes it, so
 /// two runs are taken for the same state only if their delegates describe themselves alike.

@@ -1,4 +1,4 @@
-import BackgroundBudget
+import BackgroundBudgetRuntime
 
 /// What the explorer drives: a scenario's policy, apps and behaviours, and its events as the setup
 /// every explored sequence starts from.

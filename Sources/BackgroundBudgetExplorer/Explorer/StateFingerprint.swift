@@ -1,4 +1,4 @@
-import BackgroundBudget
+import BackgroundBudgetRuntime
 
 /// A deterministic 64-bit fingerprint of a value's stored properties, walked by reflection.
 ///

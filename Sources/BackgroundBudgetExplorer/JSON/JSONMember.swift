@@ -1,9 +1,9 @@
 /// One `"key": value` pair of a JSON object.
-struct JSONMember: Sendable, Hashable {
+package struct JSONMember: Sendable, Hashable {
     /// The key.
-    var key: String
+    package var key: String
     /// The byte offset of the key's opening quote.
-    var keyOffset: Int
+    package var keyOffset: Int
     /// The value.
-    var value: JSONNode
+    package var value: JSONNode
 }

@@ -1,4 +1,4 @@
-import BackgroundBudget
+import BackgroundBudgetRuntime
 
 extension JSONNode {
     /// The value written back as JSON, on one line: objects keep their members in source order.

@@ -1,12 +1,12 @@
-import BackgroundBudget
+import BackgroundBudgetRuntime
 
 /// A parsed JSON value that remembers where it starts in the source, so that every later error
 /// (a wrong type, an unknown key, an app that is not installed) can name its line and column.
 ///
 /// Objects keep their members in source order, with each key's own offset.
-struct JSONNode: Sendable, Hashable {
+package struct JSONNode: Sendable, Hashable {
     /// The value.
-    enum Value: Sendable, Hashable {
+    package enum Value: Sendable, Hashable {
         case null
         case bool(Bool)
         case number(Double)
@@ -16,9 +16,9 @@ struct JSONNode: Sendable, Hashable {
     }
 
     /// The value.
-    var value: Value
+    package var value: Value
     /// The byte offset of the value's first character in the source.
-    var offset: Int
+    package var offset: Int
 
     /// What the value is, with its article, for messages: `"a string"`, `"an object"`.
     var typeName: String {

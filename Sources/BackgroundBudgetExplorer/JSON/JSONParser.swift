@@ -1,4 +1,4 @@
-import BackgroundBudget
+import BackgroundBudgetRuntime
 
 /// A strict RFC 8259 JSON parser that keeps each value's source offset.
 ///
@@ -8,7 +8,7 @@ import BackgroundBudget
 /// `Double`, and nesting deeper than ``maxDepth`` (so hostile input cannot exhaust the stack).
 ///
 /// - Complexity: O(n) in the length of the text.
-struct JSONParser {
+package struct JSONParser {
     /// The deepest nesting of arrays and objects accepted; scenario files need six levels.
     static let maxDepth = 64
 
@@ -24,7 +24,7 @@ struct JSONParser {
     /// Parses a whole document: one value, with only whitespace around it.
     /// - Parameter bytes: UTF-8 text; a leading byte-order mark is skipped.
     /// - Throws: ``JSONSyntaxError`` for the first problem.
-    static func parse(_ bytes: [UInt8]) throws(JSONSyntaxError) -> JSONNode {
+    package static func parse(_ bytes: [UInt8]) throws(JSONSyntaxError) -> JSONNode {
         var parser = JSONParser(bytes: bytes)
         return try parser.parseDocument()
     }

@@ -1,4 +1,4 @@
-import BackgroundBudget
+import BackgroundBudgetRuntime
 
 /// A JSONPath naming one value of a document, as errors print it: `$.events[3].do`.
 ///

@@ -1,4 +1,4 @@
-import BackgroundBudget
+import BackgroundBudgetRuntime
 
 /// The names of background events in scenario files.
 enum BackgroundEventKind: String, CaseIterable {

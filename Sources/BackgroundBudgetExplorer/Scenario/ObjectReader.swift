@@ -1,4 +1,4 @@
-import BackgroundBudget
+import BackgroundBudgetRuntime
 
 /// An object of a scenario file whose keys have been checked against the accepted ones.
 struct ObjectReader {

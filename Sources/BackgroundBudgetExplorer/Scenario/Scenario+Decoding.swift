@@ -1,4 +1,4 @@
-import BackgroundBudget
+import BackgroundBudgetRuntime
 
 extension Scenario {
     /// The keys of a scenario file's top-level object.

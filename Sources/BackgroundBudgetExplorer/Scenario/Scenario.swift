@@ -1,4 +1,4 @@
-import BackgroundBudget
+import BackgroundBudgetRuntime
 
 /// A story to run on the virtual clock: the policy, the device, the apps and what each does in its
 /// callbacks, and what happens when.

@@ -1,4 +1,4 @@
-import BackgroundBudget
+import BackgroundBudgetRuntime
 
 /// What happens at one instant of a scenario: something the user or the system does.
 ///
@@ -287,7 +287,7 @@ public enum ScenarioAction: Sendable, Hashable {
     /// - Throws: ``ScenarioError`` with ``ScenarioError/Problem/eventRefused(_:)`` when the lifecycle
     ///   refuses it, or ``ScenarioError/Problem/taskNotFound(_:)`` when the user cancels a task that
     ///   does not exist (nothing changes either way); the caller fills in the event's path.
-    func perform(in stage: ScenarioStage) throws(ScenarioError) {
+    package func perform(in stage: ScenarioStage) throws(ScenarioError) {
         if case .cancelContinuedTask(let id, let identifier) = self {
             do {
                 try stage.system.cancelContinuedProcessingTask(identifier, of: stage.app(id))

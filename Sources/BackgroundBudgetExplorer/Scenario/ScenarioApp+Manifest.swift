@@ -1,4 +1,4 @@
-import BackgroundBudget
+import BackgroundBudgetRuntime
 import Foundation
 
 extension ScenarioApp {

@@ -1,4 +1,4 @@
-import BackgroundBudget
+import BackgroundBudgetRuntime
 
 /// An app of a scenario: its Info.plist keys and what it does in its callbacks.
 public struct ScenarioApp: Sendable, Hashable {

@@ -1,4 +1,4 @@
-import BackgroundBudget
+import BackgroundBudgetRuntime
 
 /// What a scenario app does in each lifecycle callback: the steps, in order, per callback.
 ///

@@ -1,4 +1,4 @@
-import BackgroundBudget
+import BackgroundBudgetRuntime
 
 /// Why a scenario file was refused, or why its run failed, and where.
 ///

@@ -1,4 +1,4 @@
-import BackgroundBudget
+import BackgroundBudgetRuntime
 
 /// Something that happens at an instant of a scenario.
 public struct ScenarioEvent: Sendable, Hashable {

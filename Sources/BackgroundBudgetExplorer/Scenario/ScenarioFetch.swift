@@ -1,4 +1,4 @@
-import BackgroundBudget
+import BackgroundBudgetRuntime
 
 /// How a scenario app answers a background fetch: it works for `work`, then completes with `result`
 /// (`never` in scenario files: it never calls the completion handler, and is killed after 30 s).

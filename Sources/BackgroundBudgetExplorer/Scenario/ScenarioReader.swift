@@ -1,4 +1,4 @@
-import BackgroundBudget
+import BackgroundBudgetRuntime
 
 /// Reads one JSON value of a scenario file and reports every problem with the value's JSONPath and
 /// source position.

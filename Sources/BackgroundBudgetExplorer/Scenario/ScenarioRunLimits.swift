@@ -1,4 +1,4 @@
-import BackgroundBudget
+import BackgroundBudgetRuntime
 
 /// How much work a scenario run may do before ``Scenario/run(limits:)`` stops it with
 /// ``ScenarioError/Problem/runLimitExceeded(_:limit:seconds:)``.

@@ -1,4 +1,4 @@
-import BackgroundBudget
+import BackgroundBudgetRuntime
 
 /// One thing a scenario app does inside a lifecycle callback.
 ///

@@ -1,4 +1,4 @@
-import BackgroundBudget
+import BackgroundBudgetRuntime
 
 
 /// A finite background task a scenario app begins: how long its work takes and what the app does when

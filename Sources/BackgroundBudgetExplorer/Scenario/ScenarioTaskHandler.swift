@@ -1,4 +1,4 @@
-import BackgroundBudget
+import BackgroundBudgetRuntime
 
 /// A scenario app's `BGTaskScheduler` launch handler: it works for `work`, then calls
 /// `setTaskCompleted(success:)` with `result`; `never` (a `nil` result) never completes.

@@ -1,4 +1,4 @@
-import BackgroundBudget
+import BackgroundBudgetRuntime
 
 /// The names of system notifications in scenario files, and the value each takes.
 enum SystemNotificationKind: String, CaseIterable {
