@@ -5,7 +5,7 @@ extension AppManifest {
     ///
     /// | Key | Type | Becomes |
     /// |---|---|---|
-    /// | `CFBundleIdentifier` | string, required | ``id``, checked as ``BackgroundSystem/install(_:delegate:)-n4zf`` checks it |
+    /// | `CFBundleIdentifier` | string, required | ``id``, checked as ``BackgroundSystem/install(_:delegate:)-lo7l`` checks it |
     /// | `CFBundleDisplayName` | string | ``displayName`` |
     /// | `CFBundleName` | string | ``displayName`` when `CFBundleDisplayName` is absent or empty |
     /// | `UIBackgroundModes` | array of strings | ``backgroundModes`` |

@@ -1,7 +1,7 @@
 
 /// An installed app as the app itself sees it: its state, its delegate, and observers of its lifecycle.
 ///
-/// You get one from ``BackgroundSystem/install(_:delegate:)-n4zf`` (or, for a
+/// You get one from ``BackgroundSystem/install(_:delegate:)-lo7l`` (or, for a
 /// main-actor delegate, ``BackgroundSystem/install(_:delegate:)-(_,MainActorApplicationDelegate)``).
 /// The system decides transitions; the app's view of them (``applicationState``, delegate calls,
 /// observer calls) is updated on the app's own serial executor, step by step, so that inside
