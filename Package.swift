@@ -8,9 +8,13 @@ let package = Package(
     products: [
         .library(name: "BackgroundBudget", targets: ["BackgroundBudget"]),
         .library(name: "BackgroundBudgetCore", targets: ["BackgroundBudgetCore"]),
+        .library(name: "BackgroundBudgetRuntime", targets: ["BackgroundBudgetRuntime"]),
         .library(name: "BudgetClock", targets: ["BudgetClock"]),
+        .library(name: "BudgetTime", targets: ["BudgetTime"]),
+        .library(name: "BudgetLock", targets: ["BudgetLock"]),
         .library(name: "JobBudgets", targets: ["JobBudgets"]),
         .library(name: "SavedState", targets: ["SavedState"]),
+        .library(name: "BackgroundBudgetExplorer", targets: ["BackgroundBudgetExplorer"]),
         .library(name: "BackgroundBudgetScenario", targets: ["BackgroundBudgetScenario"]),
         .library(name: "BackgroundBudgetTestKit", targets: ["BackgroundBudgetTestKit"]),
         .executable(name: "StateLab", targets: ["StateLab"]),
@@ -26,16 +30,27 @@ let package = Package(
     targets: [
         // Linux's timer slack, behind a C function: `prctl` is variadic, so Swift cannot call it.
         .target(name: "CBudgetClockShims"),
-        .target(name: "BudgetClock", dependencies: ["CBudgetClockShims"]),
+        // Time as values: `BudgetInstant` and the seeded generator; no clock, no lock, no imports.
+        .target(name: "BudgetTime"),
+        // The package's one lock, on the platform's own primitive.
+        .target(name: "BudgetLock"),
+        .target(name: "BudgetClock", dependencies: ["BudgetTime", "BudgetLock", "CBudgetClockShims"]),
         .target(name: "JobBudgets", dependencies: ["BudgetClock"]),
         .target(name: "SavedState"),
         // The pure model: values in, values out; no Foundation, Dispatch, locks or closures.
-        .target(name: "BackgroundBudgetCore", dependencies: ["BudgetClock"]),
-        .target(name: "BackgroundBudget", dependencies: ["BackgroundBudgetCore", "BudgetClock", "JobBudgets", "SavedState"]),
-        .target(name: "BackgroundBudgetScenario", dependencies: ["BackgroundBudget"]),
-        // What policy tests need: scripted delegates, typed trace expectations, a pending-work check.
-        // The explorer's engine lives in BackgroundBudgetScenario (the CLI needs it); the kit adds Swift Testing issues.
-        .target(name: "BackgroundBudgetTestKit", dependencies: ["BackgroundBudget", "BackgroundBudgetScenario"]),
+        .target(name: "BackgroundBudgetCore", dependencies: ["BudgetTime"]),
+        // The runtime shell: the core's effects on a clock, with delegates, queues and the lock.
+        .target(name: "BackgroundBudgetRuntime", dependencies: ["BackgroundBudgetCore", "BudgetClock"]),
+        // The umbrella: `import BackgroundBudget` brings the runtime, the clocks, job budgets and saved state.
+        .target(name: "BackgroundBudget", dependencies: ["BackgroundBudgetRuntime", "BackgroundBudgetCore", "BudgetClock", "JobBudgets", "SavedState"]),
+        // The scenario vocabulary (actions, apps' behaviours, the file format's parser) and the explorer
+        // that searches sequences of it; no command line, no SVG.
+        .target(name: "BackgroundBudgetExplorer", dependencies: ["BackgroundBudgetRuntime"]),
+        // Running and drawing scenarios (the SVG timeline) and the `bgbudget` command line.
+        .target(name: "BackgroundBudgetScenario", dependencies: ["BackgroundBudget", "BackgroundBudgetExplorer"]),
+        // What policy tests need: scripted delegates, typed trace expectations, a pending-work check, and
+        // the explorer with Swift Testing issues (without the command line or the SVG timeline).
+        .target(name: "BackgroundBudgetTestKit", dependencies: ["BackgroundBudget", "BackgroundBudgetExplorer"]),
         .executableTarget(
             name: "StateLab",
             dependencies: ["BackgroundBudget"],
@@ -90,13 +105,14 @@ let package = Package(
         .testTarget(name: "SavedStateTests", dependencies: ["SavedState", "BudgetClock", "StateStoreTorture", "TestSupport"]),
         .testTarget(name: "BackgroundBudgetCoreTests", dependencies: ["BackgroundBudgetCore", "BudgetClock", "TestSupport"]),
         .testTarget(name: "BackgroundBudgetTests", dependencies: [
-            "BackgroundBudget", "BackgroundBudgetTestKit", "BackgroundBudgetScenario", "TestSupport",
+            "BackgroundBudget", "BackgroundBudgetRuntime", "BackgroundBudgetTestKit", "BackgroundBudgetExplorer", "BackgroundBudgetScenario",
+            "TestSupport",
         ]),
         // The example executables are dependencies so that they are built before the tests, which run
         // them and compare their output with Tests/BackgroundBudgetScenarioTests/ExpectedTraces (read
         // from the source tree, hence excluded from the target).
         .testTarget(name: "BackgroundBudgetScenarioTests", dependencies: [
-            "BackgroundBudgetScenario", "TestSupport", "bgbudget", "FuzzScenario", "FuzzInfoPlist", "FuzzStateFrame", "FuzzExploreArguments",
+            "BackgroundBudgetScenario", "BackgroundBudgetExplorer", "TestSupport", "bgbudget", "FuzzScenario", "FuzzInfoPlist", "FuzzStateFrame", "FuzzExploreArguments",
             "FuzzSupport",
             "StateLab", "AudioPlayer", "LocationTracker", "MemoryPressure", "NewsFetcher", "DraftLoss",
         ], exclude: ["ExpectedTraces"]),
@@ -105,7 +121,7 @@ let package = Package(
         // (`swift run FuzzScenario Tests/Fuzz/Corpus/scenario`) and is a libFuzzer target when built by
         // `.ci/fuzz` with `-DFUZZING -sanitize=fuzzer,address`.
         .target(name: "FuzzSupport", path: "Tests/Fuzz/Support"),
-        .executableTarget(name: "FuzzScenario", dependencies: ["BackgroundBudgetScenario", "FuzzSupport"], path: "Tests/Fuzz/FuzzScenario"),
+        .executableTarget(name: "FuzzScenario", dependencies: ["BackgroundBudgetScenario", "BackgroundBudgetExplorer", "FuzzSupport"], path: "Tests/Fuzz/FuzzScenario"),
         .executableTarget(name: "FuzzInfoPlist", dependencies: ["BackgroundBudget", "FuzzSupport"], path: "Tests/Fuzz/FuzzInfoPlist"),
         .executableTarget(name: "FuzzStateFrame", dependencies: ["SavedState", "FuzzSupport"], path: "Tests/Fuzz/FuzzStateFrame"),
         .executableTarget(name: "FuzzExploreArguments", dependencies: ["BackgroundBudgetScenario", "FuzzSupport"],

@@ -25,3 +25,4 @@
 // `expectNothingPending(allowing:)` report what a system still has outstanding.
 
 @_exported import BackgroundBudget
+@_exported import BackgroundBudgetExplorer

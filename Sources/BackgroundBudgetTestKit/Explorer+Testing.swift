@@ -1,5 +1,5 @@
 import BackgroundBudget
-import BackgroundBudgetScenario
+import BackgroundBudgetExplorer
 import Testing
 
 extension ExplorerReport {

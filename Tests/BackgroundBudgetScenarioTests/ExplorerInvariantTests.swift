@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import BackgroundBudget
 import TestSupport
+@testable import BackgroundBudgetExplorer
 @testable import BackgroundBudgetScenario
 
 /// Each built-in invariant breaks on the trace it is about, and holds on a clean one.

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import BackgroundBudget
 import TestSupport
+@testable import BackgroundBudgetExplorer
 @testable import BackgroundBudgetScenario
 
 /// The explorer reaches what is armed hours ahead, its menu is weighted from tests and the command

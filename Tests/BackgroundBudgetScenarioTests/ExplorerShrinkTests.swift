@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TestSupport
+@testable import BackgroundBudgetExplorer
 @testable import BackgroundBudgetScenario
 import BudgetClock
 import BackgroundBudgetCore

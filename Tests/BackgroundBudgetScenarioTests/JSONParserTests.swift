@@ -1,4 +1,7 @@
 import Testing
+@testable import BackgroundBudget
+@testable import BackgroundBudgetCore
+@testable import BackgroundBudgetExplorer
 @testable import BackgroundBudgetScenario
 
 @Suite struct JSONParserTests {

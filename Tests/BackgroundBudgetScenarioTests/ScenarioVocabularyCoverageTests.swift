@@ -5,7 +5,7 @@ import BackgroundBudgetScenario
 /// Every public method of `BackgroundSystem` and `Application` that changes what happens has a word in
 /// scenario files, so a scenario can say everything the library can (issue 13).
 ///
-/// The methods are read from the sources of `Sources/BackgroundBudget/Runtime`, so a new public method
+/// The methods are read from the sources of `Sources/BackgroundBudgetRuntime`, so a new public method
 /// without an entry here fails ``everyPublicMethodHasAnEntry()``: give it a verb, or list it as an
 /// exception with the reason.
 @Suite struct ScenarioVocabularyCoverageTests {
@@ -105,7 +105,7 @@ import BackgroundBudgetScenario
 
     static let runtime = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("Sources/BackgroundBudget/Runtime")
+        .appendingPathComponent("Sources/BackgroundBudgetRuntime")
 
     /// The public instance methods declared on `BackgroundSystem` and `Application` (in their classes
     /// or in extensions at the top level of a file), as `Type.name(label:label:)`.

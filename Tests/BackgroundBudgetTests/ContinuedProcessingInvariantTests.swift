@@ -1,7 +1,9 @@
 import Testing
 import TestSupport
 @testable import BackgroundBudget
-import BackgroundBudgetCore
+@testable import BackgroundBudgetRuntime
+@testable import BackgroundBudgetCore
+@testable import BackgroundBudgetExplorer
 @testable import BackgroundBudgetScenario
 import BudgetClock
 

@@ -42,8 +42,7 @@ import TestSupport
         ("isolated deinit", "macOS 15.4, iOS 18.4"),
     ]
 
-    static let libraries = ["BudgetClock", "JobBudgets", "SavedState", "BackgroundBudgetCore", "BackgroundBudget",
-                            "BackgroundBudgetScenario", "BackgroundBudgetTestKit"]
+    static let libraries = ModuleBoundaryTests.modules
 
     @Test func packageSwiftStatesTheMinimums() throws {
         let manifest = try String(contentsOf: SampleFiles.root.appendingPathComponent("Package.swift"), encoding: .utf8)

@@ -2,9 +2,12 @@ import Foundation
 import Testing
 import TestSupport
 @testable import BackgroundBudget
-import BackgroundBudgetCore
-import BackgroundBudgetScenario
-import BudgetClock
+@testable import BackgroundBudgetRuntime
+@testable import BackgroundBudgetCore
+@testable import BackgroundBudgetScenario
+@testable import BudgetClock
+@testable import JobBudgets
+@testable import SavedState
 
 /// Info.plists built to hurt the parser: nested thousands deep (Foundation's recursive parsers
 /// overflow the stack on 10,000 levels), millions of references, files of many megabytes. Each is

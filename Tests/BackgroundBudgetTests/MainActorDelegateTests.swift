@@ -2,8 +2,9 @@ import Dispatch
 import Testing
 import TestSupport
 @testable import BackgroundBudget
-import BackgroundBudgetCore
-import BudgetClock
+@testable import BackgroundBudgetRuntime
+@testable import BackgroundBudgetCore
+@testable import BudgetClock
 import BackgroundBudgetTestKit
 
 /// A delegate as a UIKit engineer writes one: main-actor isolated, with plain stored properties.

@@ -1,7 +1,8 @@
 import Testing
 @testable import BackgroundBudget
-import BackgroundBudgetCore
-import BudgetClock
+@testable import BackgroundBudgetRuntime
+@testable import BackgroundBudgetCore
+@testable import BudgetClock
 
 /// A window's delegate as a UIKit engineer writes one: main-actor isolated, with plain stored properties.
 final class MainActorWindowDelegate: MainActorSceneDelegate {

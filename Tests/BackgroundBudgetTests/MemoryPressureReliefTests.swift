@@ -1,6 +1,7 @@
 import Dispatch
 import Testing
 @testable import BackgroundBudget
+@testable import BackgroundBudgetRuntime
 @testable import BackgroundBudgetCore
 import BudgetClock
 import BackgroundBudgetTestKit

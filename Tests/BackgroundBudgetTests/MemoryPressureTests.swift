@@ -1,6 +1,7 @@
 import Testing
 import TestSupport
 @testable import BackgroundBudget
+@testable import BackgroundBudgetRuntime
 @testable import BackgroundBudgetCore
 import BudgetClock
 import BackgroundBudgetTestKit

@@ -1,4 +1,4 @@
-import BudgetClock
+import BudgetTime
 
 extension AppID {
     /// The identifier device-wide trace entries (``TraceEvent/Kind/deviceChanged(_:)``) carry. It is not a

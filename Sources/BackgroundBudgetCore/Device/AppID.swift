@@ -1,4 +1,4 @@
-import BudgetClock
+import BudgetTime
 
 /// An app's identity on the device: its bundle identifier (`CFBundleIdentifier`).
 ///

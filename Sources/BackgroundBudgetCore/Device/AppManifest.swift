@@ -1,4 +1,4 @@
-import BudgetClock
+import BudgetTime
 
 /// What the system knows about an installed app: the Info.plist keys that shape its lifecycle.
 ///

@@ -1,4 +1,4 @@
-import BudgetClock
+import BudgetTime
 
 /// A timer the core asks its shell to run for one app.
 package enum AppTimer: Hashable, Sendable, CaseIterable {

@@ -1,4 +1,4 @@
-import BudgetClock
+import BudgetTime
 
 /// Steps the system has decided for one app, to be delivered on that app's queue in order.
 package struct Delivery: Hashable, Sendable {

@@ -1,4 +1,4 @@
-import BudgetClock
+import BudgetTime
 
 /// What the core keeps per app: values only (the shell keeps the app's closures).
 extension DeviceCore {

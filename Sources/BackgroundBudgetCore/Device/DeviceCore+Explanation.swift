@@ -1,4 +1,4 @@
-import BudgetClock
+import BudgetTime
 
 extension DeviceCore {
     /// What holds the app in its state now, its last suspension, and what keeps it from being

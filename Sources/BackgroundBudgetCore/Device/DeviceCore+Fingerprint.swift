@@ -1,4 +1,4 @@
-import BudgetClock
+import BudgetTime
 
 /// A hand-written fingerprint of the core's state, for the explorer's seen-set: every field the core
 /// decides with, instants relative to `now`; the policy, the manifests, the retention and the trace

@@ -1,4 +1,4 @@
-import BudgetClock
+import BudgetTime
 
 /// Per-app timers: arming and disarming with tokens (a stale firing is ignored), dispatching a firing
 /// to the feature it belongs to, and the watchdog of time-limited callbacks.

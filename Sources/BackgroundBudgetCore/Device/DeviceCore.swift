@@ -1,4 +1,4 @@
-import BudgetClock
+import BudgetTime
 
 /// The device's pure core: every app's authoritative state, its finite tasks and allowance, which app
 /// is in the foreground, and the trace. No clocks, queues, locks, closures or object references: callers

@@ -1,4 +1,4 @@
-import BudgetClock
+import BudgetTime
 
 /// What the shell must do after the core decided something. The core never performs effects itself,
 /// and an effect carries identifiers and values only: the app's closures and the ``ScheduledTask``

@@ -1,4 +1,4 @@
-import BudgetClock
+import BudgetTime
 
 /// Why an app is in its state: what keeps it running, why it was last suspended, and what stands in
 /// the way of a background relaunch — the questions people ask most about background work.

@@ -1,4 +1,4 @@
-import BudgetClock
+import BudgetTime
 
 /// A manifest the system refused to install. Nothing was installed.
 public struct InstallError: Error, Sendable, Hashable, CustomStringConvertible {

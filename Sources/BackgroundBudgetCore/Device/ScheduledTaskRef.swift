@@ -1,4 +1,4 @@
-import BudgetClock
+import BudgetTime
 
 /// A running `BGTaskScheduler` task as the core names it: values only. The shell makes the
 /// ``ScheduledTask`` object the app sees from it and keeps that object by ``number``.

@@ -1,4 +1,4 @@
-import BudgetClock
+import BudgetTime
 
 /// A lifecycle callback that the system delivers to an app's delegate.
 ///

@@ -1,4 +1,4 @@
-import BudgetClock
+import BudgetTime
 
 /// The five execution states of an iOS app.
 ///

@@ -1,4 +1,4 @@
-import BudgetClock
+import BudgetTime
 
 /// The device's lifecycle rules: events applied to an app, the transitions they make,
 /// the bookkeeping of entering a state (foreground, allowance period, memory), process exit, settling

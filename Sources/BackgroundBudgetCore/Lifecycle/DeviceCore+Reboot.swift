@@ -1,4 +1,4 @@
-import BudgetClock
+import BudgetTime
 
 /// Restarting the device.
 ///

@@ -1,4 +1,4 @@
-import BudgetClock
+import BudgetTime
 
 /// The trace shows what ran, in the order it ran: the entries of a delivery's steps (its callbacks, the
 /// state changes the app sees, and what entering a state decided) are held back when the system

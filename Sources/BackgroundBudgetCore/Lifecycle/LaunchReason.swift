@@ -1,4 +1,4 @@
-import BudgetClock
+import BudgetTime
 
 /// Why the system launched or woke an app into the background.
 ///

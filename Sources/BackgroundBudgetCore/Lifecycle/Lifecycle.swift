@@ -1,4 +1,4 @@
-import BudgetClock
+import BudgetTime
 
 /// The app lifecycle as a pure transition function: (state, event) → (new state, ordered steps).
 ///

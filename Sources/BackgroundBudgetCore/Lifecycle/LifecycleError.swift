@@ -1,4 +1,4 @@
-import BudgetClock
+import BudgetTime
 
 /// An event that cannot happen to an app in its current state. Nothing was changed.
 ///

@@ -1,4 +1,4 @@
-import BudgetClock
+import BudgetTime
 
 /// Something that happens to one app and may change its ``ApplicationState``.
 ///

@@ -1,4 +1,4 @@
-import BudgetClock
+import BudgetTime
 
 /// One step of a lifecycle transition, in the order the app experiences it.
 public enum LifecycleStep: Sendable, Hashable, CustomStringConvertible {

@@ -1,4 +1,4 @@
-import BudgetClock
+import BudgetTime
 
 /// Why an app stopped running.
 ///

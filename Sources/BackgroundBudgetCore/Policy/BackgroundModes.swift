@@ -1,4 +1,4 @@
-import BudgetClock
+import BudgetTime
 
 /// The kinds of background work an app declares in `UIBackgroundModes`.
 ///

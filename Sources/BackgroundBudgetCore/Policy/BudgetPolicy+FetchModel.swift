@@ -1,4 +1,4 @@
-import BudgetClock
+import BudgetTime
 
 extension BudgetPolicy {
     /// The numbers of the fetch model (see the Background fetch article): how each fetch's result and duration stretch or shrink the

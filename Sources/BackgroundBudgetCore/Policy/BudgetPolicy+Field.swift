@@ -1,4 +1,4 @@
-import BudgetClock
+import BudgetTime
 
 /// The policy's fields by name, as scenario files and errors give them.
 extension BudgetPolicy {

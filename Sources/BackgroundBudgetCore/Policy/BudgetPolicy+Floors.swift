@@ -1,4 +1,4 @@
-import BudgetClock
+import BudgetTime
 
 extension BudgetPolicy.Field {
     /// The shortest value the model accepts for a duration field, or `nil` for a field that is not a

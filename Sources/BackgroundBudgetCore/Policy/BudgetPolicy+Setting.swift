@@ -1,4 +1,4 @@
-import BudgetClock
+import BudgetTime
 
 /// Setting one policy field from a number (scenario files and other outside input).
 extension BudgetPolicy {

@@ -1,4 +1,4 @@
-import BudgetClock
+import BudgetTime
 
 /// Every number the model enforces, in one place, with presets for each era of iOS.
 ///

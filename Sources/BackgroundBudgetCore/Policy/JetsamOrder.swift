@@ -1,4 +1,4 @@
-import BudgetClock
+import BudgetTime
 
 /// The order jetsam purges the suspended apps of one band in (``BudgetPolicy/jetsamOrderWithinBand``).
 ///

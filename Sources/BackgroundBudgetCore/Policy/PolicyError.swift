@@ -1,4 +1,4 @@
-import BudgetClock
+import BudgetTime
 
 /// A policy value that cannot be used. Nothing was applied.
 public struct PolicyError: Error, Sendable, Hashable, CustomStringConvertible {

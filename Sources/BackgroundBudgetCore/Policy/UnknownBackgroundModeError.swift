@@ -1,4 +1,4 @@
-import BudgetClock
+import BudgetTime
 
 /// A `UIBackgroundModes` string that names no mode.
 public struct UnknownBackgroundModeError: Error, Sendable, Hashable, CustomStringConvertible {

@@ -1,4 +1,4 @@
-import BudgetClock
+import BudgetTime
 
 /// Keeps error messages short whatever the input: lists of names show at most ``listLimit`` of them,
 /// and strings quoted back from the input at most ``quoteLimit`` characters.

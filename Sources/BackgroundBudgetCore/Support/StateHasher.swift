@@ -1,4 +1,4 @@
-import BudgetClock
+import BudgetTime
 
 /// A deterministic 64-bit hash of a state, mixed in field by field, with instants taken relative to
 /// an instant `now`: two states that differ only by when they happen hash alike. The same fields give

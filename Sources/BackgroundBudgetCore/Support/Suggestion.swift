@@ -1,4 +1,4 @@
-import BudgetClock
+import BudgetTime
 
 /// ` (did you mean "home"?)` when one accepted value is close to what was written.
 ///

@@ -1,4 +1,4 @@
-import BudgetClock
+import BudgetTime
 
 /// A device setting or condition that changed, as the trace records it (`deviceChanged`).
 public enum DeviceChange: Sendable, Hashable, CustomStringConvertible {

@@ -1,4 +1,4 @@
-import BudgetClock
+import BudgetTime
 
 /// How ``Trace/logLines(_:)`` prints entries: in the style of `NSLog`, as in the classic State Lab
 /// walk-through.

@@ -1,4 +1,4 @@
-import BudgetClock
+import BudgetTime
 
 /// Typed queries on a ``Trace``: entries picked by ``TraceEvent/Kind/Tag`` instead of by
 /// ``TraceEvent/eventName`` string, so that a misspelt kind does not compile where a misspelt name

@@ -1,4 +1,4 @@
-import BudgetClock
+import BudgetTime
 
 extension Trace {
     /// Appends an entry, honouring a retention limit (amortised O(1)).

@@ -1,4 +1,4 @@
-import BudgetClock
+import BudgetTime
 
 /// Everything the system did and decided, in order: callbacks, state changes and decisions with reasons.
 ///

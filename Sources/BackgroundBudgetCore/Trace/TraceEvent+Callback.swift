@@ -1,4 +1,4 @@
-import BudgetClock
+import BudgetTime
 
 extension TraceEvent {
     /// The callback, when this entry is one.

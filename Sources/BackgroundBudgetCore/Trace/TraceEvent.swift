@@ -1,4 +1,4 @@
-import BudgetClock
+import BudgetTime
 
 /// One entry of a ``Trace``: a callback, a state change or a decision, with its time and app.
 ///

@@ -1,4 +1,4 @@
-import BudgetClock
+import BudgetTime
 
 extension TraceEvent.Kind {
     /// Which case a ``TraceEvent/Kind`` is, without its values: a typed stand-in for

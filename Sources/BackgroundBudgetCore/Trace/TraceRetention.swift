@@ -1,4 +1,4 @@
-import BudgetClock
+import BudgetTime
 
 /// How much of the trace a `BackgroundSystem` keeps.
 ///

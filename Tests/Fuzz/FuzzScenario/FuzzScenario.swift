@@ -3,6 +3,7 @@ import FuzzSupport
 #if DEBUG || FUZZING
 @testable import BackgroundBudget
 @testable import BackgroundBudgetCore
+@testable import BackgroundBudgetExplorer
 @testable import BackgroundBudgetScenario
 #else
 import BackgroundBudget

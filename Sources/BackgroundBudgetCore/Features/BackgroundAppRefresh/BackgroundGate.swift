@@ -1,4 +1,4 @@
-import BudgetClock
+import BudgetTime
 
 /// The gates iOS puts in front of running an app in the background, one predicate each.
 ///

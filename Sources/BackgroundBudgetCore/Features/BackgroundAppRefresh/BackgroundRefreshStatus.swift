@@ -1,4 +1,4 @@
-import BudgetClock
+import BudgetTime
 
 /// Whether the system may launch or wake an app in the background for content updates
 /// (`UIBackgroundRefreshStatus`) [S60][S61].

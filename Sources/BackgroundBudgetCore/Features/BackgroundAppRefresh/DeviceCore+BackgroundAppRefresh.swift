@@ -1,4 +1,4 @@
-import BudgetClock
+import BudgetTime
 
 extension DeviceCore {
     // The status itself is computed from the gates in DeviceCore+Gates.swift.

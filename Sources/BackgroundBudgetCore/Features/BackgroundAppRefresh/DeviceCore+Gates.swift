@@ -1,4 +1,4 @@
-import BudgetClock
+import BudgetTime
 
 extension DeviceCore {
     /// What the system would launch or wake an app for; the user-kill rule depends on it.

@@ -1,4 +1,4 @@
-import BudgetClock
+import BudgetTime
 
 /// Device-wide settings the system consults.
 package struct DeviceSettings: Sendable, Hashable {

@@ -1,4 +1,4 @@
-import BudgetClock
+import BudgetTime
 
 extension EventDropReason {
     /// The trace's drop reason for a gate: every Background App Refresh switch is

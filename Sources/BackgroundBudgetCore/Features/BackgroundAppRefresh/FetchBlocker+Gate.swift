@@ -1,4 +1,4 @@
-import BudgetClock
+import BudgetTime
 
 extension FetchBlocker {
     /// The blocker naming a gate's exact switch.

@@ -1,4 +1,4 @@
-import BudgetClock
+import BudgetTime
 
 extension FetchSkipReason {
     /// The trace's skip reason for a blocker found at a fetch opportunity: every Background App Refresh

@@ -1,4 +1,4 @@
-import BudgetClock
+import BudgetTime
 
 extension TaskRequestBlocker {
     /// The blocker naming a gate's exact switch.

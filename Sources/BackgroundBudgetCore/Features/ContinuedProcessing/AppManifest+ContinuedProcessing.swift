@@ -1,4 +1,4 @@
-import BudgetClock
+import BudgetTime
 
 extension AppManifest {
     /// The wildcard entries of ``permittedTaskIdentifiers`` that permit continued-processing tasks:

@@ -1,4 +1,4 @@
-import BudgetClock
+import BudgetTime
 
 /// A continued-processing task as the user sees it: its title, subtitle and progress, queued or
 /// running (the system's Live Activity for the task [S54]).

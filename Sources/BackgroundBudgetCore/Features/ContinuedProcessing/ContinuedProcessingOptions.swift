@@ -1,4 +1,4 @@
-import BudgetClock
+import BudgetTime
 
 /// What a continued-processing request asks for besides its identifier
 /// (`BGContinuedProcessingTaskRequest`, iOS 26 [S47][S53]).

@@ -1,4 +1,4 @@
-import BudgetClock
+import BudgetTime
 
 /// Continued-processing tasks (`BGContinuedProcessingTask`, iOS 26; [S46][S47][S53][S54][S55]).
 ///

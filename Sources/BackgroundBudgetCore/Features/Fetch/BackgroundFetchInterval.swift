@@ -1,4 +1,4 @@
-import BudgetClock
+import BudgetTime
 
 /// How often an app asks to be woken for a background fetch
 /// (`setMinimumBackgroundFetchInterval(_:)`) [S41][S42].

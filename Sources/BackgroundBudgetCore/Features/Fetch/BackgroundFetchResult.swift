@@ -1,4 +1,4 @@
-import BudgetClock
+import BudgetTime
 
 /// What a background fetch found (`UIBackgroundFetchResult`) [S43].
 ///

@@ -1,4 +1,4 @@
-import BudgetClock
+import BudgetTime
 
 /// Legacy background fetch: the system, not the app, decides when; the app has
 /// ``BudgetPolicy/fetchRuntime`` (30 s) to call its completion handler or it is terminated

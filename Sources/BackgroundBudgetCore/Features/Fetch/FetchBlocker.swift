@@ -1,4 +1,4 @@
-import BudgetClock
+import BudgetTime
 
 /// Something that keeps an app from getting a background fetch now.
 ///

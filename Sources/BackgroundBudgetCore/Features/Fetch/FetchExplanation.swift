@@ -1,4 +1,4 @@
-import BudgetClock
+import BudgetTime
 
 /// Why an app gets no background fetch now: "why didn't my fetch run?"
 ///

@@ -1,4 +1,4 @@
-import BudgetClock
+import BudgetTime
 
 /// The model of when the system grants background fetches: documented and seeded, so the same
 /// scenario gives the same fetches.

@@ -1,4 +1,4 @@
-import BudgetClock
+import BudgetTime
 
 /// Why a background fetch opportunity passed without a fetch.
 ///

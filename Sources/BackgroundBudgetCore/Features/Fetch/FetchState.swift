@@ -1,4 +1,4 @@
-import BudgetClock
+import BudgetTime
 
 /// One app's legacy background fetch: the interval it asked for, the system's model of
 /// when the next fetch may come, the fetch running, and the plan.

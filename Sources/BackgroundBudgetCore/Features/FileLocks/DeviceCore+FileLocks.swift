@@ -1,4 +1,4 @@
-import BudgetClock
+import BudgetTime
 
 /// File locks a process holds: an app suspended while it holds a file lock or an SQLite database
 /// lock is killed with `0xdead10cc` [S22]. The lock does not keep the app running; ``apply(_:to:at:)``

@@ -1,4 +1,4 @@
-import BudgetClock
+import BudgetTime
 
 /// The allowance and overrun timers an app has armed.
 package struct ArmedTimers: Equatable, Sendable {

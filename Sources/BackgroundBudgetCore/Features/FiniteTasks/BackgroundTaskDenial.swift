@@ -1,4 +1,4 @@
-import BudgetClock
+import BudgetTime
 
 /// Why `beginBackgroundTask` returned ``BackgroundTaskIdentifier/invalid``.
 ///

@@ -1,4 +1,4 @@
-import BudgetClock
+import BudgetTime
 
 /// Why `endBackgroundTask` did nothing. Reported in the trace; never a crash.
 ///

@@ -1,4 +1,4 @@
-import BudgetClock
+import BudgetTime
 
 /// Identifies one finite background task, as `UIBackgroundTaskIdentifier` does.
 ///

@@ -1,4 +1,4 @@
-import BudgetClock
+import BudgetTime
 
 /// Finite background tasks: the allowance, expiration handlers, expiry and the assertion cap.
 ///

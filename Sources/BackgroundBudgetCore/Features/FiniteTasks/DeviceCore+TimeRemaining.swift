@@ -1,4 +1,4 @@
-import BudgetClock
+import BudgetTime
 
 /// Reading `backgroundTimeRemaining` as an input: the core computes the value from its own state
 /// (`allowanceRemaining(_:at:)`) and records what the app read, so a trace shows the

@@ -1,4 +1,4 @@
-import BudgetClock
+import BudgetTime
 
 /// One app's finite background tasks and their shared allowance: the open
 /// tasks, the time spent in the background, and the timers the tasks call for.

@@ -1,4 +1,4 @@
-import BudgetClock
+import BudgetTime
 
 /// A finite background task the app has begun and not ended: values only (the shell keeps its
 /// expiration handler under the task's identifier).

@@ -1,4 +1,4 @@
-import BudgetClock
+import BudgetTime
 
 /// How safe an app is from the memory killer: xnu's jetsam priority bands (`kern_memorystatus.h`,
 /// [S72]); jetsam kills from the lowest band upward. Mapping suspended apps to the idle band is an

@@ -1,4 +1,4 @@
-import BudgetClock
+import BudgetTime
 
 /// One app's memory: its footprint, when it was last used (least recently used apps
 /// go first), and whether it is handling a memory warning.

@@ -1,4 +1,4 @@
-import BudgetClock
+import BudgetTime
 
 /// Why an activity could not start keeping the app running.
 ///

@@ -1,4 +1,4 @@
-import BudgetClock
+import BudgetTime
 
 /// Continuous work that keeps an app running in the background for as long as it lasts, if the app
 /// declares the matching mode in `UIBackgroundModes`.

@@ -1,4 +1,4 @@
-import BudgetClock
+import BudgetTime
 
 /// A system event that may launch, wake or reach an app in the background.
 ///

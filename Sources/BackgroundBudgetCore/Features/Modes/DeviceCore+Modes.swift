@@ -1,4 +1,4 @@
-import BudgetClock
+import BudgetTime
 
 /// Registered background modes: continuous activities, event wakes and relaunches, the VoIP handlers.
 ///

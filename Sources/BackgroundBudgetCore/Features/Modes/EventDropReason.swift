@@ -1,4 +1,4 @@
-import BudgetClock
+import BudgetTime
 
 /// Why the system did not deliver a background event.
 ///

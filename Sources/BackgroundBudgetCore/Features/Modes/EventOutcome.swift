@@ -1,4 +1,4 @@
-import BudgetClock
+import BudgetTime
 
 /// What the system did with a ``BackgroundEvent``.
 public enum EventOutcome: Sendable, Hashable, CustomStringConvertible {

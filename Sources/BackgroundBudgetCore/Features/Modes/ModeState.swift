@@ -1,4 +1,4 @@
-import BudgetClock
+import BudgetTime
 
 /// One app's registered background modes at work: the continuous activities that
 /// keep it running, the short window granted for an event, location monitoring, events held until it

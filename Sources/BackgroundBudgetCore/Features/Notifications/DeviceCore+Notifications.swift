@@ -1,4 +1,4 @@
-import BudgetClock
+import BudgetTime
 
 /// Notifications for apps in memory: delivered at once to a running app, coalesced to
 /// one per kind for a suspended one and delivered first when it runs [S73].

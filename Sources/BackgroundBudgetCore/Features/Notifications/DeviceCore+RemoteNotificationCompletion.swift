@@ -1,4 +1,4 @@
-import BudgetClock
+import BudgetTime
 
 /// A silent push's completion handler (the `fetchCompletionHandler` of
 /// `application(_:didReceiveRemoteNotification:fetchCompletionHandler:)`), as an input.

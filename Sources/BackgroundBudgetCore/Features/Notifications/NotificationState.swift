@@ -1,4 +1,4 @@
-import BudgetClock
+import BudgetTime
 
 /// One app's notifications: those coalesced while it is suspended, and the recent
 /// silent pushes that throttle the next ones.

@@ -1,4 +1,4 @@
-import BudgetClock
+import BudgetTime
 
 /// A system notification an app observes: the queued kinds of Apple's "Processing queued
 /// notifications" list [S73][S74].

@@ -1,4 +1,4 @@
-import BudgetClock
+import BudgetTime
 
 /// Device conditions processing tasks depend on.
 package struct DeviceConditions: Sendable, Hashable {

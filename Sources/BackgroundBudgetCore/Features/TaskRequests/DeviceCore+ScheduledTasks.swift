@@ -1,4 +1,4 @@
-import BudgetClock
+import BudgetTime
 
 /// Running `BGTaskScheduler` tasks: starting them, their deadlines, expiry and
 /// completion, and the device conditions processing tasks depend on. The rules of when requests run

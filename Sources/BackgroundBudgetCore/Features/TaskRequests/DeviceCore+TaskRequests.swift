@@ -1,4 +1,4 @@
-import BudgetClock
+import BudgetTime
 
 /// `BGTaskScheduler`: launch handlers registered during launch, pending requests
 /// (1 refresh + 10 processing), and running tasks that hold the app in the background.

@@ -1,4 +1,4 @@
-import BudgetClock
+import BudgetTime
 
 /// A submitted `BGTaskScheduler` request not yet run.
 package struct PendingTaskRequest: Sendable {

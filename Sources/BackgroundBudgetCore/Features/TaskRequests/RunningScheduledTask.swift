@@ -1,4 +1,4 @@
-import BudgetClock
+import BudgetTime
 
 /// A task handed to (or about to be handed to) the app's launch handler. The shell keeps the
 /// ``ScheduledTask`` object the app sees, by the task's number.

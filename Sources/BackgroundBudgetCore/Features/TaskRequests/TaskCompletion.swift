@@ -1,4 +1,4 @@
-import BudgetClock
+import BudgetTime
 
 /// How a running task ended.
 ///

@@ -1,4 +1,4 @@
-import BudgetClock
+import BudgetTime
 
 /// Why the system expired a running task.
 ///

@@ -1,4 +1,4 @@
-import BudgetClock
+import BudgetTime
 
 /// No queued or running continued-processing task of the app has the identifier the user (or the
 /// test) named.

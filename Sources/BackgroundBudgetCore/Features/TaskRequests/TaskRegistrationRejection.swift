@@ -1,4 +1,4 @@
-import BudgetClock
+import BudgetTime
 
 /// Why `register(forTaskWithIdentifier:launchHandler:)` returned `false`.
 ///

@@ -1,4 +1,4 @@
-import BudgetClock
+import BudgetTime
 
 /// A request to run work, as `BGTaskScheduler` takes it: a `BGAppRefreshTaskRequest`, a
 /// `BGProcessingTaskRequest`, or a `BGContinuedProcessingTaskRequest` ([S46][S47]).

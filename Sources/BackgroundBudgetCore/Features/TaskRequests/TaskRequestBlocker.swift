@@ -1,4 +1,4 @@
-import BudgetClock
+import BudgetTime
 
 /// Something that keeps a pending ``TaskRequest`` from running now.
 ///

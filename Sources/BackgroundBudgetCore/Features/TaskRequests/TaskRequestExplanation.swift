@@ -1,4 +1,4 @@
-import BudgetClock
+import BudgetTime
 
 /// Why a pending task request has not run: "why didn't my BGTask run?"
 public struct TaskRequestExplanation: Sendable, Hashable, CustomStringConvertible {

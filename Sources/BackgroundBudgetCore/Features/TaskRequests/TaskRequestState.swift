@@ -1,4 +1,4 @@
-import BudgetClock
+import BudgetTime
 
 /// One app's `BGTaskScheduler` state: the identifiers its launch handlers are registered
 /// for, its pending requests, where its request timer is armed, and its running tasks.

@@ -1,4 +1,4 @@
-import BudgetClock
+import BudgetTime
 
 /// Why `submit` refused a request (`BGTaskScheduler.Error`): Apple's code [S46][S52] and, in
 /// ``cause``, exactly which rule the request broke.

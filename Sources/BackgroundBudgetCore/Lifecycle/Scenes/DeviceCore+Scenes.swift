@@ -1,4 +1,4 @@
-import BudgetClock
+import BudgetTime
 
 /// The scene-based life cycle: a scene-based app's transitions are the app delegate's launch,
 /// termination and exit steps with scene callbacks in place of the app delegate's foreground and

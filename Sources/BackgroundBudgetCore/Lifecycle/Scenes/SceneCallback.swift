@@ -1,4 +1,4 @@
-import BudgetClock
+import BudgetTime
 
 /// A callback that the system delivers to a scene's delegate (`UISceneDelegate` and
 /// `UIWindowSceneDelegate`), in an app that adopts the scene-based life cycle.

@@ -1,4 +1,4 @@
-import BudgetClock
+import BudgetTime
 
 /// The identifier of a scene session (`UISceneSession.persistentIdentifier`): it names one window of
 /// an app, and survives the scene's disconnection and the app's termination until the user closes it.

@@ -1,4 +1,4 @@
-import BudgetClock
+import BudgetTime
 
 /// `UIApplicationSceneManifest`: an app that has it adopts the scene-based life cycle.
 ///

@@ -1,4 +1,4 @@
-import BudgetClock
+import BudgetTime
 
 /// A scene-based app's scenes as the system keeps them: the connected scenes with their activation
 /// states, and the sessions whose scene was disconnected but not closed by the user (they reconnect,

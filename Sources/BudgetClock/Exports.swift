@@ -1,0 +1,3 @@
+// `import BudgetClock` brings the instants the clocks count and the lock they are built on.
+@_exported import BudgetLock
+@_exported import BudgetTime
