@@ -2,8 +2,9 @@ extension DeadlineHeap {
     /// Traps if the structure is inconsistent. For tests; O(n).
     ///
     /// Checks that, when ordered, no node precedes its parent (and otherwise that the recorded
-    /// minimum is the smallest deadline); that every node's slot holds a payload and records the
-    /// node's index; that the slot arrays agree in length; and that the free list holds exactly the
+    /// minimum is the smallest deadline and the run is empty); that the run's live entries are in
+    /// order from its cursor and number ``runCount``; that every node's and live run entry's slot
+    /// holds a payload and records where it is; that the slot arrays agree in length; and that the free list holds exactly the
     /// other slots, each marked free and without a payload.
     package func checkInvariants() {
         precondition(positions.count == generations.count && positions.count == sequences.count
@@ -21,8 +22,23 @@ extension DeadlineHeap {
             }
         }
         if !isOrdered {
+            precondition(runCount == 0, "a bulk is unordered while the run holds entries")
             precondition(peekDeadline == nodes.map(\.deadline).min(), "the unordered minimum is wrong")
         }
+        var live = 0
+        var previous: Node?
+        for index in runHead..<run.count where run[index].slot != Self.tombstone {
+            let node = run[index], slot = Int(node.slot)
+            precondition(live > 0 || index == runHead, "the run's cursor is not on a live entry")
+            precondition(slot < positions.count && !named[slot], "run entry \(index) names slot \(slot) badly")
+            named[slot] = true
+            precondition(payloads[slot] != nil, "run entry \(index) has no payload")
+            precondition(Int(positions[slot]) == Self.runFlag | index, "slot \(slot) records \(positions[slot]), its run entry is at \(index)")
+            precondition(previous.map { precedes($0, node) } ?? true, "run entry \(index) is out of order")
+            previous = node
+            live += 1
+        }
+        precondition(live == runCount, "the run holds \(live) live entries, not \(runCount)")
         var free = freeHead
         var freeCount = 0
         while free >= 0 {
@@ -33,6 +49,6 @@ extension DeadlineHeap {
             freeCount += 1
             free = -2 - positions[slot]
         }
-        precondition(freeCount + nodes.count == positions.count, "a slot is neither in use nor free")
+        precondition(freeCount + nodes.count + runCount == positions.count, "a slot is neither in use nor free")
     }
 }

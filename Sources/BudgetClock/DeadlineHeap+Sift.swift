@@ -53,20 +53,9 @@ extension DeadlineHeap {
         }
     }
 
-    /// Orders the unordered nodes into a heap, bottom up: O(n).
-    mutating func heapify() {
-        isOrdered = true
-        guard nodes.count > 1 else { return }
-        var index = (nodes.count &- 2) >> 2
-        while index >= 0 {
-            siftDown(nodes[index], from: index)
-            index -= 1
-        }
-    }
-
     /// ``precedes(_:_:)`` on the sift loops' raw sequences.
     @inline(__always)
-    private static func precedes(_ a: Node, _ b: Node, _ sequences: UnsafeBufferPointer<UInt64>) -> Bool {
+    static func precedes(_ a: Node, _ b: Node, _ sequences: UnsafeBufferPointer<UInt64>) -> Bool {
         if a.deadline != b.deadline { return a.deadline < b.deadline }
         return sequences[Int(a.slot)] < sequences[Int(b.slot)]
     }

@@ -29,9 +29,12 @@
 /// Order is by `(deadline, sequence)` where `sequence` counts insertions, so entries with the same
 /// deadline pop in the order they were inserted; the sequence is read only to break a tie.
 ///
-/// Inserts into an empty heap are appended unordered until the first pop or removal, which orders
-/// them all at once (a bottom-up heapify, O(n)); ``peekDeadline`` meanwhile reports the smallest
-/// deadline seen. So a bulk of scheduling costs no sift per insert.
+/// Inserts into an empty heap are appended unordered until the first pop or removal, which sorts
+/// them all at once into a *run*, an array read from a cursor; ``peekDeadline`` meanwhile reports
+/// the smallest deadline seen. Later inserts go into the heap, and a pop takes the earlier of the
+/// heap's root and the run's cursor. So a bulk of scheduling costs no sift per insert and its pops
+/// read memory in order; removing a run entry leaves a tombstone the cursor skips. The
+/// *Performance* article has what the run buys against a heapify.
 ///
 /// Storage per entry is 16 bytes of node plus, per slot, the optional payload (16 bytes for a
 /// closure), 4 of node index, 4 of generation and 8 of sequence: 48 bytes for closures, plus the
@@ -57,21 +60,30 @@ package struct DeadlineHeap<Payload> {
     }
 
     /// Heap-ordered nodes (unless ``isOrdered`` is false): the children of `i` are `4i+1 ... 4i+4`.
+    /// The run's entries are not among them.
     package internal(set) var nodes: [Node] = []
     /// Per slot: the payload while the slot holds an entry, else `nil`.
     package internal(set) var payloads: [Payload?] = []
-    /// Per slot: the node index while the slot holds an entry; `-2 - next` while free, where `next`
-    /// is the next free slot or -1 (so negative exactly when free).
+    /// Per slot: the node index while the slot holds a heap entry, ``runFlag`` plus the run index
+    /// while it holds a run entry; `-2 - next` while free, where `next` is the next free slot or -1
+    /// (so negative exactly when free).
     package internal(set) var positions: [Int32] = []
     /// Per slot: bumped each time the slot is reused.
     package internal(set) var generations: [UInt32] = []
     /// Per slot: insertion order, the tie-breaker among equal deadlines.
     package internal(set) var sequences: [UInt64] = []
     /// Whether `nodes` is heap-ordered; false from the first insert into an empty heap until the
-    /// next pop or removal.
+    /// next pop or removal, which sorts them into the run.
     package internal(set) var isOrdered = true
     /// While not ``isOrdered``: the smallest deadline in `nodes`.
-    private var unorderedMinimum: Int64 = .max
+    var unorderedMinimum: Int64 = .max
+    /// The sorted run: a bulk sorted by `(deadline, sequence)`, live from ``runHead`` on except for
+    /// tombstones (slot ``tombstone``). Empty once it holds no live entry.
+    package internal(set) var run: [Node] = []
+    /// The run's cursor: its earliest live entry while ``runCount`` is above zero.
+    package internal(set) var runHead = 0
+    /// The run's live entries.
+    package internal(set) var runCount = 0
     /// Head of the free-slot list, -1 when empty.
     private(set) var freeHead: Int32 = -1
     private var nextSequence: UInt64 = 0
@@ -81,23 +93,26 @@ package struct DeadlineHeap<Payload> {
 
     /// The number of entries.
     /// - Complexity: O(1).
-    package var count: Int { nodes.count }
+    package var count: Int { nodes.count + runCount }
 
     /// Whether there are no entries.
     /// - Complexity: O(1).
-    package var isEmpty: Bool { nodes.isEmpty }
+    package var isEmpty: Bool { count == 0 }
 
     /// The earliest deadline of all entries, or `nil` when there are none.
     /// - Complexity: O(1).
     package var peekDeadline: Int64? {
-        guard let first = nodes.first else { return nil }
-        return isOrdered ? first.deadline : unorderedMinimum
+        if !isOrdered { return unorderedMinimum }
+        let heapFirst = nodes.first?.deadline
+        guard runCount > 0 else { return heapFirst }
+        let runFirst = run[runHead].deadline
+        return heapFirst.map { Swift.min($0, runFirst) } ?? runFirst
     }
 
     /// Bytes held by the arrays, counting spare capacity but not what payloads point to.
     /// - Complexity: O(1).
     package var allocatedByteCount: Int {
-        nodes.capacity * MemoryLayout<Node>.stride + payloads.capacity * MemoryLayout<Payload?>.stride
+        (nodes.capacity + run.capacity) * MemoryLayout<Node>.stride + payloads.capacity * MemoryLayout<Payload?>.stride
             + positions.capacity * MemoryLayout<Int32>.stride + generations.capacity * MemoryLayout<UInt32>.stride
             + sequences.capacity * MemoryLayout<UInt64>.stride
     }
@@ -122,7 +137,7 @@ package struct DeadlineHeap<Payload> {
             payloads[slot] = payload
         } else {
             slot = positions.count
-            precondition(slot < Int(Int32.max), "DeadlineHeap is full")
+            precondition(slot < Self.runFlag, "DeadlineHeap is full")
             positions.append(0)
             generations.append(0)
             sequences.append(sequence)
@@ -130,7 +145,7 @@ package struct DeadlineHeap<Payload> {
         }
         let node = Node(deadline: deadline, slot: UInt32(truncatingIfNeeded: slot))
         let index = nodes.count
-        if index == 0 {
+        if index == 0 && runCount == 0 {
             isOrdered = false
             unorderedMinimum = deadline
         }
@@ -155,29 +170,40 @@ package struct DeadlineHeap<Payload> {
     /// - Complexity: O(1).
     package func deadline(of handle: Handle) -> Int64? {
         guard contains(handle) else { return nil }
-        return nodes[Int(positions[Int(handle.slot)])].deadline
+        let position = Int(positions[Int(handle.slot)])
+        return position >= Self.runFlag ? run[position - Self.runFlag].deadline : nodes[position].deadline
     }
 
     /// Removes the entry a handle names.
     /// - Parameter handle: A handle returned by ``insert(deadline:payload:)``.
     /// - Returns: The entry's payload, or `nil` if the entry already left (popped, removed, or its
     ///   slot reused).
-    /// - Complexity: O(log n); O(n) once, for the first removal after a bulk of inserts.
+    /// - Complexity: O(log n); O(1) for a run entry, or for a bulk entry before the first pop that
+    ///   is not the earliest; O(n log n) once, for removing the earliest of a bulk of inserts.
     @discardableResult
     package mutating func remove(_ handle: Handle) -> Payload? {
         guard contains(handle) else { return nil }
-        if !isOrdered { heapify() }
-        return removeNode(at: Int(positions[Int(handle.slot)])).payload
+        let slot = Int(handle.slot)
+        if !isOrdered {
+            let index = Int(positions[slot])
+            if nodes[index].deadline > unorderedMinimum { return removeUnordered(at: index) }
+            sortIntoRun()
+        }
+        let position = Int(positions[slot])
+        if position >= Self.runFlag { return removeFromRun(at: position - Self.runFlag) }
+        return removeNode(at: position).payload
     }
 
     /// Removes and returns the earliest entry if its deadline is at or before a limit.
     /// - Parameter limit: The latest deadline to accept, in nanoseconds.
     /// - Returns: The earliest entry's deadline and payload, or `nil` if there are no entries or
     ///   the earliest deadline is after `limit`.
-    /// - Complexity: O(log n); O(n) once, for the first pop after a bulk of inserts.
+    /// - Complexity: O(log n); O(1) amortised from the run; O(n log n) once, for the first pop
+    ///   after a bulk of inserts.
     package mutating func popFirst(ifDueBy limit: Int64) -> (deadline: Int64, payload: Payload)? {
         guard let first = peekDeadline, first <= limit else { return nil }
-        if !isOrdered { heapify() }
+        if !isOrdered { sortIntoRun() }
+        if runCount > 0 && (nodes.isEmpty || precedes(run[runHead], nodes[0])) { return popRun() }
         return removeNode(at: 0)
     }
 
@@ -188,7 +214,14 @@ package struct DeadlineHeap<Payload> {
             payloads[Int(node.slot)] = nil
             freeSlot(Int(node.slot))
         }
+        for node in run[runHead...] where node.slot != Self.tombstone {
+            payloads[Int(node.slot)] = nil
+            freeSlot(Int(node.slot))
+        }
         nodes.removeAll()
+        run.removeAll()
+        runHead = 0
+        runCount = 0
         isOrdered = true
     }
 
@@ -206,11 +239,16 @@ package struct DeadlineHeap<Payload> {
                 siftDown(last, from: index)
             }
         }
+        return (removed.deadline, takePayload(slot))
+    }
+
+    /// Takes a slot's payload and puts the slot on the free list.
+    mutating func takePayload(_ slot: Int) -> Payload {
         guard let payload = payloads[slot].take() else {
             fatalError("DeadlineHeap: slot \(slot) held no payload")
         }
         freeSlot(slot)
-        return (removed.deadline, payload)
+        return payload
     }
 
     /// Puts a slot whose entry has left on the free list. The generation is bumped when the slot

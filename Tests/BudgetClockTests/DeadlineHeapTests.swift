@@ -97,9 +97,10 @@ import TestSupport
         #expect(MemoryLayout<Heap.Handle>.size == 8)
     }
 
-    @Test func equalDeadlinesStayFirstInFirstOutThroughABulkHeapify() {
+    @Test func equalDeadlinesStayFirstInFirstOutThroughTheSortedRun() {
         // Expected: a bulk of inserts into an empty heap stays unordered (peek still right) until
-        // the first pop orders it; ties then pop in insertion order, earlier and later around them.
+        // the first pop sorts it into the run; ties then pop in insertion order, earlier and later
+        // around them.
         let expected = (0..<30).map { "tie\($0)" }
         var heap = DeadlineHeap<String>()
         for (index, name) in expected.enumerated() {
@@ -126,6 +127,33 @@ import TestSupport
         #expect(drain(&heap) == ["1", "5", "9"])
         heap.insert(deadline: 4, payload: "4")
         #expect(!heap.isOrdered && heap.peekDeadline == 4)
+    }
+
+    @Test func aBulkIsSortedIntoARunThatMergesWithTheHeapAndSkipsItsTombstones() {
+        // Expected: removing a bulk entry that is not the earliest takes it out before any sort
+        // (still unordered); the first pop sorts the rest into the run; later inserts go into the
+        // heap and pop between run entries, a tie going to the earlier insert (the run's); removed
+        // run entries, at the cursor or behind it, are skipped; a drained run is emptied.
+        var heap = DeadlineHeap<String>()
+        var handles: [Int64: DeadlineHeap<String>.Handle] = [:]
+        for deadline in [50, 10, 40, 20, 30, 60] as [Int64] { handles[deadline] = heap.insert(deadline: deadline, payload: "r\(deadline)") }
+        #expect(heap.remove(handles[60]!) == "r60")
+        #expect(!heap.isOrdered && heap.count == 5 && heap.peekDeadline == 10)
+        heap.checkInvariants()
+        #expect(heap.popFirst(ifDueBy: 10)?.payload == "r10")
+        #expect(heap.isOrdered && heap.run.count == 5 && heap.runCount == 4 && heap.nodes.isEmpty)
+        heap.insert(deadline: 30, payload: "h30")
+        heap.insert(deadline: 25, payload: "h25")
+        #expect(heap.remove(handles[20]!) == "r20", "at the cursor")
+        #expect(heap.remove(handles[40]!) == "r40", "past the cursor")
+        #expect(heap.deadline(of: handles[50]!) == 50 && heap.deadline(of: handles[40]!) == nil)
+        #expect(heap.peekDeadline == 25 && heap.count == 4)
+        heap.checkInvariants()
+        #expect(drain(&heap) == ["h25", "r30", "h30", "r50"])
+        #expect(heap.run.isEmpty && heap.runCount == 0 && heap.isEmpty)
+        heap.insert(deadline: 5, payload: "again")
+        #expect(!heap.isOrdered, "an emptied heap takes a bulk again")
+        heap.checkInvariants()
     }
 
     /// Payloads move bitwise inside the heap; every one must still be destroyed exactly once.
@@ -167,7 +195,7 @@ import TestSupport
         var reference: [(deadline: Int64, order: Int, id: Int)] = []
         var handles: [DeadlineHeap<Int>.Handle] = []
         var now: Int64 = 0
-        var sawUnordered = false
+        var sawUnordered = false, sawRun = false
         for step in 0..<LongRun.cases(4_000, quick: 1_500) {
             switch random.next(below: 10) {
             case 0..<5:
@@ -200,8 +228,9 @@ import TestSupport
             #expect(heap.count == reference.count)
             #expect(heap.peekDeadline == reference.first?.deadline)
             sawUnordered = sawUnordered || (!heap.isOrdered && heap.count > 1)
+            sawRun = sawRun || (heap.runCount > 1 && !heap.nodes.isEmpty)
         }
-        #expect(sawUnordered, "bulk loading is exercised")
+        #expect(sawUnordered && sawRun, "bulk loading and the run beside the heap are exercised")
         let rest = (0..<heap.count).compactMap { _ in heap.popFirst(ifDueBy: .max)?.payload }
         #expect(rest == reference.map(\.id))
         #expect(heap.isEmpty)
