@@ -9,7 +9,7 @@ extension DeviceCore {
     /// Nothing changes when it throws.
     package mutating func apply(_ event: LifecycleEvent, to app: AppID, at now: BudgetInstant) throws(LifecycleError) -> [Effect] {
         let s = slot(app)
-        if records[s].pendingExit != nil, !Self.isKill(event) {
+        if records[s].isTerminating, !Self.isKill(event) {
             throw LifecycleError(event: event, state: records[s].state, problem: .terminating, app: app)
         }
         if case .suspend = event, !records[s].heldFileLocks.isEmpty {
@@ -133,7 +133,7 @@ extension DeviceCore {
         let s = slot(app)
         records[s].heldSteps += held
         if holds { holdsBehind.insert(app) }
-        records[s].pendingExit = deferredExit
+        if let deferredExit { records[s].running.pendingExit = deferredExit }
         let hasCallbacks = steps.contains {
             switch $0 {
             case .callback, .notification, .sceneCallback: true
@@ -152,7 +152,7 @@ extension DeviceCore {
             cancelQueuedContinuedRequests(of: app, at: now)
         }
         guard !steps.isEmpty else { return effects }
-        if hasCallbacks { records[s].inFlight += 1 }
+        if hasCallbacks { records[s].running.inFlight += 1 }
         // The queue is resumed (or dropped, on exit) before the steps are queued on it.
         let queueEffects = effects.filter(\.isQueueControl)
         // Suspension alone is immediate: the shell suspends the queue rather than queueing a delivery.
@@ -178,6 +178,7 @@ extension DeviceCore {
         var effects: [Effect] = []
         if previous == .notRunning {
             record.incarnation += 1
+            record.process = RunningProcess()
             record.finiteTasks.processLaunched()
             record.memory.footprint = Self.clampedFootprint(record.manifest.memoryFootprint)
             memory.inUse += record.memory.footprint
@@ -218,8 +219,7 @@ extension DeviceCore {
         holdsBehind.remove(app)
         record(.exit(reason, code: code), app, now)
         // Said once: the callback that was running never finishes, and nothing it does later counts.
-        if let callback = records[s].runningCallback {
-            records[s].runningCallback = nil
+        if let callback = records[s].process?.runningCallback {
             record(.killedMidCallback(callback), app, now)
         }
         // The shell drops the process's closures and task objects when it performs `dropQueue`.
@@ -244,10 +244,10 @@ extension DeviceCore {
     package mutating func settle(_ app: AppID, incarnation: UInt64, at now: BudgetInstant) -> [Effect] {
         let s = slot(app)
         guard records[s].incarnation == incarnation, records[s].inFlight > 0 else { return [] }
-        records[s].inFlight -= 1
+        records[s].running.inFlight -= 1
         guard records[s].inFlight == 0 else { return [] }
-        if let reason = records[s].pendingExit {
-            records[s].pendingExit = nil
+        if let reason = records[s].process?.pendingExit {
+            records[s].running.pendingExit = nil
             return commit(Lifecycle.Transition(from: records[s].state, to: .notRunning, steps: [.exit(reason), .enter(.notRunning)]),
                           of: app, cause: .terminate(reason), at: now)
         }
