@@ -91,41 +91,33 @@ extension BackgroundSystem {
     /// Whether the device has a network connection (on by default). Losing it expires running
     /// processing tasks that require it, at once; regaining it runs requests waiting for it.
     public func setNetworkAvailable(_ available: Bool) {
-        decide { core, now in core.changeConditions(at: now) { $0.networkAvailable = available } }
+        decide { core, now in core.setNetworkAvailable(available, at: now) }
     }
 
     /// Whether the device is connected to external power (off by default). Losing it expires running
     /// processing tasks that require it, at once.
     public func setExternalPower(_ connected: Bool) {
-        decide { core, now in core.changeConditions(at: now) { $0.externalPower = connected } }
+        decide { core, now in core.setExternalPower(connected, at: now) }
     }
 
     /// Whether the device is idle (off by default): processing tasks run only while it is. Ending
     /// idleness expires every running processing task at once; the user opening an app ends it too.
     public func setDeviceIdle(_ idle: Bool) {
-        decide { core, now in core.changeConditions(at: now) { $0.deviceIdle = idle } }
+        decide { core, now in core.setDeviceIdle(idle, at: now) }
     }
 
     /// Whether the system is under load (off by default): while it is, no continued-processing task
     /// starts — requests with the `queue` strategy wait, those with `fail` are refused
     /// (`immediateRunIneligible`) [S55]. Turning it off starts queued requests while there is room.
     public func setSystemUnderLoad(_ underLoad: Bool) {
-        decide { core, now in
-            if core.continued.systemUnderLoad != underLoad { core.recordDevice(.systemUnderLoad(underLoad), now) }
-            core.continued.systemUnderLoad = underLoad
-            return []
-        }
+        decide { core, now in core.setSystemUnderLoad(underLoad, at: now) }
     }
 
     /// Whether the device supports background GPU use for continued-processing tasks
     /// (`BGTaskScheduler.supportedResources` containing `.gpu`; off by default). A request that
     /// needs the GPU on a device without it is refused (`notPermitted`) [S47][S53].
     public func setSupportsBackgroundGPU(_ supported: Bool) {
-        decide { core, now in
-            if core.continued.supportsBackgroundGPU != supported { core.recordDevice(.backgroundGPU(supported), now) }
-            core.continued.supportsBackgroundGPU = supported
-            return []
-        }
+        decide { core, now in core.setSupportsBackgroundGPU(supported, at: now) }
     }
 
     /// The continued-processing tasks the user sees, as the system's Live Activities show them:

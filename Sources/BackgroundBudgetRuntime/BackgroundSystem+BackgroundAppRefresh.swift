@@ -11,7 +11,7 @@ extension BackgroundSystem {
     /// Refresh). Off, apps get no silent-push wakes (and no fetch or refresh launches); finite tasks,
     /// audio, location and VoIP are unaffected [S62][S65]. Apps whose status changes are told.
     public func setBackgroundAppRefresh(enabled: Bool) {
-        decide { core, now in core.changeRefreshSettings(at: now) { $0.settings.backgroundAppRefresh = enabled } }
+        decide { core, now in core.setBackgroundAppRefresh(enabled, at: now) }
     }
 
     /// Turns Background App Refresh on or off for one app.
@@ -19,13 +19,13 @@ extension BackgroundSystem {
     public func setBackgroundAppRefresh(enabled: Bool, for app: Application) {
         requireInstalled(app)
         decide { core, now in
-            core.changeRefreshSettings(at: now) { $0.records[$0.slot(app.id)].backgroundAppRefresh = enabled }
+            core.setBackgroundAppRefresh(enabled, app: app.id, at: now)
         }
     }
 
     /// Turns Low Power Mode on or off; on, it turns Background App Refresh off for every app [S60][S66].
     public func setLowPowerMode(_ enabled: Bool) {
-        decide { core, now in core.changeRefreshSettings(at: now) { $0.settings.lowPowerMode = enabled } }
+        decide { core, now in core.setLowPowerMode(enabled, at: now) }
     }
 
     /// Whether the battery is critically low. Apple lists a critically low battery first among the
@@ -36,12 +36,12 @@ extension BackgroundSystem {
     /// battery recovers; finite tasks, audio, location and VoIP are unaffected, and tasks already running
     /// go on (the source says nothing about them).
     public func setCriticallyLowBattery(_ critical: Bool) {
-        decide { core, now in core.changeRefreshSettings(at: now) { $0.settings.criticallyLowBattery = critical } }
+        decide { core, now in core.setCriticallyLowBattery(critical, at: now) }
     }
 
     /// Whether the device forbids Background App Refresh (status `restricted` for every app).
     public func setBackgroundAppRefreshRestricted(_ restricted: Bool) {
-        decide { core, now in core.changeRefreshSettings(at: now) { $0.settings.backgroundAppRefreshRestricted = restricted } }
+        decide { core, now in core.setBackgroundAppRefreshRestricted(restricted, at: now) }
     }
 }
 

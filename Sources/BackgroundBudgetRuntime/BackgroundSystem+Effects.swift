@@ -1,166 +1,133 @@
 extension BackgroundSystem {
-    /// Performs effects in order. Runs no app code: queues only take work, timers are only scheduled.
+    /// The queues that received work or were resumed while effects were performed, in order of first
+    /// appearance: drained once the lock is released.
+    struct TouchedQueues {
+        private(set) var queues: [AppExecutor] = []
+
+        /// Notes a queue, once.
+        mutating func note(_ queue: AppExecutor) {
+            if !queues.contains(where: { $0 === queue }) { queues.append(queue) }
+        }
+    }
+
+    /// Performs effects in the order the core returned them. Runs no app code: under the lock, queues
+    /// only take work and timers are only scheduled; the work runs once the lock is released.
     /// - Returns: The queues to drain once the lock is released, in order of first appearance: the
     ///   main queues that received work, and every queue resumed (which may hold work).
     func perform(_ effects: [Effect], in state: inout State, at now: BudgetInstant) -> [AppExecutor] {
-        var touched: [AppExecutor] = []
-        func note(_ queue: AppExecutor) {
-            if !touched.contains(where: { $0 === queue }) { touched.append(queue) }
+        var touched = TouchedQueues()
+        for effect in effects { perform(effect, in: &state, at: now, touched: &touched) }
+        return touched.queues
+    }
+
+    /// Performs one effect: each kind has its own function.
+    private func perform(_ effect: Effect, in state: inout State, at now: BudgetInstant, touched: inout TouchedQueues) {
+        switch effect {
+        case .deliver(let delivery): deliver(delivery, in: state, touched: &touched)
+        case .suspendQueue(let id): suspendQueue(of: id, in: state)
+        case .expirationHandlers(let id, let incarnation, let tasks):
+            enqueueExpirationHandlers(tasks, app: id, incarnation: incarnation, in: state, touched: &touched)
+        case .refusedTaskHandler(let id, let incarnation):
+            enqueueRefusedTaskHandler(app: id, incarnation: incarnation, in: &state, touched: &touched)
+        case .arm(let id, let timer, let instant, let token): arm(timer, app: id, at: instant, token: token, in: &state)
+        case .disarm(let id, let timer): disarm(timer, app: id, in: &state)
+        case .resumeQueue(let id): resumeQueue(of: id, in: state, touched: &touched)
+        case .deliverEvent(let id, let incarnation, let event):
+            deliver(event, app: id, incarnation: incarnation, in: state, touched: &touched)
+        case .memoryWarning(let id, let incarnation):
+            deliverMemoryWarning(app: id, incarnation: incarnation, in: state, touched: &touched)
+        case .deliverNotification(let id, let incarnation, let notification):
+            deliver(notification, app: id, incarnation: incarnation, in: state, touched: &touched)
+        case .performFetch(let id, let incarnation, let fetch):
+            enqueueFetch(fetch, app: id, incarnation: incarnation, in: state, touched: &touched)
+        case .runScheduledTask(let id, let incarnation, let ref):
+            enqueueScheduledTask(ref, app: id, incarnation: incarnation, in: &state, touched: &touched)
+        case .scheduledTaskExpiration(let id, let incarnation, let number):
+            enqueueScheduledTaskExpiration(number, app: id, incarnation: incarnation, in: state, touched: &touched)
+        case .keepAliveHandler(let id, let incarnation):
+            enqueueKeepAliveHandler(app: id, incarnation: incarnation, in: state, touched: &touched)
+        case .dropQueue(let id): dropQueue(of: id, in: &state, at: now)
+        case .releaseExpirationHandler(let id, let task): releaseExpirationHandler(task, app: id, in: &state)
+        case .releaseKeepAliveHandler(let id): releaseKeepAliveHandler(app: id, in: &state)
+        case .releaseScheduledTask(let id, let number): releaseScheduledTask(number, app: id, in: &state)
         }
-        func note(_ app: Application) { note(app.queue) }
-        for effect in effects {
-            switch effect {
-            case .deliver(let delivery):
-                guard let app = state.handles[delivery.app] else { continue }
-                let options: LaunchOptions = if case .launchInBackground(let reason) = delivery.event {
-                    LaunchOptions(backgroundLaunchReason: reason)
-                } else {
-                    LaunchOptions()
-                }
-                app.queue.enqueue { [self] in
-                    app.perform(delivery.steps, options: options, incarnation: delivery.incarnation)
-                    if delivery.settles { settle(app.id, incarnation: delivery.incarnation) }
-                }
-                note(app)
-            case .suspendQueue(let id):
-                guard let app = state.handles[id] else { continue }
-                // Suspension is immediate: the queue stops starting work now, and the app, which
-                // runs no code, sees its state change without a delivery.
-                app.setVisibleState(.suspended)
-                app.queue.suspend()
-                Application.forEachMadeQueue(of: id, in: state) { $0.suspend() }
-            case .expirationHandlers(let id, let incarnation, let tasks):
-                guard let app = state.handles[id] else { continue }
-                let table = state.closures[id]?.expirationHandlers ?? [:]
-                let handlers = tasks.map { table[$0] }
-                app.queue.enqueue { [self] in
-                    // Timed together, as a callback is: see ``BudgetPolicy/expirationHandlerLimit``.
-                    decide { core, now in core.expirationHandlersStarted(id, incarnation: incarnation, at: now) }
-                    for handler in handlers { handler?() }
-                    decide { core, now in core.expirationHandlersReturned(id, incarnation: incarnation, at: now) }
-                }
-                note(app)
-            case .refusedTaskHandler(let id, let incarnation):
-                guard let app = state.handles[id] else { continue }
-                let handler = state.closures[id]?.refusedTaskHandlers.isEmpty == false
-                    ? state.closures[id]?.refusedTaskHandlers.removeFirst() : nil
-                app.queue.enqueue { [self] in
-                    decide { core, now in core.refusedTaskHandlerStarted(id, incarnation: incarnation, at: now) }
-                    handler?()
-                    decide { core, now in core.expirationHandlersReturned(id, incarnation: incarnation, at: now) }
-                }
-                note(app)
-            case .arm(let id, let timer, let instant, let token):
-                let key = TimerKey(app: id, timer: timer)
-                if let armed = state.timers.removeValue(forKey: key) { clock.cancel(armed) }
-                state.timers[key] = clock.schedule(at: instant) { [weak self] in
-                    self?.timerFired(timer, app: id, token: token)
-                }
-            case .disarm(let id, let timer):
-                if let armed = state.timers.removeValue(forKey: TimerKey(app: id, timer: timer)) { clock.cancel(armed) }
-            case .resumeQueue(let id):
-                guard let app = state.handles[id] else { continue }
-                app.queue.resume()
-                note(app)
-                Application.forEachMadeQueue(of: id, in: state) { queue in
-                    queue.resume()
-                    note(queue)
-                }
-            case .deliverEvent(let id, let incarnation, let event):
-                guard let app = state.handles[id] else { continue }
-                app.queue.enqueue { [self] in
-                    app.receive(event)
-                    decide { core, now in core.eventHandled(event, app: id, incarnation: incarnation, at: now) }
-                }
-                note(app)
-            case .memoryWarning(let id, let incarnation):
-                guard let app = state.handles[id] else { continue }
-                app.queue.enqueue { [self] in
-                    app.perform([.callback(.didReceiveMemoryWarning)], options: LaunchOptions(), incarnation: incarnation)
-                    decide { core, now in core.memoryWarningHandled(app: id, incarnation: incarnation, at: now) }
-                }
-                note(app)
-            case .deliverNotification(let id, let incarnation, let notification):
-                guard let app = state.handles[id] else { continue }
-                app.queue.enqueue { [self] in
-                    app.receive(notification)
-                    settle(id, incarnation: incarnation)
-                }
-                note(app)
-            case .performFetch(let id, let incarnation, let fetch):
-                guard let app = state.handles[id] else { continue }
-                app.queue.enqueue { [self] in
-                    app.performFetch { [weak self] result in
-                        // A completion called after the process ended (kept, or from code still running
-                        // after the kill) has no effect and no trace entry.
-                        self?.decide { core, now in
-                            core.isLive(id, incarnation: incarnation) ? core.fetchCompleted(fetch, result: result, app: id, at: now) : []
-                        }
-                    }
-                    settle(id, incarnation: incarnation)
-                }
-                note(app)
-            case .runScheduledTask(let id, let incarnation, let ref):
-                guard let app = state.handles[id] else { continue }
-                let task = ScheduledTask(identifier: ref.identifier, kind: ref.kind, app: id, number: ref.number, incarnation: incarnation, system: self)
-                state.closures[id, default: AppClosures()].scheduledTasks[ref.number] = task
-                app.queue.enqueue { [self] in
-                    let handler = self.state.withLock { state in
-                        state.core.launchHandlerKey(app: id, task: ref.number, incarnation: incarnation)
-                            .flatMap { state.closures[id]?.launchHandlers[$0] }
-                    }
-                    if let handler {
-                        handler(task)   // outside the lock
-                    } else {
-                        decide { core, now in core.scheduledTaskUnhandled(app: id, task: ref.number, at: now) }
-                    }
-                    settle(id, incarnation: incarnation)
-                }
-                note(app)
-            case .scheduledTaskExpiration(let id, let incarnation, let number):
-                guard let app = state.handles[id] else { continue }
-                let task = state.closures[id]?.scheduledTasks[number]
-                app.queue.enqueue { [self] in
-                    task?.takeExpirationHandler()?()
-                    settle(id, incarnation: incarnation)
-                }
-                note(app)
-            case .keepAliveHandler(let id, let incarnation):
-                guard let app = state.handles[id] else { continue }
-                let handler = state.closures[id]?.keepAliveHandler
-                app.queue.enqueue { [self] in
-                    handler?()
-                    decide { core, now in core.keepAliveHandlerReturned(id, incarnation: incarnation, at: now) }
-                }
-                note(app)
-            case .dropQueue(let id):
-                guard let app = state.handles[id] else { continue }
-                // The process's queues (its main queue and those it made) drop what they hold.
-                var dropped = app.queue.terminate()
-                Application.forEachMadeQueue(of: id, in: state) { dropped += $0.terminate() }
-                if dropped > 0 { state.core.record(.workDropped(count: dropped), id, now) }
-                // The process ended: every closure and task object it gave goes, outside the lock.
-                if let closures = state.closures.removeValue(forKey: id) {
-                    for task in closures.scheduledTasks.values {
-                        if let handler = task.takeExpirationHandler() { state.released.append(handler) }
-                    }
-                    state.released.append(closures)
-                }
-            case .releaseExpirationHandler(let id, let task):
-                if let handler = state.closures[id]?.expirationHandlers.removeValue(forKey: task) { state.released.append(handler) }
-            case .releaseKeepAliveHandler(let id):
-                if let handler = state.closures[id]?.keepAliveHandler {
-                    state.closures[id]?.keepAliveHandler = nil
-                    state.released.append(handler)
-                }
-            case .releaseScheduledTask(let id, let number):
-                guard let task = state.closures[id]?.scheduledTasks.removeValue(forKey: number) else { continue }
-                // The handler usually captures the task: taking it breaks the cycle.
+    }
+
+    private func deliver(_ delivery: Delivery, in state: State, touched: inout TouchedQueues) {
+        guard let app = state.handles[delivery.app] else { return }
+        let options: LaunchOptions = if case .launchInBackground(let reason) = delivery.event {
+            LaunchOptions(backgroundLaunchReason: reason)
+        } else {
+            LaunchOptions()
+        }
+        app.queue.enqueue { [self] in
+            app.perform(delivery.steps, options: options, incarnation: delivery.incarnation)
+            if delivery.settles { settle(app.id, incarnation: delivery.incarnation) }
+        }
+        touched.note(app.queue)
+    }
+
+    private func suspendQueue(of id: AppID, in state: State) {
+        guard let app = state.handles[id] else { return }
+        // Suspension is immediate: the queue stops starting work now, and the app, which
+        // runs no code, sees its state change without a delivery.
+        app.setVisibleState(.suspended)
+        app.queue.suspend()
+        Application.forEachMadeQueue(of: id, in: state) { $0.suspend() }
+    }
+
+    private func resumeQueue(of id: AppID, in state: State, touched: inout TouchedQueues) {
+        guard let app = state.handles[id] else { return }
+        app.queue.resume()
+        touched.note(app.queue)
+        Application.forEachMadeQueue(of: id, in: state) { queue in
+            queue.resume()
+            touched.note(queue)
+        }
+    }
+
+    /// The process ended: its queues drop what they hold (the core records how much), and every
+    /// closure and task object it gave goes, dropped outside the lock.
+    private func dropQueue(of id: AppID, in state: inout State, at now: BudgetInstant) {
+        guard let app = state.handles[id] else { return }
+        var dropped = app.queue.terminate()
+        Application.forEachMadeQueue(of: id, in: state) { dropped += $0.terminate() }
+        state.core.workDropped(count: dropped, app: id, at: now)
+        if let closures = state.closures.removeValue(forKey: id) {
+            for task in closures.scheduledTasks.values {
                 if let handler = task.takeExpirationHandler() { state.released.append(handler) }
-                state.released.append(task)
             }
+            state.released.append(closures)
         }
-        return touched
+    }
+
+    private func arm(_ timer: AppTimer, app id: AppID, at instant: BudgetInstant, token: UInt64, in state: inout State) {
+        let key = TimerKey(app: id, timer: timer)
+        if let armed = state.timers.removeValue(forKey: key) { clock.cancel(armed) }
+        state.timers[key] = clock.schedule(at: instant) { [weak self] in
+            self?.timerFired(timer, app: id, token: token)
+        }
+    }
+
+    private func disarm(_ timer: AppTimer, app id: AppID, in state: inout State) {
+        if let armed = state.timers.removeValue(forKey: TimerKey(app: id, timer: timer)) { clock.cancel(armed) }
+    }
+
+    private func releaseExpirationHandler(_ task: BackgroundTaskIdentifier, app id: AppID, in state: inout State) {
+        if let handler = state.closures[id]?.expirationHandlers.removeValue(forKey: task) { state.released.append(handler) }
+    }
+
+    private func releaseKeepAliveHandler(app id: AppID, in state: inout State) {
+        guard let handler = state.closures[id]?.keepAliveHandler else { return }
+        state.closures[id]?.keepAliveHandler = nil
+        state.released.append(handler)
+    }
+
+    private func releaseScheduledTask(_ number: UInt64, app id: AppID, in state: inout State) {
+        guard let task = state.closures[id]?.scheduledTasks.removeValue(forKey: number) else { return }
+        // The handler usually captures the task: taking it breaks the cycle.
+        if let handler = task.takeExpirationHandler() { state.released.append(handler) }
+        state.released.append(task)
     }
 
     private func timerFired(_ timer: AppTimer, app: AppID, token: UInt64) {
@@ -170,7 +137,7 @@ extension BackgroundSystem {
     }
 
     /// Called on the app's queue once a delivery or handler batch that settles has run.
-    private func settle(_ app: AppID, incarnation: UInt64) {
+    func settle(_ app: AppID, incarnation: UInt64) {
         decide { core, now in core.settle(app, incarnation: incarnation, at: now) }
     }
 

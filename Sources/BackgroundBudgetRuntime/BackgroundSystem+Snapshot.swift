@@ -4,10 +4,6 @@ extension BackgroundSystem {
     /// memory, settings and conditions. Two systems with equal snapshots at the same instant decide
     /// alike from then on (the explorer prunes states it has already seen with it). Nothing changes.
     package var coreSnapshot: DeviceCore {
-        state.withLock { state in
-            var core = state.core
-            core.trace = Trace()
-            return core
-        }
+        state.withLock { $0.core.withoutTrace }
     }
 }

@@ -7,58 +7,43 @@ extension DeviceCore {
     /// ``NotificationState``), whose rules live with it.
     package struct AppRecord: Sendable {
         /// What the app declares (its Info.plist).
-        package var manifest: AppManifest
+        package internal(set) var manifest: AppManifest
         /// The app's authoritative state.
-        package var state: ApplicationState = .notRunning
+        package internal(set) var state: ApplicationState = .notRunning
         /// Counts launches; timers and queued work of an earlier incarnation are ignored.
-        package var incarnation: UInt64 = 0
-        /// Deliveries and handler batches handed to the app's queue and not yet settled.
-        package var inFlight = 0
-        /// The delegate callback running on the app's queue (between `callbackStarted` and
-        /// `callbackReturned`), if any: an exit meanwhile is recorded as `killedMidCallback`.
-        var runningCallback: AppCallback?
+        package internal(set) var incarnation: UInt64 = 0
+        /// The running process and what only means something while it runs; `nil` when the app is
+        /// not running. Made when the process launches, dropped whole when it ends.
+        package internal(set) var process: RunningProcess?
         /// Entries of delivered steps the app's queue has not reached yet, in queue order.
-        package var heldSteps: HeldStepQueue = []
-        /// Set while `applicationWillTerminate` runs: the exit follows when it returns.
-        var pendingExit: TerminationReason?
+        package internal(set) var heldSteps: HeldStepQueue = []
         /// The last suspension, for explanations.
         var lastSuspension: (time: BudgetInstant, reason: SuspensionReason)?
         /// Set when the user kills the app from the app switcher; cleared when the user opens it.
         var killedByUser = false
         /// Whether the app shows in the app switcher: the user opened it and has not swiped it away.
-        package var inAppSwitcher = false
+        package internal(set) var inAppSwitcher = false
         /// The token of each armed timer; a firing with another token is stale.
-        package var timerTokens: [AppTimer: UInt64] = [:]
+        package internal(set) var timerTokens: [AppTimer: UInt64] = [:]
         /// The app's own Background App Refresh switch.
-        package var backgroundAppRefresh = true
+        package internal(set) var backgroundAppRefresh = true
         /// What the app last finished in the background, for the reason of the suspension that follows.
         var finishedWork: SuspensionReason?
-        /// While the app launches: when the launch watchdog kills it (``BudgetPolicy/launchWatchdog``
-        /// after `willFinishLaunching` started); `nil` once its first activation or background entry
-        /// returned.
-        var launchDeadline: BudgetInstant?
-        /// While the app resumes: when the resume watchdog kills it (``BudgetPolicy/resumeWatchdog``
-        /// after `willEnterForeground` started); `nil` once `didBecomeActive` returned.
-        var resumeDeadline: BudgetInstant?
-
-        /// The file locks the process holds (paths): suspended while it holds one, it is killed
-        /// (`0xdead10cc`) [S22].
-        package var heldFileLocks: Set<String> = []
 
         /// Finite background tasks and their allowance.
-        package var finiteTasks = FiniteTaskState()
+        package internal(set) var finiteTasks = FiniteTaskState()
         /// Background modes at work: activities, event windows, monitoring, VoIP.
-        package var modes = ModeState()
+        package internal(set) var modes = ModeState()
         /// Legacy background fetch.
-        package var fetch = FetchState()
+        package internal(set) var fetch = FetchState()
         /// `BGTaskScheduler` registrations, pending requests and running tasks.
-        package var taskRequests = TaskRequestState()
+        package internal(set) var taskRequests = TaskRequestState()
         /// Memory footprint, last use and memory warnings.
-        package var memory = MemoryState()
+        package internal(set) var memory = MemoryState()
         /// Notifications coalesced while suspended, and silent-push throttling.
-        package var notifications = NotificationState()
+        package internal(set) var notifications = NotificationState()
         /// A scene-based app's scenes and sessions (empty for an app-delegate-only app).
-        package var scenes = SceneSet()
+        package internal(set) var scenes = SceneSet()
 
         /// A newly installed app: not running, every feature's state empty.
         package init(manifest: AppManifest) {
@@ -68,7 +53,7 @@ extension DeviceCore {
         /// Counts a delivery or handler batch handed to the app's queue (it holds the app until it
         /// settles) and returns the incarnation it belongs to.
         mutating func handOff() -> UInt64 {
-            inFlight += 1
+            running.inFlight += 1
             return incarnation
         }
 
@@ -77,7 +62,7 @@ extension DeviceCore {
         /// window is checked on its own, as it may have elapsed).
         var isIdleInBackground: Bool {
             state == .background && inFlight == 0 && fetch.running == nil && taskRequests.running.isEmpty
-                && pendingExit == nil && finiteTasks.open.isEmpty && modes.activities.isEmpty
+                && !isTerminating && finiteTasks.open.isEmpty && modes.activities.isEmpty
         }
 
         /// The jetsam band the app is in now [S72].
@@ -95,10 +80,7 @@ extension DeviceCore {
         /// - Returns: Whether a fetch was cut short (its opportunity is used up, and the plan goes on
         ///   from `now`), and whether a memory warning was being handled.
         mutating func processEnded(at now: BudgetInstant) -> (fetchCutShort: Bool, memoryWarningDropped: Bool) {
-            inFlight = 0
-            pendingExit = nil
-            (launchDeadline, resumeDeadline) = (nil, nil)
-            heldFileLocks.removeAll()
+            process = nil
             finiteTasks.processEnded()
             modes.processEnded()
             let fetchCutShort = fetch.processEnded(at: now)

@@ -8,7 +8,7 @@ extension DeviceCore {
         var holds: [Explanation.Hold] = []
         if record.state.isForeground { holds.append(.foreground) }
         if record.state.isExecuting {
-            if record.pendingExit != nil { holds.append(.terminating) }
+            if record.isTerminating { holds.append(.terminating) }
             if !record.finiteTasks.open.isEmpty {
                 holds.append(.backgroundTasks(count: record.finiteTasks.open.count,
                                               allowanceEndsAt: record.state == .background ? record.finiteTasks.armed.expiry : nil))

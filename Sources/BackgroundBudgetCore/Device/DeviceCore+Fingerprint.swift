@@ -53,14 +53,11 @@ extension DeviceCore.AppRecord {
     func mix(into h: inout StateHasher) {
         h.mix(raw: state)
         h.mix(incarnation)
-        h.mix(inFlight)
-        h.mix(runningCallback?.rawValue ?? "")
         h.mix(heldSteps.count)
         for steps in heldSteps {
             h.mix(describing: steps.callback)
             for entry in steps.entries { h.mix(describing: entry.kind) }
         }
-        h.mix(pendingExit?.rawValue ?? "")
         h.mix(lastSuspension?.time)
         h.mix(lastSuspension?.reason.rawValue ?? "")
         h.mix(killedByUser)
@@ -71,9 +68,7 @@ extension DeviceCore.AppRecord {
         }
         h.mix(backgroundAppRefresh)
         h.mix(finishedWork?.rawValue ?? "")
-        h.mix(launchDeadline)
-        h.mix(resumeDeadline)
-        h.mixUnordered(heldFileLocks) { $0.mix($1) }
+        process.mix(into: &h)
         finiteTasks.mix(into: &h)
         modes.mix(into: &h)
         switch fetch.interval {
@@ -112,6 +107,20 @@ extension DeviceCore.AppRecord {
         h.mix(scenes.disconnected.count)
         for scene in scenes.disconnected { h.mix(scene.rawValue) }
         h.mix(scenes.created)
+    }
+}
+
+extension DeviceCore.RunningProcess? {
+    /// Mixes the running process in (or that there is none).
+    func mix(into h: inout StateHasher) {
+        guard let process = self else { return h.mix(false) }
+        h.mix(true)
+        h.mix(process.inFlight)
+        h.mix(process.runningCallback?.rawValue ?? "")
+        h.mix(process.pendingExit?.rawValue ?? "")
+        h.mix(process.launchDeadline)
+        h.mix(process.resumeDeadline)
+        h.mixUnordered(process.heldFileLocks) { $0.mix($1) }
     }
 }
 

@@ -60,21 +60,21 @@ extension DeviceCore {
     package mutating func callbackStarted(_ callback: AppCallback, app: AppID, incarnation: UInt64, at now: BudgetInstant) -> [Effect] {
         let s = slot(app)
         guard records[s].incarnation == incarnation, records[s].state != .notRunning else { return [] }
-        records[s].runningCallback = callback
+        records[s].running.runningCallback = callback
         recordHeldSteps(app, starting: .app(callback), at: now)
         let limit: Duration
         switch callback {
         case .willFinishLaunching:
-            records[s].launchDeadline = now + policy.launchWatchdog
+            records[s].running.launchDeadline = now + policy.launchWatchdog
             return [arm(.watchdog, for: app, at: now + policy.launchWatchdog)]
         case .willEnterForeground:
-            records[s].resumeDeadline = now + policy.resumeWatchdog
+            records[s].running.resumeDeadline = now + policy.resumeWatchdog
             return [arm(.watchdog, for: app, at: now + policy.resumeWatchdog)]
         case .didEnterBackground: limit = policy.didEnterBackgroundLimit
         case .willTerminate: limit = policy.willTerminateLimit
         default: return []
         }
-        return [arm(.watchdog, for: app, at: min(now + limit, records[s].launchDeadline ?? now + limit))]
+        return [arm(.watchdog, for: app, at: min(now + limit, records[s].running.launchDeadline ?? now + limit))]
     }
 
     /// Notes that no callback runs any more, records the entries after a delivery's last callback
@@ -82,17 +82,17 @@ extension DeviceCore {
     /// `didBecomeActive` or `didEnterBackground` to return ends the launch.
     package mutating func callbackReturned(_ callback: AppCallback, app: AppID, at now: BudgetInstant) -> [Effect] {
         let s = slot(app)
-        if records[s].runningCallback == callback { records[s].runningCallback = nil }
+        if records[s].process?.runningCallback == callback { records[s].running.runningCallback = nil }
         recordHeldSteps(app, starting: nil, at: now)
-        if callback == .didBecomeActive, records[s].launchDeadline != nil || records[s].resumeDeadline != nil {
-            (records[s].launchDeadline, records[s].resumeDeadline) = (nil, nil)
+        if callback == .didBecomeActive, records[s].process?.hasDeadline == true {
+            records[s].running.clearDeadlines()
             return [disarm(.watchdog, for: app)]
         }
-        if callback == .didEnterBackground { (records[s].launchDeadline, records[s].resumeDeadline) = (nil, nil) }
+        if callback == .didEnterBackground { records[s].process?.clearDeadlines() }
         if callback == .didFinishLaunching, records[s].manifest.usesScenes, !records[s].state.isForeground,
-           records[s].launchDeadline != nil {
+           records[s].process?.launchDeadline != nil {
             // A scene-based app launched into the background has no activation: its launch ends here.
-            records[s].launchDeadline = nil
+            records[s].running.launchDeadline = nil
             return [disarm(.watchdog, for: app)]
         }
         return callback == .didEnterBackground || callback == .willTerminate ? [disarm(.watchdog, for: app)] : []

@@ -9,27 +9,27 @@ package struct DeviceCore: Sendable {
     /// The rules the core applies.
     package let policy: BudgetPolicy
     /// Every installed app's record, in installation order; ``slot(_:)`` finds one by identifier.
-    package var records: [AppRecord] = []
+    package internal(set) var records: [AppRecord] = []
     /// Each installed app's index in ``records``.
     private var slots: [AppID: Int] = [:]
     /// The app in the foreground, if one is (at most one at a time).
     package internal(set) var foreground: AppID?
     /// What happened, in order.
-    package var trace = Trace()
+    package internal(set) var trace = Trace()
 
     /// How much of the trace to keep.
     package let retention: TraceRetention
     /// The device's memory: capacity, bytes in use, the episode of pressure under way.
-    package var memory = MemoryPressureState()
+    package internal(set) var memory = MemoryPressureState()
     /// The suspended apps in the order memory pressure purges them (kept up to date by
     /// ``purgeOrderChanged(_:)``).
     package internal(set) var purgeOrder = PurgeOrder()
     /// Device-wide settings: Background App Refresh, Low Power Mode.
-    package var settings = DeviceSettings()
+    package internal(set) var settings = DeviceSettings()
     /// Network, power and idleness, for processing tasks.
-    package var conditions = DeviceConditions()
+    package internal(set) var conditions = DeviceConditions()
     /// Continued-processing tasks: the device-wide queue, the running tasks, load and GPU support.
-    package var continued = ContinuedProcessingState()
+    package internal(set) var continued = ContinuedProcessingState()
     /// The last `BGTaskScheduler` task number handed out.
     var lastScheduledTaskNumber: UInt64 = 0
     /// The last background fetch number handed out.
@@ -81,7 +81,7 @@ package struct DeviceCore: Sendable {
     }
 
     /// Records a trace entry for an app.
-    package mutating func record(_ kind: TraceEvent.Kind, _ app: AppID, _ now: BudgetInstant) {
+    mutating func record(_ kind: TraceEvent.Kind, _ app: AppID, _ now: BudgetInstant) {
         let event = TraceEvent(time: now, app: app, kind: kind)
         if held != nil {
             held?.append(event)
@@ -94,7 +94,7 @@ package struct DeviceCore: Sendable {
     }
 
     /// Records a device-wide change on ``AppID/device``.
-    package mutating func recordDevice(_ change: DeviceChange, _ now: BudgetInstant) {
+    mutating func recordDevice(_ change: DeviceChange, _ now: BudgetInstant) {
         record(.deviceChanged(change), .device, now)
     }
 }

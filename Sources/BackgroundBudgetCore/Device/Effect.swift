@@ -50,13 +50,3 @@ package enum Effect: Hashable, Sendable {
     /// lock; the handler usually captures the task, so taking it breaks the cycle).
     case releaseScheduledTask(AppID, task: UInt64)
 }
-
-extension Effect {
-    /// Whether this effect resumes or drops the app's queue (it must precede deliveries).
-    var isQueueControl: Bool {
-        switch self {
-        case .resumeQueue, .dropQueue: true
-        default: false
-        }
-    }
-}

@@ -9,7 +9,7 @@ extension DeviceCore {
     /// Nothing changes when it throws.
     package mutating func apply(_ event: LifecycleEvent, to app: AppID, at now: BudgetInstant) throws(LifecycleError) -> [Effect] {
         let s = slot(app)
-        if records[s].pendingExit != nil, !Self.isKill(event) {
+        if records[s].isTerminating, !Self.isKill(event) {
             throw LifecycleError(event: event, state: records[s].state, problem: .terminating, app: app)
         }
         if case .suspend = event, !records[s].heldFileLocks.isEmpty {
@@ -82,11 +82,14 @@ extension DeviceCore {
             steps.removeSubrange((index + 1)...)
         }
         var effects: [Effect] = []
+        // The queue is resumed (or dropped, on exit) before the steps are queued on it: kept apart
+        // from the start, so that nothing is reordered afterwards.
+        var queueControl: [Effect] = []
         let wasSuspended = state(of: app) == .suspended
         // A suspended app that dies is not resumed first: its queue is dropped (which bumps the epoch,
         // then resumes), so held work can never start on a real dispatch queue in between.
         if wasSuspended, transition.to != .notRunning, steps.contains(where: { if case .enter = $0 { true } else { false } }) {
-            effects.append(.resumeQueue(app))
+            queueControl.append(.resumeQueue(app))
             // Notifications queued while suspended come first, right after the app resumes.
             if steps.first == .enter(.background), !records[slot(app)].notifications.queued.isEmpty {
                 let queued = records[slot(app)].notifications.takeQueued()
@@ -109,6 +112,7 @@ extension DeviceCore {
                 case .callback(let callback):
                     core.record(.callback(callback), app, now)
                 case .exit(let reason):
+                    queueControl.append(.dropQueue(app))
                     return core.exit(app, reason: reason, at: now)
                 case .notification(let notification):
                     core.record(.notificationDelivered(notification), app, now)
@@ -133,7 +137,7 @@ extension DeviceCore {
         let s = slot(app)
         records[s].heldSteps += held
         if holds { holdsBehind.insert(app) }
-        records[s].pendingExit = deferredExit
+        if let deferredExit { records[s].running.pendingExit = deferredExit }
         let hasCallbacks = steps.contains {
             switch $0 {
             case .callback, .notification, .sceneCallback: true
@@ -151,10 +155,8 @@ extension DeviceCore {
             records[s].killedByUser = true
             cancelQueuedContinuedRequests(of: app, at: now)
         }
-        guard !steps.isEmpty else { return effects }
-        if hasCallbacks { records[s].inFlight += 1 }
-        // The queue is resumed (or dropped, on exit) before the steps are queued on it.
-        let queueEffects = effects.filter(\.isQueueControl)
+        guard !steps.isEmpty else { return queueControl + effects }
+        if hasCallbacks { records[s].running.inFlight += 1 }
         // Suspension alone is immediate: the shell suspends the queue rather than queueing a delivery.
         let delivery: Effect = steps == [.enter(.suspended)] ? .suspendQueue(app)
             : .deliver(Delivery(app: app, incarnation: records[s].incarnation, event: cause, steps: steps, settles: hasCallbacks))
@@ -167,7 +169,7 @@ extension DeviceCore {
         if !entries.isEmpty { records[s].heldSteps.append(HeldSteps(entries: entries, callback: nil)) }
         let relief = recheck ? relieveMemoryPressure(at: now) : []
         // Suspended or ended: requests that waited for the app to leave its run start now.
-        return queueEffects + [delivery] + effects.filter { !$0.isQueueControl } + eventEffects + relief
+        return queueControl + [delivery] + effects + eventEffects + relief
             + requestsAfterLeavingRun(slot: s, from: transition.from, at: now)
     }
 
@@ -178,6 +180,7 @@ extension DeviceCore {
         var effects: [Effect] = []
         if previous == .notRunning {
             record.incarnation += 1
+            record.process = RunningProcess()
             record.finiteTasks.processLaunched()
             record.memory.footprint = Self.clampedFootprint(record.manifest.memoryFootprint)
             memory.inUse += record.memory.footprint
@@ -218,8 +221,7 @@ extension DeviceCore {
         holdsBehind.remove(app)
         record(.exit(reason, code: code), app, now)
         // Said once: the callback that was running never finishes, and nothing it does later counts.
-        if let callback = records[s].runningCallback {
-            records[s].runningCallback = nil
+        if let callback = records[s].process?.runningCallback {
             record(.killedMidCallback(callback), app, now)
         }
         // The shell drops the process's closures and task objects when it performs `dropQueue`.
@@ -236,7 +238,8 @@ extension DeviceCore {
         // Everything of the process goes; the system's fetch plan for the app stays.
         let processTimers = AppTimer.allCases.filter { $0 != .fetchOpportunity && $0 != .taskRequestDue }
         for timer in processTimers { records[s].timerTokens[timer] = nil }
-        return processTimers.map { .disarm(app, $0) } + [.dropQueue(app)] + (ended.fetchCutShort ? planFetch(app, at: now) : [])
+        // The caller queues `dropQueue` ahead of the transition's other effects.
+        return processTimers.map { .disarm(app, $0) } + (ended.fetchCutShort ? planFetch(app, at: now) : [])
     }
 
     /// Called once the app's queue has run a delivery or handler batch that `settles`: finishes a
@@ -244,10 +247,10 @@ extension DeviceCore {
     package mutating func settle(_ app: AppID, incarnation: UInt64, at now: BudgetInstant) -> [Effect] {
         let s = slot(app)
         guard records[s].incarnation == incarnation, records[s].inFlight > 0 else { return [] }
-        records[s].inFlight -= 1
+        records[s].running.inFlight -= 1
         guard records[s].inFlight == 0 else { return [] }
-        if let reason = records[s].pendingExit {
-            records[s].pendingExit = nil
+        if let reason = records[s].process?.pendingExit {
+            records[s].running.pendingExit = nil
             return commit(Lifecycle.Transition(from: records[s].state, to: .notRunning, steps: [.exit(reason), .enter(.notRunning)]),
                           of: app, cause: .terminate(reason), at: now)
         }

@@ -10,9 +10,9 @@ extension DeviceCore {
     /// callback, recorded when that callback returns.
     package struct HeldSteps: Sendable, Hashable {
         /// The entries, in decision order; each is stamped again when recorded.
-        package var entries: [TraceEvent]
+        package internal(set) var entries: [TraceEvent]
         /// The callback whose start records them; `nil` for the entries after a delivery's last callback.
-        package var callback: CallbackKey?
+        package internal(set) var callback: CallbackKey?
     }
 
     /// An app-delegate or scene-delegate callback of a delivery.

@@ -5,7 +5,7 @@ extension DeviceCore {
 
     /// Changes a setting and tells every app in memory whose status changed
     /// (`backgroundRefreshStatusDidChangeNotification`: delivered now, or queued while suspended).
-    package mutating func changeRefreshSettings(at now: BudgetInstant, _ change: (inout DeviceCore) -> Void) -> [Effect] {
+    mutating func changeRefreshSettings(at now: BudgetInstant, _ change: (inout DeviceCore) -> Void) -> [Effect] {
         let before = records.map { backgroundRefreshStatus(of: $0.manifest.id) }
         let (settingsBefore, switchesBefore) = (settings, records.map(\.backgroundAppRefresh))
         change(&self)

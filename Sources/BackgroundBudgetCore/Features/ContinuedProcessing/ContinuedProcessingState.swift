@@ -5,13 +5,13 @@
 /// The rules here are pure: ``DeviceCore`` orchestrates them in DeviceCore+ContinuedProcessing.swift.
 package struct ContinuedProcessingState: Sendable {
     /// Continued-processing requests waiting for the system to start them, first in first out.
-    package var queue: [QueuedContinuedRequest] = []
+    package internal(set) var queue: [QueuedContinuedRequest] = []
     /// The running continued-processing tasks, in start order (at most the policy's limit).
-    package var running: [(app: AppID, number: UInt64)] = []
+    package internal(set) var running: [(app: AppID, number: UInt64)] = []
     /// While set, no continued-processing task starts.
-    package var systemUnderLoad = false
+    package internal(set) var systemUnderLoad = false
     /// Whether the device supports background GPU use (`BGTaskScheduler.supportedResources`).
-    package var supportsBackgroundGPU = false
+    package internal(set) var supportsBackgroundGPU = false
 
     /// Nothing queued or running, not under load, no background GPU.
     package init() {}

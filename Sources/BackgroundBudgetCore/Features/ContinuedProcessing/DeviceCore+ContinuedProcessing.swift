@@ -63,7 +63,7 @@ extension DeviceCore {
             let queued = continued.queue[index]
             let s = slot(queued.app)
             // An app that is terminating, or that exits on suspend and is not on screen, cannot take it now.
-            if records[s].pendingExit != nil || exitsOnSuspendGate(slot: s, exceptOnScreen: true) != nil {
+            if records[s].isTerminating || exitsOnSuspendGate(slot: s, exceptOnScreen: true) != nil {
                 index += 1
                 continue
             }
@@ -176,7 +176,7 @@ extension DeviceCore {
         if position > 0 { blockers.append(.queuedBehind(position)) }
         let s = slot(app)
         if let gate = exitsOnSuspendGate(slot: s, exceptOnScreen: true) { blockers.append(TaskRequestBlocker(gate)) }
-        if records[s].pendingExit != nil { blockers.append(.appTerminating) }
+        if records[s].isTerminating { blockers.append(.appTerminating) }
         if records[s].state != .notRunning, registeredHandlerKey(identifier, slot: s) == nil { blockers.append(.notRegistered) }
         return TaskRequestExplanation(app: app, request: queued.pending.request, submittedAt: queued.pending.submittedAt, blockers: blockers)
     }

@@ -1,9 +1,9 @@
 /// A continued-processing request waiting in the system's queue.
 package struct QueuedContinuedRequest: Sendable {
     /// The app that submitted it.
-    package var app: AppID
+    package internal(set) var app: AppID
     /// The request and when it was submitted.
-    package var pending: PendingTaskRequest
+    package internal(set) var pending: PendingTaskRequest
 
     /// A request of `app` waiting in the queue.
     package init(app: AppID, pending: PendingTaskRequest) {

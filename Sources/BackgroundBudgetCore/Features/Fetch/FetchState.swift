@@ -6,11 +6,11 @@ import BudgetTime
 /// The rules here are pure: ``DeviceCore`` orchestrates them in DeviceCore+Fetch.swift.
 package struct FetchState: Sendable {
     /// The app's requested fetch interval (the system remembers it across launches).
-    package var interval = BackgroundFetchInterval.never
+    package internal(set) var interval = BackgroundFetchInterval.never
     /// The fetch model: when the next fetch may come.
-    package var model = FetchModel(seed: 0)
+    package internal(set) var model = FetchModel(seed: 0)
     /// The running fetch: its number and when it started.
-    package var running: (number: UInt64, started: BudgetInstant)?
+    package internal(set) var running: (number: UInt64, started: BudgetInstant)?
     /// When the last fetch ended (or the interval was set).
     var lastEnd: BudgetInstant?
     /// The next fetch opportunity, while one is planned.

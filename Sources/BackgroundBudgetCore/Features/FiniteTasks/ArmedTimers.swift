@@ -3,9 +3,9 @@ import BudgetTime
 /// The allowance and overrun timers an app has armed.
 package struct ArmedTimers: Equatable, Sendable {
     /// When the expiration handlers are called (``BudgetPolicy/expirationWarningLead`` before expiry).
-    package var warning: BudgetInstant?
+    package internal(set) var warning: BudgetInstant?
     /// When the allowance runs out.
-    package var expiry: BudgetInstant?
+    package internal(set) var expiry: BudgetInstant?
     /// When the oldest task begun in the foreground has been open a whole allowance.
     var overrun: BudgetInstant?
 

@@ -41,7 +41,7 @@ extension DeviceCore {
         // Read scalars only: holding a copy of the record would make the task insertion below copy
         // the whole task table (copy-on-write).
         let s = slot(app)
-        let (state, terminating, exitsOnSuspend, openCount) = (records[s].state, records[s].pendingExit != nil,
+        let (state, terminating, exitsOnSuspend, openCount) = (records[s].state, records[s].isTerminating,
             exitsOnSuspend(slot: s), records[s].finiteTasks.open.count)
         func deny(_ denial: BackgroundTaskDenial) -> (BeginOutcome, [Effect]) {
             self.record(.backgroundTaskDenied(name: name, denial), app, now)

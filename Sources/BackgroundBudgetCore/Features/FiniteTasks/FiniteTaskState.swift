@@ -7,7 +7,7 @@ import BudgetTime
 /// returns the effects) in DeviceCore+FiniteTasks.swift.
 package struct FiniteTaskState: Sendable {
     /// Open finite tasks by identifier number (numbers increase in begin order).
-    package var open: [UInt64: OpenTask] = [:]
+    package internal(set) var open: [UInt64: OpenTask] = [:]
     /// The number the next task gets.
     var nextNumber: UInt64 = 1
     /// When the current background period began, while the app is in the background.
@@ -21,7 +21,7 @@ package struct FiniteTaskState: Sendable {
     /// Open tasks whose expiration handler has not been called.
     var unwarned = 0
     /// The instants of the armed allowance and overrun timers (to avoid re-arming unchanged ones).
-    package var armed = ArmedTimers()
+    package internal(set) var armed = ArmedTimers()
     /// While a batch of expiration handlers runs on the app's queue: when it must have returned
     /// (``BudgetPolicy/expirationHandlerLimit`` after it started); the watchdog kills the app then.
     var handlersDeadline: BudgetInstant?

@@ -79,7 +79,7 @@ extension DeviceCore {
         }
         // 2. A memory warning to every running app, once per episode; wait for them to handle it.
         if memory.beginWarnings() {
-            for s in records.indices where records[s].state.isExecuting && records[s].pendingExit == nil {
+            for s in records.indices where records[s].state.isExecuting && !records[s].isTerminating {
                 guard records[s].memory.warningSent() else { continue }
                 let app = records[s].manifest.id
                 let incarnation = records[s].handOff()

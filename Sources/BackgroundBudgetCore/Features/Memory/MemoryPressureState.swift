@@ -4,10 +4,10 @@
 /// The rules here are pure: ``DeviceCore`` orchestrates them in DeviceCore+Memory.swift.
 package struct MemoryPressureState: Sendable {
     /// The memory the apps in memory may use together, in bytes; `nil` for no limit.
-    package var capacity: Int?
+    package internal(set) var capacity: Int?
     /// The bytes the apps in memory use together (kept up to date; see
     /// ``DeviceCore/memoryInUseRecomputed``).
-    package var inUse = 0
+    package internal(set) var inUse = 0
     /// Memory warnings delivered and not yet handled in the current episode of pressure.
     var pendingWarnings = 0
     /// Whether the current episode of pressure has sent its memory warnings.

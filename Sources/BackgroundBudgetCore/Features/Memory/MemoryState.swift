@@ -6,9 +6,9 @@ import BudgetTime
 /// The rules here are pure: ``DeviceCore`` orchestrates them in DeviceCore+Memory.swift.
 package struct MemoryState: Sendable {
     /// The app's memory footprint in bytes while it is in memory.
-    package var footprint = 0
+    package internal(set) var footprint = 0
     /// When the app last entered or left the foreground (least recently used apps go first).
-    package var lastUsed = BudgetInstant.zero
+    package internal(set) var lastUsed = BudgetInstant.zero
     /// Whether a memory warning is being handled on the app's queue.
     var warningInFlight = false
 

@@ -18,7 +18,7 @@ extension DeviceCore {
     /// Starts a continuous activity; denied unless the app runs and declares the activity's mode.
     package mutating func startActivity(_ activity: BackgroundActivity, app: AppID, at now: BudgetInstant) -> Result<Void, ActivityDenial> {
         let s = slot(app)
-        let denial: ActivityDenial? = if !records[s].state.isExecuting || records[s].pendingExit != nil {
+        let denial: ActivityDenial? = if !records[s].state.isExecuting || records[s].isTerminating {
             .notRunning
         } else if exitsOnSuspendGate(slot: s) != nil {
             .exitsOnSuspend
@@ -66,7 +66,7 @@ extension DeviceCore {
     /// Delivers, queues or drops a system event, launching or waking the app as the rules say.
     package mutating func deliver(_ event: BackgroundEvent, to app: AppID, at now: BudgetInstant) -> (EventOutcome, [Effect]) {
         let s = slot(app)
-        let record = (state: records[s].state, manifest: records[s].manifest, terminating: records[s].pendingExit != nil)
+        let record = (state: records[s].state, manifest: records[s].manifest, terminating: records[s].isTerminating)
         func drop(_ reason: EventDropReason) -> (EventOutcome, [Effect]) {
             self.record(.eventDropped(event, reason), app, now)
             return (.dropped(reason), [])
@@ -238,7 +238,7 @@ extension DeviceCore {
         }
         records[s].modes.keepAliveWindowUntil = nil
         let record = records[s]
-        guard record.modes.keepAliveHandlersRunning > 0, record.state == .background, record.pendingExit == nil,
+        guard record.modes.keepAliveHandlersRunning > 0, record.state == .background, !record.isTerminating,
               record.fetch.running == nil, record.taskRequests.running.isEmpty, record.finiteTasks.open.isEmpty,
               record.modes.activities.isEmpty else {
             return suspendIfIdle(app, at: now, reason: .eventWindowEnded)

@@ -7,7 +7,7 @@ import BudgetTime
 /// The rules here are pure: ``DeviceCore`` orchestrates them in DeviceCore+Modes.swift.
 package struct ModeState: Sendable {
     /// Continuous activities running with their mode declared: each keeps a background app running.
-    package var activities: Set<BackgroundActivity> = []
+    package internal(set) var activities: Set<BackgroundActivity> = []
     /// The end of the short run time granted for a background event, while one is granted.
     var windowUntil: BudgetInstant?
     /// Significant-change monitoring survives termination, as Core Location's does.
@@ -24,7 +24,7 @@ package struct ModeState: Sendable {
     var keepAliveWindowUntil: BudgetInstant?
     /// Events held until the app next runs (delivered without the mode's background permission),
     /// coalesced: at most one per kind (see ``queue(_:)``).
-    package var queuedEvents: [BackgroundEvent] = []
+    package internal(set) var queuedEvents: [BackgroundEvent] = []
     /// VoIP pushes delivered and not yet handled, and the calls reported for them: each push
     /// handled takes one report, or the app is killed.
     var voipPushesInFlight = 0

@@ -21,7 +21,7 @@ extension DeviceCore {
             record(.notificationQueued(notification), app, now)
             return []
         case .inactive, .active, .background:
-            guard records[s].pendingExit == nil else { return [] }
+            guard !records[s].isTerminating else { return [] }
             let incarnation = records[s].handOff()
             record(.notificationDelivered(notification), app, now)
             return [.deliverNotification(app, incarnation: incarnation, notification)]

@@ -33,7 +33,7 @@ extension DeviceCore {
         let s = slot(app)
         guard records[s].notifications.pushAwaitingCompletion else { return nil }
         records[s].notifications.pushAwaitingCompletion = false
-        guard records[s].state == .background, records[s].pendingExit == nil else { return nil }
+        guard records[s].state == .background, !records[s].isTerminating else { return nil }
         return applyValid(.kill(.backgroundFetchNotCompleted), to: app, at: now, invariant: "a background app can be killed")
     }
 }

@@ -7,12 +7,12 @@ import BudgetTime
 /// DeviceCore+Modes.swift.
 package struct NotificationState: Sendable {
     /// Notifications queued while suspended, one per kind, in the order the kinds first arrived.
-    package var queued: [SystemNotification] = []
+    package internal(set) var queued: [SystemNotification] = []
     /// When recent silent pushes were delivered, for throttling.
     var silentPushTimes: [BudgetInstant] = []
     /// A silent push delivered to the app in the background has not had its completion handler
     /// called yet: if the event window ends first, the app is terminated (`0x2182bad4`) [S63][S64].
-    package var pushAwaitingCompletion = false
+    package internal(set) var pushAwaitingCompletion = false
 
     /// Nothing queued and no recent push.
     package init() {}

@@ -142,7 +142,7 @@ extension DeviceCore {
 
     /// Changes the device's conditions: running processing tasks that lose theirs expire at once, and
     /// requests whose conditions now hold run.
-    package mutating func changeConditions(at now: BudgetInstant, _ change: (inout DeviceConditions) -> Void) -> [Effect] {
+    mutating func changeConditions(at now: BudgetInstant, _ change: (inout DeviceConditions) -> Void) -> [Effect] {
         let before = conditions
         change(&conditions)
         // Nothing changed (opening an app while the device is already in use): no app to look at.

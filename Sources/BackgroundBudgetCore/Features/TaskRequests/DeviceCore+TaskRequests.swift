@@ -39,7 +39,7 @@ extension DeviceCore {
         func reject(_ why: TaskRegistrationRejection) {
             record(.taskRegistrationRejected(identifier, why), app, now)
         }
-        guard records[s].state != .notRunning, records[s].pendingExit == nil else {
+        guard records[s].state != .notRunning, !records[s].isTerminating else {
             reject(.notLaunching)
             return (false, [])
         }
@@ -160,7 +160,7 @@ extension DeviceCore {
         var index = 0
         while index < records[s].taskRequests.pending.count {
             let pending = records[s].taskRequests.pending[index]
-            guard blockers(pending, slot: s, at: now).isEmpty, records[s].pendingExit == nil else {
+            guard blockers(pending, slot: s, at: now).isEmpty, !records[s].isTerminating else {
                 index += 1
                 continue
             }

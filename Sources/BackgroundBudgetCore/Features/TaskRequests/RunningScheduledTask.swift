@@ -4,26 +4,26 @@ import BudgetTime
 /// ``ScheduledTask`` object the app sees, by the task's number.
 package struct RunningScheduledTask: Sendable {
     /// The request's identifier.
-    package var identifier: String
+    package internal(set) var identifier: String
     /// The kind of request that started it.
-    package var kind: TaskRequest.Kind
+    package internal(set) var kind: TaskRequest.Kind
     /// When the task started.
-    package var started: BudgetInstant
+    package internal(set) var started: BudgetInstant
     /// Refresh: the expiration handler was called. Processing and continued processing: when the
     /// task expired.
     var expiredAt: BudgetInstant?
     /// Progress as last reported (``ScheduledTask/updateProgress(completedUnitCount:totalUnitCount:)``).
-    package var completed: Int64 = 0
+    package internal(set) var completed: Int64 = 0
     /// The total unit count last reported.
-    package var total: Int64 = 0
+    package internal(set) var total: Int64 = 0
     /// What the system shows for a continued-processing task.
-    package var title = ""
+    package internal(set) var title = ""
     /// The subtitle the system shows for a continued-processing task.
-    package var subtitle = ""
+    package internal(set) var subtitle = ""
     /// Whether the app has set the task's expiration handler, as the shell last reported it
     /// (``DeviceCore/scheduledTaskHandlerSet(app:task:set:)``). A task expiring without one is marked
     /// completed unsuccessfully at once, with no grace [S49].
-    package var hasExpirationHandler = false
+    package internal(set) var hasExpirationHandler = false
 
     /// A task of `kind` started at `started`, not expired, with no progress.
     package init(identifier: String, kind: TaskRequest.Kind, started: BudgetInstant, expiredAt: BudgetInstant? = nil) {

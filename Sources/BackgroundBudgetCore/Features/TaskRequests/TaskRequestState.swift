@@ -8,17 +8,17 @@ import BudgetTime
 package struct TaskRequestState: Sendable {
     /// The identifiers `BGTaskScheduler` launch handlers are registered for in this process (the
     /// shell keeps the handlers by identifier).
-    package var registered: Set<String> = []
+    package internal(set) var registered: Set<String> = []
     /// Submitted requests not yet run, in submission order (the system keeps them across launches).
-    package var pending: [PendingTaskRequest] = []
+    package internal(set) var pending: [PendingTaskRequest] = []
     /// Where the request timer is armed, if it is.
     var timerAt: BudgetInstant?
     /// Running `BGTaskScheduler` tasks by number; each holds the app in the background.
-    package var running: [UInt64: RunningScheduledTask] = [:]
+    package internal(set) var running: [UInt64: RunningScheduledTask] = [:]
     /// When the app's one time allotment for refresh and processing tasks began: the start of the
     /// first such task in its current background run. Several tasks in one launch share it [S58];
     /// `nil` until one starts, and again once the app leaves the background or its process ends.
-    package var allotmentStart: BudgetInstant?
+    package internal(set) var allotmentStart: BudgetInstant?
 
     /// Nothing registered, pending or running.
     package init() {}

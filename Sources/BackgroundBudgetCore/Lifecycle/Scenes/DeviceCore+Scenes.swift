@@ -96,7 +96,7 @@ extension DeviceCore {
     }
 
     /// Whether the app is terminating (`applicationWillTerminate` runs), which refuses scene events.
-    private func pendingExitBlocks(_ s: Int) -> Bool { records[s].pendingExit != nil }
+    private func pendingExitBlocks(_ s: Int) -> Bool { records[s].isTerminating }
 
     /// The transition of an app-delegate-only app launched under a policy that requires the scene
     /// life cycle (TN3187 [S99]): UIKit asserts before any callback, and the app does not launch.
@@ -136,12 +136,12 @@ extension DeviceCore {
         guard records[s].incarnation == incarnation, records[s].state != .notRunning else { return [] }
         recordHeldSteps(app, starting: .scene(callback, scene), at: now)
         switch callback {
-        case .willEnterForeground where records[s].launchDeadline == nil && records[s].resumeDeadline == nil:
-            records[s].resumeDeadline = now + policy.resumeWatchdog
+        case .willEnterForeground where records[s].process?.hasDeadline == false:
+            records[s].running.resumeDeadline = now + policy.resumeWatchdog
             return [arm(.watchdog, for: app, at: now + policy.resumeWatchdog)]
         case .didEnterBackground:
             let limit = now + policy.didEnterBackgroundLimit
-            return [arm(.watchdog, for: app, at: min(limit, records[s].launchDeadline ?? limit))]
+            return [arm(.watchdog, for: app, at: min(limit, records[s].running.launchDeadline ?? limit))]
         default:
             return []
         }
@@ -154,9 +154,9 @@ extension DeviceCore {
         let s = slot(app)
         recordHeldSteps(app, starting: nil, at: now)
         switch callback {
-        case .didBecomeActive where records[s].launchDeadline != nil || records[s].resumeDeadline != nil,
+        case .didBecomeActive where records[s].process?.hasDeadline == true,
              .didEnterBackground:
-            (records[s].launchDeadline, records[s].resumeDeadline) = (nil, nil)
+            records[s].process?.clearDeadlines()
             return [disarm(.watchdog, for: app)]
         default:
             return []

@@ -12,9 +12,9 @@ package struct SceneSet: Sendable, Hashable {
     /// A connected scene.
     package struct Scene: Sendable, Hashable {
         /// Its session's identifier.
-        package var id: SceneID
+        package internal(set) var id: SceneID
         /// Its activation state.
-        package var state: SceneActivationState
+        package internal(set) var state: SceneActivationState
 
         /// A scene with an identifier and a state.
         package init(id: SceneID, state: SceneActivationState) {
@@ -30,9 +30,9 @@ package struct SceneSet: Sendable, Hashable {
     /// How many connected scenes are in each state.
     private var counts: [SceneActivationState: Int] = [:]
     /// Sessions with no connected scene that the user has not closed, oldest first.
-    package var disconnected: [SceneID] = []
+    package internal(set) var disconnected: [SceneID] = []
     /// How many sessions the system has created for the app: the next is `scene-\(created + 1)`.
-    package var created = 0
+    package internal(set) var created = 0
 
     /// No scenes.
     package init() {}
@@ -118,11 +118,11 @@ package struct SceneSet: Sendable, Hashable {
 /// app's state derived from its scenes after each scene state change (an `.enter` step when it changes).
 package struct SceneStepBuilder {
     /// The scenes, as the steps leave them.
-    package var scenes: SceneSet
+    package internal(set) var scenes: SceneSet
     /// The app's state, as the steps leave it.
-    package var appState: ApplicationState
+    package internal(set) var appState: ApplicationState
     /// The steps so far.
-    package var steps: [LifecycleStep] = []
+    package internal(set) var steps: [LifecycleStep] = []
 
     /// Starts from an app's scenes and state.
     package init(scenes: SceneSet, appState: ApplicationState) {
