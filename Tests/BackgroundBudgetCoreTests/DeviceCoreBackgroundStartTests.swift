@@ -1,5 +1,5 @@
-import BackgroundBudgetCore
-import BudgetClock
+@testable import BackgroundBudgetCore
+@testable import BudgetClock
 import Testing
 
 /// Refresh and processing tasks start only from the background: the system takes the app from

@@ -1,8 +1,9 @@
 import Foundation
 import Testing
-import BackgroundBudget
+@testable import BackgroundBudget
 import TestSupport
-import BackgroundBudgetScenario
+@testable import BackgroundBudgetScenario
+@testable import BackgroundBudgetExplorer
 
 /// The explorer on the planted bug of Examples/scenarios/draft-loss.json: found, shrunk, replayed.
 @Suite struct ExplorerTests {

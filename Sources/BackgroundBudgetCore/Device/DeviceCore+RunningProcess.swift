@@ -1,4 +1,4 @@
-import BudgetClock
+import BudgetTime
 
 extension DeviceCore {
     /// What only means something while the app's process runs: the record holds it as one value

@@ -1,4 +1,4 @@
-import BudgetClock
+import BudgetTime
 
 /// Inputs from the shell that change device-wide facts or record what the shell did: the shell never
 /// writes the core's state or its trace itself.
