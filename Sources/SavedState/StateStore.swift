@@ -37,7 +37,11 @@ import Foundation
 /// reads the files and sets damaged ones aside, holds an advisory lock on `name.state.lock` (`flock`),
 /// waiting up to ``lockTimeout`` for another holder, whether that is another thread of the same store,
 /// another store or another process. The value's `encode(to:)` and `init(from:)` run
-/// with no lock held.
+/// with no lock held. The lock file is opened close-on-exec, but a child process that another thread
+/// forks while a save holds the lock shares the lock until the child calls `exec` (a `flock` lock
+/// belongs to the open file, which `fork` shares): a zero or very short ``lockTimeout`` can then be
+/// refused for that moment, so a process that spawns children at any time should give saves a
+/// timeout of at least a few milliseconds.
 ///
 /// The store trusts nothing it finds on disk: it never follows a symbolic link, never blocks on a
 /// named pipe, refuses anything that is not a regular file, and reads a file's header before the rest,
