@@ -81,7 +81,7 @@ import TestSupport
     /// One thread advances the clock through a thousand due warnings while seven end the budgets: no
     /// handler may start, or still be running, once its budget's `end` has returned.
     @Test func noWarningRunsAfterEndReturnedUnderEightThreads() throws {
-        let rounds = LongRun.cases(50, quick: 8)
+        let rounds = LongRun.threadedCases(50, quick: 8)
         let perThread = 150
         var late = 0
         var delivered = 0

@@ -32,7 +32,7 @@ import Musl
             let writers = try (0..<2).map { _ in try StateStore<Note>(directory: folder, name: "note") }
             let readers = try (0..<2).map { _ in try StateStore<Note>(directory: folder, name: "note") }
             try writers[0].save(Self.note("first"))
-            let rounds = LongRun.cases(300, quick: 40)
+            let rounds = LongRun.threadedCases(300, quick: 40)
             let failures = LockedValue<[String]>([])
             // Threads 0 to 3 save, two per store; threads 4 and 5 load, each with its own store.
             DispatchQueue.concurrentPerform(iterations: 6) { thread in
@@ -68,7 +68,7 @@ import Musl
         let executable = try #require(StateStoreCrashTests.tortureExecutable(), "StateStoreTorture was not found; build it with `swift build --build-tests`")
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("writers-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: folder) }
-        let saves = LongRun.cases(400, quick: 10)
+        let saves = LongRun.threadedCases(400, quick: 10)
         let results = await onDedicatedThread { () -> [String] in
             do {
                 let children = try (1...2).map { id in
@@ -129,7 +129,7 @@ import Musl
         try withStateFolder { folder in
             let lockPath = folder.appendingPathComponent("note.state.lock").path
             var problems: [String] = []
-            for round in 0..<LongRun.cases(60, quick: 4) where problems.isEmpty {
+            for round in 0..<LongRun.threadedCases(60, quick: 4) where problems.isEmpty {
                 for entry in try FileManager.default.contentsOfDirectory(atPath: folder.path) where entry.hasPrefix("note.state.lock") {
                     try FileManager.default.removeItem(atPath: folder.appendingPathComponent(entry).path)
                 }

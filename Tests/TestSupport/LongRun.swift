@@ -5,17 +5,35 @@ import Testing
 /// and the real-time tests. `swift test` alone runs each property test on a few hundred cases and skips
 /// the real-time suites, so it stays fast; `BGBUDGET_LONG_TESTS=1 swift test` (what `.ci/run` does) runs
 /// everything at full size.
+///
+/// `BGBUDGET_LONG_TESTS=threads` is the setting for a sanitizer pass: the long suites and the property
+/// runs whose point is how threads interleave (``threadedCases(_:quick:)``) at full size, and the big
+/// single-threaded property runs (``cases(_:quick:)``) at their quick size, since a thread sanitizer has
+/// nothing to find in code that one thread runs alone. `.ci/run` runs its ThreadSanitizer pass so.
 package enum LongRun {
-    /// Whether the environment asks for the long suites.
-    package static let isOn: Bool = ProcessInfo.processInfo.environment["BGBUDGET_LONG_TESTS"] == "1"
+    /// What the environment asks for: `BGBUDGET_LONG_TESTS` is `1` or `threads`, or neither.
+    private static let setting = ProcessInfo.processInfo.environment["BGBUDGET_LONG_TESTS"]
 
-    /// `full` when the long suites are on, `quick` otherwise: the number of cases a property test runs.
+    /// Whether the environment asks for everything at full size (`BGBUDGET_LONG_TESTS=1`).
+    package static let isOn: Bool = setting == "1"
+
+    /// Whether the long suites run: with `BGBUDGET_LONG_TESTS=1` or `threads`.
+    package static let suitesOn: Bool = isOn || setting == "threads"
+
+    /// `full` when the long suites are on, `quick` otherwise (and with `threads`): the number of cases a
+    /// single-threaded property test runs.
     package static func cases(_ full: Int, quick: Int) -> Int {
         isOn ? full : quick
     }
 
+    /// `full` with `BGBUDGET_LONG_TESTS=1` or `threads`, `quick` otherwise: the size of a run whose
+    /// point is how several threads or processes interleave.
+    package static func threadedCases(_ full: Int, quick: Int) -> Int {
+        suitesOn ? full : quick
+    }
+
     /// A trait for suites that run only when the long suites are on (real time, crash tests).
     package static var only: ConditionTrait {
-        .enabled(if: isOn, "a long suite: set BGBUDGET_LONG_TESTS=1 to run it")
+        .enabled(if: suitesOn, "a long suite: set BGBUDGET_LONG_TESTS=1 to run it")
     }
 }

@@ -20,7 +20,7 @@ extension Gallery {
 /// today's shrinker always returns (see ``Gallery/menu(_:)``).
 @Suite struct BugGalleryExplorerTests {
     /// The backstop for one exploration: far above what it takes on a loaded machine.
-    static let backstop: Double = LongRun.isOn ? 4 * 3_600 : 120
+    static let backstop: Double = LongRun.suitesOn ? 4 * 3_600 : 120
 
     @Test(arguments: Gallery.bugs)
     func theExplorerFindsTheBugBeforeTheFixAndShrinksItToAMinimalSequence(_ bug: GalleryBug) throws {
