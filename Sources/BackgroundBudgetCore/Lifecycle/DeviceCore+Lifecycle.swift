@@ -135,7 +135,7 @@ extension DeviceCore {
             }
         }
         let s = slot(app)
-        records[s].heldSteps += held
+        if !held.isEmpty { records[s].running.heldSteps += held }
         if holds { holdsBehind.insert(app) }
         if let deferredExit { records[s].running.pendingExit = deferredExit }
         let hasCallbacks = steps.contains {
@@ -166,7 +166,7 @@ extension DeviceCore {
         // Events queued for the app are delivered after the steps: traced once the last callback returns.
         let (eventEffects, eventEntries) = holdingEntries { $0.deliverQueuedEvents(app, at: now) }
         if holds { entries += eventEntries } else { for entry in eventEntries { trace.append(entry, retention: retention) } }
-        if !entries.isEmpty { records[s].heldSteps.append(HeldSteps(entries: entries, callback: nil)) }
+        if !entries.isEmpty { records[s].running.heldSteps.append(HeldSteps(entries: entries, callback: nil)) }
         let relief = recheck ? relieveMemoryPressure(at: now) : []
         // Suspended or ended: requests that waited for the app to leave its run start now.
         return queueControl + [delivery] + effects + eventEffects + relief
@@ -216,8 +216,8 @@ extension DeviceCore {
     private mutating func exit(_ app: AppID, reason: TerminationReason, at now: BudgetInstant) -> [Effect] {
         let code = reason == .backgroundTaskExpired ? policy.backgroundTaskExpiryCode : reason.defaultCode
         let s = slot(app)
-        // Steps its queue never reached never appear; the exit is traced at once.
-        records[s].heldSteps = []
+        // Steps its queue never reached never appear (they go with the process, below); the exit is
+        // traced at once.
         holdsBehind.remove(app)
         record(.exit(reason, code: code), app, now)
         // Said once: the callback that was running never finishes, and nothing it does later counts.
