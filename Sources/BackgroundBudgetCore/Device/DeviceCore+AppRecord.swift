@@ -7,7 +7,7 @@ extension DeviceCore {
     /// ``NotificationState``), whose rules live with it.
     package struct AppRecord: Sendable {
         /// What the app declares (its Info.plist).
-        package internal(set) var manifest: AppManifest
+        package private(set) var manifest: AppManifest
         /// The app's authoritative state.
         package internal(set) var state: ApplicationState = .notRunning
         /// Counts launches; timers and queued work of an earlier incarnation are ignored.

@@ -12,7 +12,7 @@ extension DeviceCore {
         /// The entries, in decision order; each is stamped again when recorded.
         package internal(set) var entries: [TraceEvent]
         /// The callback whose start records them; `nil` for the entries after a delivery's last callback.
-        package internal(set) var callback: CallbackKey?
+        package private(set) var callback: CallbackKey?
     }
 
     /// An app-delegate or scene-delegate callback of a delivery.

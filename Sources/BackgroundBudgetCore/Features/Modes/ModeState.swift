@@ -24,7 +24,7 @@ package struct ModeState: Sendable {
     var keepAliveWindowUntil: BudgetInstant?
     /// Events held until the app next runs (delivered without the mode's background permission),
     /// coalesced: at most one per kind (see ``queue(_:)``).
-    package internal(set) var queuedEvents: [BackgroundEvent] = []
+    package private(set) var queuedEvents: [BackgroundEvent] = []
     /// VoIP pushes delivered and not yet handled, and the calls reported for them: each push
     /// handled takes one report, or the app is killed.
     var voipPushesInFlight = 0

@@ -3,7 +3,7 @@ import BudgetTime
 /// A submitted `BGTaskScheduler` request not yet run.
 package struct PendingTaskRequest: Sendable {
     /// The request as the app submitted it.
-    package internal(set) var request: TaskRequest
+    package private(set) var request: TaskRequest
     /// When the app submitted it.
     var submittedAt: BudgetInstant
 

@@ -4,11 +4,11 @@ import BudgetTime
 /// ``ScheduledTask`` object the app sees, by the task's number.
 package struct RunningScheduledTask: Sendable {
     /// The request's identifier.
-    package internal(set) var identifier: String
+    package private(set) var identifier: String
     /// The kind of request that started it.
-    package internal(set) var kind: TaskRequest.Kind
+    package private(set) var kind: TaskRequest.Kind
     /// When the task started.
-    package internal(set) var started: BudgetInstant
+    package private(set) var started: BudgetInstant
     /// Refresh: the expiration handler was called. Processing and continued processing: when the
     /// task expired.
     var expiredAt: BudgetInstant?
@@ -23,7 +23,7 @@ package struct RunningScheduledTask: Sendable {
     /// Whether the app has set the task's expiration handler, as the shell last reported it
     /// (``DeviceCore/scheduledTaskHandlerSet(app:task:set:)``). A task expiring without one is marked
     /// completed unsuccessfully at once, with no grace [S49].
-    package internal(set) var hasExpirationHandler = false
+    internal(set) var hasExpirationHandler = false
 
     /// A task of `kind` started at `started`, not expired, with no progress.
     package init(identifier: String, kind: TaskRequest.Kind, started: BudgetInstant, expiredAt: BudgetInstant? = nil) {
