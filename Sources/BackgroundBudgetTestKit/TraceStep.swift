@@ -55,7 +55,7 @@ public struct TraceStep: Sendable, CustomStringConvertible {
     /// A step of kind `tag` that holds when `predicate` does; `description` is printed on a mismatch.
     ///
     /// ```swift
-    /// .matching(.workDropped, "work dropped") { if case .workDropped(let n) = $0.kind { n > 0 } else { false } }
+    /// .matching(.workDropped, "work dropped") { ($0.kind.workDropped ?? 0) > 0 }
     /// ```
     public static func matching(_ tag: TraceEvent.Kind.Tag, _ description: String,
                                 where predicate: @escaping @Sendable (TraceEvent) -> Bool) -> TraceStep {
