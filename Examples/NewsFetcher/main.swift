@@ -431,8 +431,7 @@ for line in story { print("  \(clockTime(line.time))  \(line.text)") }
 // Wire: what the fetch model granted, and how its gaps followed the answers.
 let wireEvents = events.filter { $0.app == wire.id }
 let fetchResults = wireEvents.compactMap { event -> String? in
-    if case .fetchCompleted(let result) = event.kind { return result.rawValue }
-    return nil
+    event.kind.fetchCompleted?.rawValue
 }
 let skipReasons = wireEvents.filter { $0.eventName == "fetchSkipped" }.compactMap(\.reason)
 // How each answer changed the wait for the next opportunity: the wait after a fetch (from its completion
@@ -442,7 +441,7 @@ var anchor: BudgetInstant?
 var previousWait: Duration?
 var lastResult: String?
 for event in wireEvents {
-    switch event.kind {
+    switch event.kind.tag {
     case .fetchStarted, .fetchSkipped:
         if let from = anchor {
             let wait = event.time - from
@@ -452,10 +451,10 @@ for event in wireEvents {
             previousWait = wait
         }
         lastResult = nil
-        if case .fetchSkipped = event.kind { anchor = event.time }
-    case .fetchCompleted(let result):
+        if event.kind.tag == .fetchSkipped { anchor = event.time }
+    case .fetchCompleted:
         anchor = event.time
-        lastResult = result.rawValue
+        lastResult = event.kind.fetchCompleted?.rawValue
     default: break
     }
 }
@@ -471,7 +470,7 @@ let ratioText = BackgroundFetchResult.allCases.compactMap { result -> String? in
 }.joined(separator: ", ")
 print("  The seeded fetch model's wait for the next opportunity, compared with the wait before: \(ratioText).")
 for event in wireEvents {
-    if case .stateChange(_, cause: .launchInBackground(.backgroundFetch)) = event.kind {
+    if event.kind.stateChange?.cause == .launchInBackground(.backgroundFetch) {
         print("  At \(clockTime(event.time)) the system launched it into the background for a fetch.")
     }
 }
@@ -499,12 +498,12 @@ print("Daily Brief: processing request \"\(DailyDelegate.rebuildID)\" "
     + "(needs external power and network; only while idle)")
 // At one instant: the system starts or expires the task, then the app writes its log, then the task completes.
 var rebuildLines = taskEvents(DailyDelegate.rebuildID).compactMap { event -> (LogLine, rank: Int)? in
-    switch event.kind {
-    case .taskStarted: (LogLine(time: event.time, text: "started"), 0)
-    case .taskExpired(_, let reason): (LogLine(time: event.time, text: "expired: \(reason.rawValue)"), 0)
-    case .taskCompleted(_, let completion): (LogLine(time: event.time, text: "completed: \(completion.rawValue)"), 2)
-    default: nil
+    if event.kind.tag == .taskStarted { return (LogLine(time: event.time, text: "started"), 0) }
+    if case let (_, reason)? = event.kind.taskExpired { return (LogLine(time: event.time, text: "expired: \(reason.rawValue)"), 0) }
+    if case let (_, completion)? = event.kind.taskCompleted {
+        return (LogLine(time: event.time, text: "completed: \(completion.rawValue)"), 2)
     }
+    return nil
 }
 rebuildLines += dailyDelegate.rebuildLog.withLock { $0 }.map {
     (LogLine(time: $0.time, text: "  app: " + $0.text), 1)

@@ -12,6 +12,8 @@
 /// | ``maximumBytes`` | 4 MiB | 1–50 KB | ``InfoPlistError/Problem/tooLarge(bytes:limit:)`` |
 /// | ``maximumDepth`` | 128 levels | 3–6 | ``InfoPlistError/Problem/nestedTooDeep(limit:location:)`` |
 /// | ``maximumObjects`` | 100,000 | 50–1,000 | ``InfoPlistError/Problem/tooManyObjects(limit:)`` |
+///
+/// A namespace with no cases: it is never a value, so it has nothing to grow.
 public enum InfoPlistLimits {
     /// The largest file read: 4 MiB (4,194,304 bytes).
     ///

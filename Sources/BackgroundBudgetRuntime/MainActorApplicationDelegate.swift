@@ -81,6 +81,12 @@
 /// at all. A `@MainActor` protocol reads as UIKit does (`UIApplicationDelegate` is one), needs no
 /// Swift 6.2 compiler, and tells the system, by type, where to deliver. Existing `Sendable` delegates
 /// keep conforming to ``ApplicationDelegate`` unchanged.
+///
+/// Its methods repeat ``ApplicationDelegate``'s because one list cannot serve both: a protocol's
+/// isolation covers every requirement, so a `@MainActor` protocol can neither inherit a nonisolated
+/// one's requirements nor lend its own, and merging the two would change, for code written against
+/// either, where its methods run. A test keeps the two lists, their defaults and the adapter that
+/// forwards one to the other the same.
 @MainActor
 public protocol MainActorApplicationDelegate: AnyObject, Sendable {
     /// See ``ApplicationDelegate/application(_:willFinishLaunchingWithOptions:)``.

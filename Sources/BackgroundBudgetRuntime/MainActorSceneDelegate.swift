@@ -15,6 +15,8 @@
 ///
 /// The methods, their order and their defaults are those of ``SceneDelegate``; an app has one scene
 /// delegate or the other (``Application/sceneDelegate`` or ``Application/mainActorSceneDelegate``).
+/// The list is repeated, and a test keeps the two the same, for the reason
+/// ``MainActorApplicationDelegate`` gives: a protocol's isolation covers all its requirements.
 /// Setting one makes all the app's work run on the main actor, exactly as a
 /// ``MainActorApplicationDelegate`` does: read *Where the callbacks run* there (on a ``VirtualClock``,
 /// drive the system and the clock from the main actor).

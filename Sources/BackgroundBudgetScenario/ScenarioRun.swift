@@ -88,15 +88,45 @@ public struct ScenarioRun: Sendable, Hashable {
     }
 
     /// The output formats of a run.
-    public enum Format: String, Sendable, Hashable, CaseIterable {
+    ///
+    /// The formats grow as the model does, so this is a struct with a static member per format rather than an enum:
+    /// a new one is not a breaking change. Compare with `==`, or match in a `switch` that has a `default`.
+    public struct Format: RawRepresentable, Sendable, Hashable, CaseIterable, CustomStringConvertible {
+        /// The formats the model knows, for the package's own exhaustive switches.
+        package enum Base: String, Sendable, Hashable, CaseIterable {
+            case log
+            case jsonl
+            case svg
+        }
+
+        /// The format, for the package's own exhaustive switches.
+        package let base: Base
+
+        package init(_ base: Base) { self.base = base }
+
+        /// The format's name, as traces and outside files spell it.
+        public var rawValue: String { base.rawValue }
+
+        /// The format with that name, or `nil` for one the model does not know.
+        public init?(rawValue: String) {
+            guard let base = Base(rawValue: rawValue) else { return nil }
+            self.base = base
+        }
+
+        /// Every format the model knows, in declaration order.
+        public static var allCases: [Format] { Base.allCases.map(Format.init) }
+
         /// `NSLog`-style lines with each app's display name (``/BackgroundBudgetCore/Trace/logLines(_:)``).
-        case log
+        public static let log = Format(.log)
         /// JSON Lines (``/BackgroundBudgetCore/Trace/jsonLines()``), as <doc:/BackgroundBudgetCore/TraceFormat> documents.
-        case jsonl
+        public static let jsonl = Format(.jsonl)
         /// A self-contained SVG timeline of the whole run: one lane per app, a band per state, marks
         /// for callbacks, labelled bars for activities, tasks and fetches, and a Device lane with the
         /// device's conditions (``ScenarioRun/timeline(from:to:)`` draws a window).
-        case svg
+        public static let svg = Format(.svg)
+
+        /// The format's name.
+        public var description: String { rawValue }
     }
 
     /// The SVG timeline of a window of the run: from `from` (the start when `nil`) to `to` (the end when
@@ -114,7 +144,7 @@ public struct ScenarioRun: Sendable, Hashable {
     /// The trace rendered in a format; every format ends with a newline and is deterministic.
     /// - Parameter format: The format.
     public func rendered(as format: Format) -> String {
-        switch format {
+        switch format.base {
         case .log:
             let names = Dictionary(apps.map { ($0.id, $0.displayName) }, uniquingKeysWith: { first, _ in first })
             return trace.logLines(LogLineStyle(processNames: names))

@@ -13,31 +13,70 @@ public struct PendingWork: Sendable, Hashable, CustomStringConvertible {
     /// ```swift
     /// #expect(system.pendingWork().map(\.kind) == [.timer, .timer, .openBackgroundTask])
     /// ```
-    public enum Kind: String, Sendable, Hashable, CaseIterable {
+    ///
+    /// The kinds grow as the model does, so this is a struct with a static member per kind rather than an enum: a
+    /// new one is not a breaking change. Compare with `==`, or match in a `switch` that has a `default`.
+    public struct Kind: RawRepresentable, Sendable, Hashable, CaseIterable, CustomStringConvertible {
+        /// The kinds the model knows, for the package's own exhaustive switches.
+        package enum Base: String, Sendable, Hashable, CaseIterable {
+            case clockDeadline
+            case timer
+            case openBackgroundTask
+            case runningScheduledTask
+            case pendingTaskRequest
+            case queuedContinuedRequest
+            case runningFetch
+            case activity
+            case queuedWork
+            case unsettledDelivery
+            case heldEvents
+            case heldNotifications
+        }
+
+        /// The kind, for the package's own exhaustive switches.
+        package let base: Base
+
+        package init(_ base: Base) { self.base = base }
+
+        /// The kind's name, as traces and outside files spell it.
+        public var rawValue: String { base.rawValue }
+
+        /// The kind with that name, or `nil` for one the model does not know.
+        public init?(rawValue: String) {
+            guard let base = Base(rawValue: rawValue) else { return nil }
+            self.base = base
+        }
+
+        /// Every kind the model knows, in declaration order.
+        public static var allCases: [Kind] { Base.allCases.map(Kind.init) }
+
         /// Work armed on the ``VirtualClock`` that is not one of the system's timers (the test's own).
-        case clockDeadline
+        public static let clockDeadline = Kind(.clockDeadline)
         /// One of the system's timers for an app: allowance warning or expiry, watchdog, event window, …
-        case timer
+        public static let timer = Kind(.timer)
         /// A finite background task begun and not ended.
-        case openBackgroundTask
+        public static let openBackgroundTask = Kind(.openBackgroundTask)
         /// A `BGTaskScheduler` task handed to the app and not completed.
-        case runningScheduledTask
+        public static let runningScheduledTask = Kind(.runningScheduledTask)
         /// A submitted `BGTaskScheduler` request that has not run yet.
-        case pendingTaskRequest
+        public static let pendingTaskRequest = Kind(.pendingTaskRequest)
         /// A continued-processing request waiting in the system's queue.
-        case queuedContinuedRequest
+        public static let queuedContinuedRequest = Kind(.queuedContinuedRequest)
         /// A background fetch started and not completed.
-        case runningFetch
+        public static let runningFetch = Kind(.runningFetch)
         /// A continuous activity (audio, navigation, …) still running.
-        case activity
+        public static let activity = Kind(.activity)
         /// Work on the app's queue not yet run (held while the app is suspended).
-        case queuedWork
+        public static let queuedWork = Kind(.queuedWork)
         /// Deliveries or handler batches handed to the app and not yet settled.
-        case unsettledDelivery
+        public static let unsettledDelivery = Kind(.unsettledDelivery)
         /// System events held until the app next runs.
-        case heldEvents
+        public static let heldEvents = Kind(.heldEvents)
         /// Notifications held (coalesced) for a suspended app.
-        case heldNotifications
+        public static let heldNotifications = Kind(.heldNotifications)
+
+        /// The kind's name.
+        public var description: String { rawValue }
     }
 
     /// What kind of item it is.

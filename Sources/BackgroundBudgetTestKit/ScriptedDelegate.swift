@@ -26,60 +26,6 @@ import BackgroundBudget
 /// a delegate written as a UIKit one (a `@MainActor` class), adopt `MainActorApplicationDelegate` in
 /// the test instead.
 public final class ScriptedDelegate: ApplicationDelegate {
-    /// What the delegate received.
-    public enum Callback: Sendable, Hashable, CustomStringConvertible {
-        /// A lifecycle callback.
-        case lifecycle(AppCallback)
-        /// `application(_:didReceive:)` with a system event.
-        case event(BackgroundEvent)
-        /// `application(_:didObserve:)` with a notification.
-        case notification(SystemNotification)
-        /// `application(_:performFetchWithCompletionHandler:)`.
-        case fetch
-        /// A scene callback, for the scene it was about (see ``ScriptedDelegate/onScene(_:perform:)``).
-        case scene(SceneCallback, SceneID)
-
-        /// Which method received it, without its value.
-        ///
-        /// ```swift
-        /// #expect(delegate.records(ofKind: .event).map(\.state) == [.background])
-        /// ```
-        public enum Kind: Sendable, Hashable {
-            /// A lifecycle callback.
-            case lifecycle
-            /// A system event.
-            case event
-            /// A notification.
-            case notification
-            /// A background fetch.
-            case fetch
-            /// A scene callback.
-            case scene
-        }
-
-        /// Which method received it.
-        public var kind: Kind {
-            switch self {
-            case .lifecycle: .lifecycle
-            case .event: .event
-            case .notification: .notification
-            case .fetch: .fetch
-            case .scene: .scene
-            }
-        }
-
-        /// `applicationDidEnterBackground`, `event silentPush`, `notification …`, `performFetch`.
-        public var description: String {
-            switch self {
-            case .lifecycle(let callback): callback.eventName
-            case .event(let event): "event \(event)"
-            case .notification(let notification): "notification \(notification)"
-            case .fetch: "performFetch"
-            case .scene(let callback, let scene): "\(callback.eventName) \(scene)"
-            }
-        }
-    }
-
     /// One recorded callback.
     ///
     /// ```swift
@@ -223,7 +169,7 @@ public final class ScriptedDelegate: ApplicationDelegate {
     /// #expect(delegate.callbacks == [.willFinishLaunching, .didFinishLaunching, .didBecomeActive])
     /// ```
     public var callbacks: [AppCallback] {
-        records.compactMap { if case .lifecycle(let callback) = $0.callback { callback } else { nil } }
+        records.compactMap { if case .lifecycle(let callback) = $0.callback.base { callback } else { nil } }
     }
 
     /// The state the app reported during each lifecycle callback, in order.
@@ -232,7 +178,7 @@ public final class ScriptedDelegate: ApplicationDelegate {
     /// #expect(delegate.states == [.notRunning, .inactive, .active])
     /// ```
     public var states: [ApplicationState] {
-        records.compactMap { if case .lifecycle = $0.callback { $0.state } else { nil } }
+        records.compactMap { if case .lifecycle = $0.callback.base { $0.state } else { nil } }
     }
 
     /// The system events received, in order.
@@ -241,7 +187,7 @@ public final class ScriptedDelegate: ApplicationDelegate {
     /// #expect(delegate.events == [.silentPush])
     /// ```
     public var events: [BackgroundEvent] {
-        records.compactMap { if case .event(let event) = $0.callback { event } else { nil } }
+        records.compactMap { if case .event(let event) = $0.callback.base { event } else { nil } }
     }
 
     /// The notifications received, in order.
@@ -250,7 +196,7 @@ public final class ScriptedDelegate: ApplicationDelegate {
     /// #expect(delegate.notifications == [.locale("fr_FR")])
     /// ```
     public var notifications: [SystemNotification] {
-        records.compactMap { if case .notification(let notification) = $0.callback { notification } else { nil } }
+        records.compactMap { if case .notification(let notification) = $0.callback.base { notification } else { nil } }
     }
 
     /// The launch options of each `willFinishLaunchingWithOptions`, in order.

@@ -18,14 +18,32 @@ public struct TraceStep: Sendable, CustomStringConvertible {
     /// ```swift
     /// expectTrace(system, app: app, [.callback(.didEnterBackground)], comparing: .inOrder)
     /// ```
-    public enum Comparison: Sendable, Hashable {
+    ///
+    /// The comparisons grow as the model does, so this is a struct with a static member per comparison rather than
+    /// an enum: a new one is not a breaking change. Compare with `==`, or match in a `switch` that has a `default`.
+    public struct Comparison: Sendable, Hashable, CustomStringConvertible {
+        /// The comparisons the model knows, for the package's own exhaustive switches.
+        package enum Base: Sendable, Hashable {
+            case mentionedKinds
+            case everyEntry
+            case inOrder
+        }
+
+        /// The comparison, for the package's own exhaustive switches.
+        package let base: Base
+
+        package init(_ base: Base) { self.base = base }
+
         /// The app's entries of the kinds the steps mention (callbacks, state changes, …), all of them,
         /// in order: other kinds are ignored. The default.
-        case mentionedKinds
+        public static let mentionedKinds = Comparison(.mentionedKinds)
         /// Every one of the app's entries, in order.
-        case everyEntry
+        public static let everyEntry = Comparison(.everyEntry)
         /// The steps appear in order among the app's entries, with anything in between.
-        case inOrder
+        public static let inOrder = Comparison(.inOrder)
+
+        /// The comparison's name, as Swift prints an enum case.
+        public var description: String { "\(base)" }
     }
 
     /// The kind of entry the step matches.
@@ -37,7 +55,7 @@ public struct TraceStep: Sendable, CustomStringConvertible {
     /// A step of kind `tag` that holds when `predicate` does; `description` is printed on a mismatch.
     ///
     /// ```swift
-    /// .matching(.workDropped, "work dropped") { if case .workDropped(let n) = $0.kind { n > 0 } else { false } }
+    /// .matching(.workDropped, "work dropped") { ($0.kind.workDropped ?? 0) > 0 }
     /// ```
     public static func matching(_ tag: TraceEvent.Kind.Tag, _ description: String,
                                 where predicate: @escaping @Sendable (TraceEvent) -> Bool) -> TraceStep {
@@ -78,7 +96,7 @@ public struct TraceStep: Sendable, CustomStringConvertible {
     /// ```
     public static func exit(_ reason: TerminationReason) -> TraceStep {
         matching(.exit, "exit reason=\"\(reason.rawValue)\"") {
-            if case .exit(reason, _) = $0.kind { true } else { false }
+            $0.kind.exit?.0 == reason
         }
     }
 

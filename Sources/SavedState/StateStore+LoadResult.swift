@@ -13,6 +13,9 @@ extension StateStore {
     /// ```
     public struct LoadResult: Sendable {
         /// Which saved copy a value came from.
+        ///
+        /// The set is closed: a store keeps a current and a previous copy and nothing else, so a `switch`
+        /// over it needs no `default`.
         public enum Source: Sendable, Hashable {
             /// The current file, `name.state`: the last completed save.
             case current

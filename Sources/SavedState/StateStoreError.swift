@@ -82,7 +82,7 @@ public struct StateStoreError: Error, Sendable, Hashable, CustomStringConvertibl
         public static func unsupportedVersion(found: UInt32, supported: UInt32) -> Problem {
             Problem(.unsupportedVersion(found: found, supported: supported))
         }
-        /// What a ``unsupportedVersion(found:supported:)`` problem carries; `nil` for any other problem.
+        /// What an ``unsupportedVersion(found:supported:)`` problem carries; `nil` for any other problem.
         public var unsupportedVersion: (found: UInt32, supported: UInt32)? {
             if case .unsupportedVersion(let v0, let v1) = base { (found: v0, supported: v1) } else { nil }
         }
@@ -137,7 +137,7 @@ public struct StateStoreError: Error, Sendable, Hashable, CustomStringConvertibl
         public static func encodingFailed(codingPath: String, reason: String) -> Problem {
             Problem(.encodingFailed(codingPath: codingPath, reason: reason))
         }
-        /// What a ``encodingFailed(codingPath:reason:)`` problem carries; `nil` for any other problem.
+        /// What an ``encodingFailed(codingPath:reason:)`` problem carries; `nil` for any other problem.
         public var encodingFailed: (codingPath: String, reason: String)? {
             if case .encodingFailed(let v0, let v1) = base { (codingPath: v0, reason: v1) } else { nil }
         }
@@ -147,7 +147,7 @@ public struct StateStoreError: Error, Sendable, Hashable, CustomStringConvertibl
         public static func io(operation: String, errno: Int32) -> Problem {
             Problem(.io(operation: operation, errno: errno))
         }
-        /// What a ``io(operation:errno:)`` problem carries; `nil` for any other problem.
+        /// What an ``io(operation:errno:)`` problem carries; `nil` for any other problem.
         public var io: (operation: String, errno: Int32)? {
             if case .io(let v0, let v1) = base { (operation: v0, errno: v1) } else { nil }
         }
@@ -158,7 +158,7 @@ public struct StateStoreError: Error, Sendable, Hashable, CustomStringConvertibl
 
         /// The store's name cannot be used as a file name; the string says why.
         public static func invalidName(_ value: String) -> Problem { Problem(.invalidName(value)) }
-        /// What a ``invalidName(_:)`` problem carries; `nil` for any other problem.
+        /// What an ``invalidName(_:)`` problem carries; `nil` for any other problem.
         public var invalidName: String? {
             if case .invalidName(let v0) = base { v0 } else { nil }
         }
@@ -201,13 +201,16 @@ public struct StateStoreError: Error, Sendable, Hashable, CustomStringConvertibl
         /// A setting passed to ``StateStore/init(directory:name:maximumFileSize:lockTimeout:)`` is out
         /// of range; the string says which and why.
         public static func invalidSetting(_ value: String) -> Problem { Problem(.invalidSetting(value)) }
-        /// What a ``invalidSetting(_:)`` problem carries; `nil` for any other problem.
+        /// What an ``invalidSetting(_:)`` problem carries; `nil` for any other problem.
         public var invalidSetting: String? {
             if case .invalidSetting(let v0) = base { v0 } else { nil }
         }
     }
 
     /// What kind of thing other than a regular file was found at one of a store's names.
+    ///
+    /// The set is closed: the kinds of file `stat` reports besides a regular file, with ``other`` for any
+    /// the platform adds, so a `switch` over it needs no `default`.
     public enum FileKind: String, Sendable, Hashable, CaseIterable {
         /// A folder.
         case directory = "a folder"

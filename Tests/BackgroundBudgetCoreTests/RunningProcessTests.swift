@@ -36,4 +36,21 @@ import Testing
         #expect(core.records[s].process?.heldFileLocks == [])    // nothing of the earlier process
         #expect(core.records[s].process?.pendingExit == nil)
     }
+
+    @Test func stepsTheQueueNeverReachedGoWithTheProcess() throws {
+        var core = DeviceCore(policy: .iOS13)
+        try core.install(AppManifest(id: Self.app))
+        let s = core.slot(Self.app)
+        _ = try core.apply(.launch, to: Self.app, at: .zero)
+        let held = core.records[s].heldSteps.count
+        #expect(held > 0)                                        // the launch's entries wait for its queue
+        #expect(core.records[s].process?.heldSteps.count == held)
+        _ = try core.apply(.kill(.watchdog), to: Self.app, at: .seconds(1))
+        #expect(core.records[s].process == nil)
+        #expect(core.records[s].heldSteps.isEmpty)
+        #expect(!core.trace.events.contains { $0.kind.tag == .callback })   // never reached, never traced
+        #expect(core.trace.events.contains { $0.kind == .exit(.watchdog, code: 0x8bad_f00d) })
+        _ = try core.apply(.launch, to: Self.app, at: .seconds(2))
+        #expect(core.records[s].heldSteps.count == held)        // the new launch's alone
+    }
 }

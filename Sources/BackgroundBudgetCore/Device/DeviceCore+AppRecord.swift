@@ -7,7 +7,7 @@ extension DeviceCore {
     /// ``NotificationState``), whose rules live with it.
     package struct AppRecord: Sendable {
         /// What the app declares (its Info.plist).
-        package internal(set) var manifest: AppManifest
+        package private(set) var manifest: AppManifest
         /// The app's authoritative state.
         package internal(set) var state: ApplicationState = .notRunning
         /// Counts launches; timers and queued work of an earlier incarnation are ignored.
@@ -15,8 +15,6 @@ extension DeviceCore {
         /// The running process and what only means something while it runs; `nil` when the app is
         /// not running. Made when the process launches, dropped whole when it ends.
         package internal(set) var process: RunningProcess?
-        /// Entries of delivered steps the app's queue has not reached yet, in queue order.
-        package internal(set) var heldSteps: HeldStepQueue = []
         /// The last suspension, for explanations.
         var lastSuspension: (time: BudgetInstant, reason: SuspensionReason)?
         /// Set when the user kills the app from the app switcher; cleared when the user opens it.

@@ -22,8 +22,11 @@ extension DeviceCore {
         /// The file locks the process holds (paths): suspended while it holds one, it is killed
         /// (`0xdead10cc`) [S22].
         package internal(set) var heldFileLocks: Set<String> = []
+        /// Entries of delivered steps the app's queue has not reached yet, in queue order: the queue is
+        /// the process's, so they go with it (steps it never reached never appear in the trace).
+        package internal(set) var heldSteps: HeldStepQueue = []
 
-        /// A process just launched: nothing in flight, no callback, no deadline, no lock.
+        /// A process just launched: nothing in flight, no callback, no deadline, no lock, no held step.
         init() {}
 
         /// Whether a launch or resume watchdog deadline is set.
@@ -53,6 +56,9 @@ extension DeviceCore.AppRecord {
 
     /// Deliveries and handler batches not yet settled (none without a process).
     package var inFlight: Int { process?.inFlight ?? 0 }
+
+    /// Entries the process's queue has not reached yet (none without a process).
+    package var heldSteps: HeldStepQueue { process?.heldSteps ?? [] }
 
     /// The file locks the process holds (none without a process).
     package var heldFileLocks: Set<String> { process?.heldFileLocks ?? [] }

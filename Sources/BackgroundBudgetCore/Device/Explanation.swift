@@ -9,25 +9,70 @@ import BudgetTime
 /// ```
 public struct Explanation: Sendable, Hashable, CustomStringConvertible {
     /// Something that keeps an app running.
-    public enum Hold: Sendable, Hashable, CustomStringConvertible {
+    ///
+    /// The holds grow as the model does, so this is a struct with a static member (a static function for one with
+    /// values) per hold rather than an enum: a new one is not a breaking change. Compare with `==`, or match in a
+    /// `switch` that has a `default`; read a hold's values through the property of its name.
+    public struct Hold: Sendable, Hashable, CustomStringConvertible {
+        /// The holds the model knows, with their values, for the package's own exhaustive switches.
+        package enum Base: Sendable, Hashable {
+            case foreground
+            case backgroundTasks(count: Int, allowanceEndsAt: BudgetInstant?)
+            case activity(BackgroundActivity)
+            case eventWindow(until: BudgetInstant)
+            case scheduledTask(String)
+            case codeRunning
+            case terminating
+        }
+
+        /// The hold, for the package's own exhaustive switches.
+        package let base: Base
+
+        package init(_ base: Base) { self.base = base }
+
         /// The app is on screen.
-        case foreground
+        public static let foreground = Hold(.foreground)
+
         /// Finite background tasks are open; the allowance runs out at the instant, if it is running.
-        case backgroundTasks(count: Int, allowanceEndsAt: BudgetInstant?)
+        public static func backgroundTasks(count: Int, allowanceEndsAt: BudgetInstant?) -> Hold {
+            Hold(.backgroundTasks(count: count, allowanceEndsAt: allowanceEndsAt))
+        }
+        /// What a ``backgroundTasks(count:allowanceEndsAt:)`` hold carries; `nil` for any other hold.
+        public var backgroundTasks: (count: Int, allowanceEndsAt: BudgetInstant?)? {
+            if case .backgroundTasks(let v0, let v1) = base { (count: v0, allowanceEndsAt: v1) } else { nil }
+        }
+
         /// A continuous activity with its mode declared.
-        case activity(BackgroundActivity)
+        public static func activity(_ backgroundActivity: BackgroundActivity) -> Hold {
+            Hold(.activity(backgroundActivity))
+        }
+        /// What an ``activity(_:)`` hold carries; `nil` for any other hold.
+        public var activity: BackgroundActivity? {
+            if case .activity(let v0) = base { v0 } else { nil }
+        }
+
         /// The window granted to handle an event lasts until the instant.
-        case eventWindow(until: BudgetInstant)
+        public static func eventWindow(until: BudgetInstant) -> Hold { Hold(.eventWindow(until: until)) }
+        /// What an ``eventWindow(until:)`` hold carries; `nil` for any other hold.
+        public var eventWindow: BudgetInstant? {
+            if case .eventWindow(let v0) = base { v0 } else { nil }
+        }
+
         /// A `BGTaskScheduler` task with this identifier is running and has not completed.
-        case scheduledTask(String)
+        public static func scheduledTask(_ value: String) -> Hold { Hold(.scheduledTask(value)) }
+        /// What a ``scheduledTask(_:)`` hold carries; `nil` for any other hold.
+        public var scheduledTask: String? {
+            if case .scheduledTask(let v0) = base { v0 } else { nil }
+        }
+
         /// A callback, handler or event is still running on the app's queue.
-        case codeRunning
+        public static let codeRunning = Hold(.codeRunning)
         /// `applicationWillTerminate` is running.
-        case terminating
+        public static let terminating = Hold(.terminating)
 
         /// A short phrase, e.g. `"2 background tasks (allowance ends at t=40.000s)"`.
         public var description: String {
-            switch self {
+            switch base {
             case .foreground: "being in the foreground"
             case .backgroundTasks(let count, let end):
                 "\(count) background task\(count == 1 ? "" : "s")" + (end.map { " (allowance ends at \($0))" } ?? "")
@@ -97,6 +142,8 @@ public struct Explanation: Sendable, Hashable, CustomStringConvertible {
 
     /// What the model does with an app's `UIApplicationExitsOnSuspend` flag, as
     /// ``BudgetPolicy/honoursExitsOnSuspend`` says.
+    ///
+    /// The set is closed: the policy honours the flag or ignores it, so a `switch` over it needs no `default`.
     public enum ExitsOnSuspendRule: String, Sendable, Hashable, CaseIterable, CustomStringConvertible {
         /// The flag is honoured, as through iOS 12 [S68]: the app terminates instead of being
         /// suspended and never runs in the background. iOS 13 and later ignore it [S67][S70].

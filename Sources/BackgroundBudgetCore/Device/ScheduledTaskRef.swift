@@ -4,9 +4,9 @@ import BudgetTime
 /// ``ScheduledTask`` object the app sees from it and keeps that object by ``number``.
 package struct ScheduledTaskRef: Hashable, Sendable {
     /// The task's number, unique on the device (the core hands them out in start order).
-    package internal(set) var number: UInt64
+    package private(set) var number: UInt64
     /// The request's identifier.
-    package internal(set) var identifier: String
+    package private(set) var identifier: String
     /// The kind of request that started it.
-    package internal(set) var kind: TaskRequest.Kind
+    package private(set) var kind: TaskRequest.Kind
 }

@@ -7,27 +7,59 @@ import BudgetTime
 /// (the selector without its final colon).
 ///
 /// Source: Apple's callback orders ([S2][S3][S5]–[S9]).
-public enum AppCallback: String, Sendable, Hashable, CaseIterable, CustomStringConvertible {
+///
+/// The callbacks grow as the model does, so this is a struct with a static member per callback rather than an enum:
+/// a new one is not a breaking change. Compare with `==`, or match in a `switch` that has a `default`.
+public struct AppCallback: RawRepresentable, Sendable, Hashable, CaseIterable, CustomStringConvertible {
+    /// The callbacks the model knows, for the package's own exhaustive switches.
+    package enum Base: String, Sendable, Hashable, CaseIterable {
+        case willFinishLaunching
+        case didFinishLaunching
+        case didBecomeActive
+        case willResignActive
+        case didEnterBackground
+        case willEnterForeground
+        case willTerminate
+        case didReceiveMemoryWarning
+    }
+
+    /// The callback, for the package's own exhaustive switches.
+    package let base: Base
+
+    package init(_ base: Base) { self.base = base }
+
+    /// The callback's name, as traces and outside files spell it.
+    public var rawValue: String { base.rawValue }
+
+    /// The callback with that name, or `nil` for one the model does not know.
+    public init?(rawValue: String) {
+        guard let base = Base(rawValue: rawValue) else { return nil }
+        self.base = base
+    }
+
+    /// Every callback the model knows, in declaration order.
+    public static var allCases: [AppCallback] { Base.allCases.map(AppCallback.init) }
+
     /// `application(_:willFinishLaunchingWithOptions:)`.
-    case willFinishLaunching
+    public static let willFinishLaunching = AppCallback(.willFinishLaunching)
     /// `application(_:didFinishLaunchingWithOptions:)`.
-    case didFinishLaunching
+    public static let didFinishLaunching = AppCallback(.didFinishLaunching)
     /// `applicationDidBecomeActive(_:)`.
-    case didBecomeActive
+    public static let didBecomeActive = AppCallback(.didBecomeActive)
     /// `applicationWillResignActive(_:)`.
-    case willResignActive
+    public static let willResignActive = AppCallback(.willResignActive)
     /// `applicationDidEnterBackground(_:)`.
-    case didEnterBackground
+    public static let didEnterBackground = AppCallback(.didEnterBackground)
     /// `applicationWillEnterForeground(_:)`.
-    case willEnterForeground
+    public static let willEnterForeground = AppCallback(.willEnterForeground)
     /// `applicationWillTerminate(_:)`.
-    case willTerminate
+    public static let willTerminate = AppCallback(.willTerminate)
     /// `applicationDidReceiveMemoryWarning(_:)`: the device is short of memory; release what you can.
-    case didReceiveMemoryWarning
+    public static let didReceiveMemoryWarning = AppCallback(.didReceiveMemoryWarning)
 
     /// The Objective-C selector, e.g. `"applicationDidEnterBackground:"`.
     public var selector: String {
-        switch self {
+        switch base {
         case .willFinishLaunching: "application:willFinishLaunchingWithOptions:"
         case .didFinishLaunching: "application:didFinishLaunchingWithOptions:"
         case .didBecomeActive: "applicationDidBecomeActive:"

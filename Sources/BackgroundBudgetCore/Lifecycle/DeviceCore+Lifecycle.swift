@@ -12,7 +12,7 @@ extension DeviceCore {
         if records[s].isTerminating, !Self.isKill(event) {
             throw LifecycleError(event: event, state: records[s].state, problem: .terminating, app: app)
         }
-        if case .suspend = event, !records[s].heldFileLocks.isEmpty {
+        if case .suspend = event.base, !records[s].heldFileLocks.isEmpty {
             // Suspended while it holds a file lock, the process is killed instead [S22].
             return try apply(.kill(.fileLockHeldAtSuspension), to: app, at: now)
         }
@@ -60,7 +60,7 @@ extension DeviceCore {
     }
 
     private static func isKill(_ event: LifecycleEvent) -> Bool {
-        if case .kill = event { return true }
+        if case .kill = event.base { return true }
         return false
     }
 
@@ -77,7 +77,7 @@ extension DeviceCore {
     private mutating func commit(_ transition: Lifecycle.Transition, of app: AppID, cause: LifecycleEvent, at now: BudgetInstant) -> [Effect] {
         var steps = transition.steps
         var deferredExit: TerminationReason?
-        if let index = steps.firstIndex(of: .callback(.willTerminate)), case .exit(let reason) = steps[index + 1] {
+        if let index = steps.firstIndex(of: .callback(.willTerminate)), case .exit(let reason) = steps[index + 1].base {
             deferredExit = reason
             steps.removeSubrange((index + 1)...)
         }
@@ -88,7 +88,7 @@ extension DeviceCore {
         let wasSuspended = state(of: app) == .suspended
         // A suspended app that dies is not resumed first: its queue is dropped (which bumps the epoch,
         // then resumes), so held work can never start on a real dispatch queue in between.
-        if wasSuspended, transition.to != .notRunning, steps.contains(where: { if case .enter = $0 { true } else { false } }) {
+        if wasSuspended, transition.to != .notRunning, steps.contains(where: { if case .enter = $0.base { true } else { false } }) {
             queueControl.append(.resumeQueue(app))
             // Notifications queued while suspended come first, right after the app resumes.
             if steps.first == .enter(.background), !records[slot(app)].notifications.queued.isEmpty {
@@ -99,12 +99,12 @@ extension DeviceCore {
         var state = self.state(of: app)
         // A delivery with callbacks is traced as the app's queue runs it (see `HeldSteps`).
         let holds = steps.contains { CallbackKey($0) != nil }
-            && !steps.contains { if case .exit = $0 { true } else { false } }
+            && !steps.contains { if case .exit = $0.base { true } else { false } }
         var held: [HeldSteps] = []
         var entries: [TraceEvent] = []
         for step in steps {
             let (stepEffects, stepEntries) = holdingEntries { core -> [Effect] in
-                switch step {
+                switch step.base {
                 case .enter(let next):
                     core.record(.stateChange(next, cause: cause), app, now)
                     defer { state = next }
@@ -135,11 +135,11 @@ extension DeviceCore {
             }
         }
         let s = slot(app)
-        records[s].heldSteps += held
+        if !held.isEmpty { records[s].running.heldSteps += held }
         if holds { holdsBehind.insert(app) }
         if let deferredExit { records[s].running.pendingExit = deferredExit }
         let hasCallbacks = steps.contains {
-            switch $0 {
+            switch $0.base {
             case .callback, .notification, .sceneCallback: true
             case .enter, .exit, .sceneState: false
             }
@@ -166,7 +166,7 @@ extension DeviceCore {
         // Events queued for the app are delivered after the steps: traced once the last callback returns.
         let (eventEffects, eventEntries) = holdingEntries { $0.deliverQueuedEvents(app, at: now) }
         if holds { entries += eventEntries } else { for entry in eventEntries { trace.append(entry, retention: retention) } }
-        if !entries.isEmpty { records[s].heldSteps.append(HeldSteps(entries: entries, callback: nil)) }
+        if !entries.isEmpty { records[s].running.heldSteps.append(HeldSteps(entries: entries, callback: nil)) }
         let relief = recheck ? relieveMemoryPressure(at: now) : []
         // Suspended or ended: requests that waited for the app to leave its run start now.
         return queueControl + [delivery] + effects + eventEffects + relief
@@ -216,8 +216,8 @@ extension DeviceCore {
     private mutating func exit(_ app: AppID, reason: TerminationReason, at now: BudgetInstant) -> [Effect] {
         let code = reason == .backgroundTaskExpired ? policy.backgroundTaskExpiryCode : reason.defaultCode
         let s = slot(app)
-        // Steps its queue never reached never appear; the exit is traced at once.
-        records[s].heldSteps = []
+        // Steps its queue never reached never appear (they go with the process, below); the exit is
+        // traced at once.
         holdsBehind.remove(app)
         record(.exit(reason, code: code), app, now)
         // Said once: the callback that was running never finishes, and nothing it does later counts.

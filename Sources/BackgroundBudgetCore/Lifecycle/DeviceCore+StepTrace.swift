@@ -12,7 +12,7 @@ extension DeviceCore {
         /// The entries, in decision order; each is stamped again when recorded.
         package internal(set) var entries: [TraceEvent]
         /// The callback whose start records them; `nil` for the entries after a delivery's last callback.
-        package internal(set) var callback: CallbackKey?
+        package private(set) var callback: CallbackKey?
     }
 
     /// An app-delegate or scene-delegate callback of a delivery.
@@ -24,7 +24,7 @@ extension DeviceCore {
 
         /// The key of a step, when it is a callback.
         init?(_ step: LifecycleStep) {
-            switch step {
+            switch step.base {
             case .callback(let callback): self = .app(callback)
             case .sceneCallback(let callback, let scene): self = .scene(callback, scene)
             case .enter, .exit, .notification, .sceneState: return nil
@@ -56,7 +56,7 @@ extension DeviceCore {
     mutating func recordHeldSteps(_ app: AppID, starting callback: CallbackKey?, at now: BudgetInstant) {
         let s = slot(app)
         guard let first = records[s].heldSteps.first, first.callback == callback else { return }
-        records[s].heldSteps.removeFirst()
+        records[s].running.heldSteps.removeFirst()
         for var entry in first.entries {
             entry.time = now
             trace.append(entry, retention: retention)
@@ -68,9 +68,9 @@ extension DeviceCore.AppRecord {
     /// Holds an entry until the app's queue has run every step held so far.
     mutating func holdAfterSteps(_ entry: TraceEvent) {
         if case .some(nil) = heldSteps.lastCallback {
-            heldSteps.appendToLast(entry)
+            running.heldSteps.appendToLast(entry)
         } else {
-            heldSteps.append(DeviceCore.HeldSteps(entries: [entry], callback: nil))
+            running.heldSteps.append(DeviceCore.HeldSteps(entries: [entry], callback: nil))
         }
     }
 }

@@ -17,6 +17,8 @@ import BudgetTime
 /// `.background` in `applicationDidEnterBackground`.
 ///
 /// Sources: [S1]–[S9], [S68], [S69], [S86]–[S90].
+///
+/// A namespace with no cases: it is never a value, so it has nothing to grow.
 public enum Lifecycle {
     /// The result of applying one event to one app.
     public struct Transition: Sendable, Hashable {
@@ -54,7 +56,7 @@ public enum Lifecycle {
     ) throws(LifecycleError) -> Transition {
         let steps = try steps(from: state, on: event, exitsOnSuspend: exitsOnSuspend)
         var final = state
-        for case .enter(let next) in steps { final = next }
+        for step in steps { if case .enter(let next) = step.base { final = next } }
         return Transition(from: state, to: final, steps: steps)
     }
 
@@ -75,7 +77,7 @@ public enum Lifecycle {
         let becomeActive: [LifecycleStep] = [.enter(.active), .callback(.didBecomeActive)]
         let resignActive: [LifecycleStep] = [.callback(.willResignActive), .enter(.inactive)]
 
-        switch (event, state) {
+        switch (event.base, state) {
         case (.launch, .notRunning):
             return [.enter(.inactive), .callback(.willFinishLaunching), .callback(.didFinishLaunching)]
                 + becomeActive

@@ -3,85 +3,149 @@ import BudgetTime
 /// The policy's fields by name, as scenario files and errors give them.
 extension BudgetPolicy {
     /// A policy field, named as in scenario files and errors.
-    public enum Field: String, Sendable, Hashable, CaseIterable {
+    ///
+    /// The fields grow as the model does, so this is a struct with a static member per field rather than an enum: a
+    /// new one is not a breaking change. Compare with `==`, or match in a `switch` that has a `default`.
+    public struct Field: RawRepresentable, Sendable, Hashable, CaseIterable, CustomStringConvertible {
+        /// The fields the model knows, for the package's own exhaustive switches.
+        package enum Base: String, Sendable, Hashable, CaseIterable {
+            case didEnterBackgroundLimit
+            case willTerminateLimit
+            case launchWatchdog
+            case resumeWatchdog
+            case backgroundTaskAllowance
+            case expirationWarningLead
+            case expirationHandlerLimit
+            case allowanceResetsOnForeground
+            case maxOpenBackgroundTasks
+            case backgroundTaskExpiryCode
+            case eventWindow
+            case remoteNotificationWindow
+            case silentPushesPerHour
+            case silentPushWindow
+            case maxMonitoredRegions
+            case voipKeepAliveMinimumInterval
+            case voipKeepAliveWindow
+            case voipUnreportedPushLimit
+            case relaunchesLocationAppsAfterUserKill
+            case honoursExitsOnSuspend
+            case requiresSceneLifecycle
+            case jetsamOrderWithinBand
+            case fetchRuntime
+            case minimumFetchInterval
+            case fetchSeed
+            case processingTaskRuntimeCap
+            case continuedProcessingTaskLimit
+            case pendingRefreshTaskRequestLimit
+            case pendingProcessingTaskRequestLimit
+            case fetchNewDataFactor
+            case fetchNoDataFactor
+            case fetchFailedFactor
+            case fetchSlowFactor
+            case fetchSlowFraction
+            case fetchMinimumFactor
+            case fetchMaximumFactor
+            case fetchJitter
+        }
+
+        /// The field, for the package's own exhaustive switches.
+        package let base: Base
+
+        package init(_ base: Base) { self.base = base }
+
+        /// The field's name, as traces and outside files spell it.
+        public var rawValue: String { base.rawValue }
+
+        /// The field with that name, or `nil` for one the model does not know.
+        public init?(rawValue: String) {
+            guard let base = Base(rawValue: rawValue) else { return nil }
+            self.base = base
+        }
+
+        /// Every field the model knows, in declaration order.
+        public static var allCases: [Field] { Base.allCases.map(Field.init) }
+
         /// ``BudgetPolicy/didEnterBackgroundLimit``.
-        case didEnterBackgroundLimit
+        public static let didEnterBackgroundLimit = Field(.didEnterBackgroundLimit)
         /// ``BudgetPolicy/willTerminateLimit``.
-        case willTerminateLimit
+        public static let willTerminateLimit = Field(.willTerminateLimit)
         /// ``BudgetPolicy/launchWatchdog``.
-        case launchWatchdog
+        public static let launchWatchdog = Field(.launchWatchdog)
         /// ``BudgetPolicy/resumeWatchdog``.
-        case resumeWatchdog
+        public static let resumeWatchdog = Field(.resumeWatchdog)
         /// ``BudgetPolicy/backgroundTaskAllowance``.
-        case backgroundTaskAllowance
+        public static let backgroundTaskAllowance = Field(.backgroundTaskAllowance)
         /// ``BudgetPolicy/expirationWarningLead``.
-        case expirationWarningLead
+        public static let expirationWarningLead = Field(.expirationWarningLead)
         /// ``BudgetPolicy/expirationHandlerLimit``.
-        case expirationHandlerLimit
+        public static let expirationHandlerLimit = Field(.expirationHandlerLimit)
         /// ``BudgetPolicy/allowanceResetsOnForeground``.
-        case allowanceResetsOnForeground
+        public static let allowanceResetsOnForeground = Field(.allowanceResetsOnForeground)
         /// ``BudgetPolicy/maxOpenBackgroundTasks``.
-        case maxOpenBackgroundTasks
+        public static let maxOpenBackgroundTasks = Field(.maxOpenBackgroundTasks)
         /// ``BudgetPolicy/backgroundTaskExpiryCode``.
-        case backgroundTaskExpiryCode
+        public static let backgroundTaskExpiryCode = Field(.backgroundTaskExpiryCode)
         /// ``BudgetPolicy/eventWindow``.
-        case eventWindow
+        public static let eventWindow = Field(.eventWindow)
         /// ``BudgetPolicy/remoteNotificationWindow``.
-        case remoteNotificationWindow
+        public static let remoteNotificationWindow = Field(.remoteNotificationWindow)
         /// ``BudgetPolicy/silentPushesPerHour``.
-        case silentPushesPerHour
+        public static let silentPushesPerHour = Field(.silentPushesPerHour)
         /// ``BudgetPolicy/silentPushWindow``.
-        case silentPushWindow
+        public static let silentPushWindow = Field(.silentPushWindow)
         /// ``BudgetPolicy/maxMonitoredRegions``.
-        case maxMonitoredRegions
+        public static let maxMonitoredRegions = Field(.maxMonitoredRegions)
         /// ``BudgetPolicy/voipKeepAliveMinimumInterval``.
-        case voipKeepAliveMinimumInterval
+        public static let voipKeepAliveMinimumInterval = Field(.voipKeepAliveMinimumInterval)
         /// ``BudgetPolicy/voipKeepAliveWindow``.
-        case voipKeepAliveWindow
+        public static let voipKeepAliveWindow = Field(.voipKeepAliveWindow)
         /// ``BudgetPolicy/voipUnreportedPushLimit``.
-        case voipUnreportedPushLimit
+        public static let voipUnreportedPushLimit = Field(.voipUnreportedPushLimit)
         /// ``BudgetPolicy/relaunchesLocationAppsAfterUserKill``.
-        case relaunchesLocationAppsAfterUserKill
+        public static let relaunchesLocationAppsAfterUserKill = Field(.relaunchesLocationAppsAfterUserKill)
         /// ``BudgetPolicy/honoursExitsOnSuspend``.
-        case honoursExitsOnSuspend
+        public static let honoursExitsOnSuspend = Field(.honoursExitsOnSuspend)
         /// ``BudgetPolicy/requiresSceneLifecycle``.
-        case requiresSceneLifecycle
+        public static let requiresSceneLifecycle = Field(.requiresSceneLifecycle)
         /// ``BudgetPolicy/jetsamOrderWithinBand``.
-        case jetsamOrderWithinBand
+        public static let jetsamOrderWithinBand = Field(.jetsamOrderWithinBand)
         /// ``BudgetPolicy/fetchRuntime``.
-        case fetchRuntime
+        public static let fetchRuntime = Field(.fetchRuntime)
         /// ``BudgetPolicy/minimumFetchInterval``.
-        case minimumFetchInterval
+        public static let minimumFetchInterval = Field(.minimumFetchInterval)
         /// ``BudgetPolicy/fetchSeed``.
-        case fetchSeed
+        public static let fetchSeed = Field(.fetchSeed)
         /// ``BudgetPolicy/processingTaskRuntimeCap``.
-        case processingTaskRuntimeCap
+        public static let processingTaskRuntimeCap = Field(.processingTaskRuntimeCap)
         /// ``BudgetPolicy/continuedProcessingTaskLimit``.
-        case continuedProcessingTaskLimit
+        public static let continuedProcessingTaskLimit = Field(.continuedProcessingTaskLimit)
         /// ``BudgetPolicy/pendingRefreshTaskRequestLimit``.
-        case pendingRefreshTaskRequestLimit
+        public static let pendingRefreshTaskRequestLimit = Field(.pendingRefreshTaskRequestLimit)
         /// ``BudgetPolicy/pendingProcessingTaskRequestLimit``.
-        case pendingProcessingTaskRequestLimit
+        public static let pendingProcessingTaskRequestLimit = Field(.pendingProcessingTaskRequestLimit)
         /// ``BudgetPolicy/FetchModelFactors/newData``.
-        case fetchNewDataFactor
+        public static let fetchNewDataFactor = Field(.fetchNewDataFactor)
         /// ``BudgetPolicy/FetchModelFactors/noData``.
-        case fetchNoDataFactor
+        public static let fetchNoDataFactor = Field(.fetchNoDataFactor)
         /// ``BudgetPolicy/FetchModelFactors/failed``.
-        case fetchFailedFactor
+        public static let fetchFailedFactor = Field(.fetchFailedFactor)
         /// ``BudgetPolicy/FetchModelFactors/slow``.
-        case fetchSlowFactor
+        public static let fetchSlowFactor = Field(.fetchSlowFactor)
         /// ``BudgetPolicy/FetchModelFactors/slowFraction``.
-        case fetchSlowFraction
+        public static let fetchSlowFraction = Field(.fetchSlowFraction)
         /// ``BudgetPolicy/FetchModelFactors/minimumFactor``.
-        case fetchMinimumFactor
+        public static let fetchMinimumFactor = Field(.fetchMinimumFactor)
         /// ``BudgetPolicy/FetchModelFactors/maximumFactor``.
-        case fetchMaximumFactor
+        public static let fetchMaximumFactor = Field(.fetchMaximumFactor)
         /// ``BudgetPolicy/FetchModelFactors/jitter``.
-        case fetchJitter
+        public static let fetchJitter = Field(.fetchJitter)
+
+        /// The field's name.
+        public var description: String { rawValue }
 
         /// Whether the field is a duration in seconds.
         public var isDuration: Bool {
-            switch self {
+            switch base {
             case .didEnterBackgroundLimit, .willTerminateLimit, .launchWatchdog, .resumeWatchdog, .backgroundTaskAllowance, .expirationWarningLead,
                  .expirationHandlerLimit, .eventWindow, .remoteNotificationWindow, .voipKeepAliveMinimumInterval, .voipKeepAliveWindow,
                  .fetchRuntime, .minimumFetchInterval, .processingTaskRuntimeCap, .silentPushWindow: true

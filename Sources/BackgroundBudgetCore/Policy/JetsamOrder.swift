@@ -5,19 +5,45 @@ import BudgetTime
 /// xnu keeps each jetsam band as a list: a process that enters the band is appended at its tail, and
 /// the killer takes processes from the head, so within a band the process that has been there longest
 /// goes first ([S72][S101]). Apple documents no footprint order.
-public enum JetsamOrder: String, Sendable, Hashable, CaseIterable, CustomStringConvertible {
+///
+/// The orders grow as the model does, so this is a struct with a static member per order rather than an enum: a new
+/// one is not a breaking change. Compare with `==`, or match in a `switch` that has a `default`.
+public struct JetsamOrder: RawRepresentable, Sendable, Hashable, CaseIterable, CustomStringConvertible {
+    /// The orders the model knows, for the package's own exhaustive switches.
+    package enum Base: String, Sendable, Hashable, CaseIterable {
+        case largestFootprint
+        case leastRecentlyUsed
+    }
+
+    /// The order, for the package's own exhaustive switches.
+    package let base: Base
+
+    package init(_ base: Base) { self.base = base }
+
+    /// The order's name, as traces and outside files spell it.
+    public var rawValue: String { base.rawValue }
+
+    /// The order with that name, or `nil` for one the model does not know.
+    public init?(rawValue: String) {
+        guard let base = Base(rawValue: rawValue) else { return nil }
+        self.base = base
+    }
+
+    /// Every order the model knows, in declaration order.
+    public static var allCases: [JetsamOrder] { Base.allCases.map(JetsamOrder.init) }
+
     /// Largest footprint first, least recently used first among equals. The model's assumption, kept
     /// as the default: no source orders jetsam victims by size within a band.
-    case largestFootprint
+    public static let largestFootprint = JetsamOrder(.largestFootprint)
     /// Least recently used first (the app that left the foreground longest ago), the largest footprint
     /// first among equals: xnu's order within a band, which takes the process longest in the band
     /// first [S101].
-    case leastRecentlyUsed
+    public static let leastRecentlyUsed = JetsamOrder(.leastRecentlyUsed)
 
     /// The number that stands for the order in ``BudgetPolicy/setting(_:to:)`` and scenario files:
     /// 0 for ``largestFootprint``, 1 for ``leastRecentlyUsed``.
     public var number: Double {
-        switch self {
+        switch base {
         case .largestFootprint: 0
         case .leastRecentlyUsed: 1
         }

@@ -192,7 +192,7 @@ extension TraceEvent.Kind {
     /// #expect(event.kind.tag == .stateChange)
     /// ```
     public var tag: Tag {
-        switch self {
+        switch base {
         case .callback: .callback
         case .sceneCallback: .sceneCallback
         case .stateChange: .stateChange

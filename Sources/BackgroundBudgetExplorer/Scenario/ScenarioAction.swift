@@ -9,87 +9,203 @@ import BackgroundBudgetRuntime
 /// ```
 ///
 /// The vocabulary lives in one table, `vocabulary`: each entry is the name, the keys, a one-line
-/// summary and how to read it. To add an action, add a case here, an entry to the table, and a line
-/// to `perform(in:)` (the compiler points at the switch).
-public enum ScenarioAction: Sendable, Hashable {
+/// summary and how to read it. To add an action, add a case to `Base` and a static member here, an entry to
+/// the table, and a line to `perform(in:)` (the compiler points at the switch).
+///
+/// The actions grow as the model does, so this is a struct with a static member (a static function for one with
+/// values) per action rather than an enum: a new one is not a breaking change. Compare with `==`, or match in a
+/// `switch` that has a `default`; read an action's values through the property of its name.
+public struct ScenarioAction: Sendable, Hashable, CustomStringConvertible {
+    /// The actions the model knows, with their values, for the package's own exhaustive switches.
+    package enum Base: Sendable, Hashable {
+        case launch(AppID)
+        case open(AppID)
+        case switchTo(AppID)
+        case home
+        case beginInterruption
+        case dismissInterruption
+        case answerInterruption
+        case killFromAppSwitcher(AppID)
+        case launchInBackground(AppID, reason: LaunchReason)
+        case reboot
+        case purge(AppID)
+        case terminate(AppID, reason: TerminationReason)
+        indirect case beginTask(AppID, ScenarioTask)
+        case startActivity(AppID, BackgroundActivity)
+        case stopActivity(AppID, BackgroundActivity)
+        indirect case deliver(AppID, BackgroundEvent)
+        case setMemoryCapacity(bytes: Int)
+        case setFootprint(AppID, bytes: Int)
+        indirect case post(SystemNotification)
+        case setBackgroundAppRefresh(enabled: Bool, app: AppID?)
+        case setBackgroundAppRefreshRestricted(Bool)
+        case setLowPowerMode(Bool)
+        case setCriticallyLowBattery(Bool)
+        case setNetwork(Bool)
+        case setExternalPower(Bool)
+        case setDeviceIdle(Bool)
+        indirect case submitTask(AppID, identifier: String, kind: TaskRequest.Kind, earliest: Duration?)
+        indirect case cancelContinuedTask(AppID, identifier: String)
+        case reclaimResources
+        case setSystemUnderLoad(Bool)
+        case setBackgroundGPU(Bool)
+        case openScene(AppID)
+        case closeScene(AppID, scene: SceneID)
+        case reclaimScene(AppID, scene: SceneID)
+    }
+
+    /// The action, for the package's own exhaustive switches.
+    package let base: Base
+
+    package init(_ base: Base) { self.base = base }
+
     /// `launch`: a cold launch by the user; the app must not be running.
-    case launch(AppID)
+    public static func launch(_ appID: AppID) -> ScenarioAction { ScenarioAction(.launch(appID)) }
+
     /// `open`: the user taps the app's icon: a cold launch, a return to the foreground, or nothing if
     /// it is already there. The foreground app, if another, switches away.
-    case open(AppID)
+    public static func open(_ appID: AppID) -> ScenarioAction { ScenarioAction(.open(appID)) }
+
     /// `switchTo`: the user switches from the foreground app to another app (app switcher or link).
-    case switchTo(AppID)
+    public static func switchTo(_ appID: AppID) -> ScenarioAction { ScenarioAction(.switchTo(appID)) }
+
     /// `home`: the user presses Home; the foreground app goes to the background.
-    case home
+    public static let home = ScenarioAction(.home)
     /// `beginInterruption`: a call or message alert covers the foreground app.
-    case beginInterruption
+    public static let beginInterruption = ScenarioAction(.beginInterruption)
     /// `dismissInterruption`: the user dismisses the alert.
-    case dismissInterruption
+    public static let dismissInterruption = ScenarioAction(.dismissInterruption)
     /// `answerInterruption`: the user answers the call or replies to the message.
-    case answerInterruption
+    public static let answerInterruption = ScenarioAction(.answerInterruption)
+
     /// `killFromAppSwitcher`: the user swipes the app away in the app switcher.
-    case killFromAppSwitcher(AppID)
+    public static func killFromAppSwitcher(_ appID: AppID) -> ScenarioAction {
+        ScenarioAction(.killFromAppSwitcher(appID))
+    }
+
     /// `launchInBackground`: the system launches the app into the background for a reason.
-    case launchInBackground(AppID, reason: LaunchReason)
+    public static func launchInBackground(_ appID: AppID, reason: LaunchReason) -> ScenarioAction {
+        ScenarioAction(.launchInBackground(appID, reason: reason))
+    }
+
     /// `reboot`: the device restarts; every process ends, and VoIP apps are relaunched.
-    case reboot
+    public static let reboot = ScenarioAction(.reboot)
+
     /// `purge`: the system reclaims a suspended app's memory.
-    case purge(AppID)
+    public static func purge(_ appID: AppID) -> ScenarioAction { ScenarioAction(.purge(appID)) }
+
     /// `terminate`: the system terminates a background or suspended app for a reason.
-    case terminate(AppID, reason: TerminationReason)
+    public static func terminate(_ appID: AppID, reason: TerminationReason) -> ScenarioAction {
+        ScenarioAction(.terminate(appID, reason: reason))
+    }
+
     /// `beginTask`: the app begins a finite background task now (for example an upload the user
     /// started in the foreground); see ``ScenarioTask``.
-    indirect case beginTask(AppID, ScenarioTask)
+    public static func beginTask(_ appID: AppID, _ scenarioTask: ScenarioTask) -> ScenarioAction {
+        ScenarioAction(.beginTask(appID, scenarioTask))
+    }
+
     /// `startActivity`: the app starts a continuous activity now (the user presses play).
-    case startActivity(AppID, BackgroundActivity)
+    public static func startActivity(_ appID: AppID, _ backgroundActivity: BackgroundActivity) -> ScenarioAction {
+        ScenarioAction(.startActivity(appID, backgroundActivity))
+    }
+
     /// `stopActivity`: the app stops a continuous activity now (the user pauses).
-    case stopActivity(AppID, BackgroundActivity)
+    public static func stopActivity(_ appID: AppID, _ backgroundActivity: BackgroundActivity) -> ScenarioAction {
+        ScenarioAction(.stopActivity(appID, backgroundActivity))
+    }
+
     /// `deliver`: a system event for the app (a location event, a push, a Bluetooth or accessory
     /// event, a finished download); the system launches, wakes, queues or drops as the rules say.
-    indirect case deliver(AppID, BackgroundEvent)
+    public static func deliver(_ appID: AppID, _ backgroundEvent: BackgroundEvent) -> ScenarioAction {
+        ScenarioAction(.deliver(appID, backgroundEvent))
+    }
+
     /// `setMemoryCapacity`: the device's memory for apps becomes this many bytes (`mb`).
-    case setMemoryCapacity(bytes: Int)
+    public static func setMemoryCapacity(bytes: Int) -> ScenarioAction {
+        ScenarioAction(.setMemoryCapacity(bytes: bytes))
+    }
+
     /// `setFootprint`: an app's memory footprint becomes this many bytes (`mb`).
-    case setFootprint(AppID, bytes: Int)
+    public static func setFootprint(_ appID: AppID, bytes: Int) -> ScenarioAction {
+        ScenarioAction(.setFootprint(appID, bytes: bytes))
+    }
+
     /// `post`: a system notification for every app in memory.
-    indirect case post(SystemNotification)
+    public static func post(_ systemNotification: SystemNotification) -> ScenarioAction {
+        ScenarioAction(.post(systemNotification))
+    }
+
     /// `setBackgroundAppRefresh`: the device's switch, or one app's when `app` is given.
-    case setBackgroundAppRefresh(enabled: Bool, app: AppID?)
+    public static func setBackgroundAppRefresh(enabled: Bool, app: AppID?) -> ScenarioAction {
+        ScenarioAction(.setBackgroundAppRefresh(enabled: enabled, app: app))
+    }
+
     /// `setBackgroundAppRefreshRestricted`: the device forbids Background App Refresh (for example by
     /// parental controls), or no longer does: every app's status is `restricted` while it does.
-    case setBackgroundAppRefreshRestricted(Bool)
+    public static func setBackgroundAppRefreshRestricted(_ value: Bool) -> ScenarioAction {
+        ScenarioAction(.setBackgroundAppRefreshRestricted(value))
+    }
+
     /// `setLowPowerMode`: Low Power Mode on or off.
-    case setLowPowerMode(Bool)
+    public static func setLowPowerMode(_ value: Bool) -> ScenarioAction { ScenarioAction(.setLowPowerMode(value)) }
+
     /// `setCriticallyLowBattery`: the battery critically low or not (no fetch, refresh, processing or
     /// silent-push wake while it is).
-    case setCriticallyLowBattery(Bool)
+    public static func setCriticallyLowBattery(_ value: Bool) -> ScenarioAction {
+        ScenarioAction(.setCriticallyLowBattery(value))
+    }
+
     /// `setNetwork`: the device's network connection on or off.
-    case setNetwork(Bool)
+    public static func setNetwork(_ value: Bool) -> ScenarioAction { ScenarioAction(.setNetwork(value)) }
+
     /// `setExternalPower`: the device connected to power or not.
-    case setExternalPower(Bool)
+    public static func setExternalPower(_ value: Bool) -> ScenarioAction { ScenarioAction(.setExternalPower(value)) }
+
     /// `setDeviceIdle`: the device idle or not (processing tasks run only while it is idle).
-    case setDeviceIdle(Bool)
+    public static func setDeviceIdle(_ value: Bool) -> ScenarioAction { ScenarioAction(.setDeviceIdle(value)) }
+
     /// `submitTask`: the app submits a task request now (the user tapped Export, say); keys as for
     /// the `submitTask` step. A refusal is recorded in the trace.
-    indirect case submitTask(AppID, identifier: String, kind: TaskRequest.Kind, earliest: Duration?)
+    public static func submitTask(_ appID: AppID, identifier: String, kind: TaskRequest.Kind, earliest: Duration?) -> ScenarioAction {
+        ScenarioAction(.submitTask(appID, identifier: identifier, kind: kind, earliest: earliest))
+    }
+
     /// `cancelContinuedTask`: the user cancels a continued-processing task in the system's interface.
-    indirect case cancelContinuedTask(AppID, identifier: String)
+    public static func cancelContinuedTask(_ appID: AppID, identifier: String) -> ScenarioAction {
+        ScenarioAction(.cancelContinuedTask(appID, identifier: identifier))
+    }
+
     /// `reclaimResources`: the system expires the running continued-processing task with the least progress.
-    case reclaimResources
+    public static let reclaimResources = ScenarioAction(.reclaimResources)
+
     /// `setSystemUnderLoad`: while on, no continued-processing task starts.
-    case setSystemUnderLoad(Bool)
+    public static func setSystemUnderLoad(_ value: Bool) -> ScenarioAction {
+        ScenarioAction(.setSystemUnderLoad(value))
+    }
+
     /// `setBackgroundGPU`: whether the device supports background GPU use for continued processing.
-    case setBackgroundGPU(Bool)
+    public static func setBackgroundGPU(_ value: Bool) -> ScenarioAction { ScenarioAction(.setBackgroundGPU(value)) }
+
     /// `openScene`: the user opens another window of an active scene-based app (`"scenes": "multiple"`).
-    case openScene(AppID)
+    public static func openScene(_ appID: AppID) -> ScenarioAction { ScenarioAction(.openScene(appID)) }
+
     /// `closeScene`: the user closes one window (scene session `scene`, e.g. `"scene-1"`) of the app.
-    case closeScene(AppID, scene: SceneID)
+    public static func closeScene(_ appID: AppID, scene: SceneID) -> ScenarioAction {
+        ScenarioAction(.closeScene(appID, scene: scene))
+    }
+
     /// `reclaimScene`: the system disconnects a background scene of the app to reclaim memory.
-    case reclaimScene(AppID, scene: SceneID)
+    public static func reclaimScene(_ appID: AppID, scene: SceneID) -> ScenarioAction {
+        ScenarioAction(.reclaimScene(appID, scene: scene))
+    }
+
+    /// The action's name and values, as Swift prints an enum case.
+    public var description: String { "\(base)" }
 
     /// The app the action names, if it names one.
     public var app: AppID? {
-        switch self {
+        switch base {
         case .launch(let app), .open(let app), .switchTo(let app), .killFromAppSwitcher(let app),
              .launchInBackground(let app, _), .purge(let app), .terminate(let app, _), .beginTask(let app, _),
              .startActivity(let app, _), .stopActivity(let app, _), .deliver(let app, _), .setFootprint(let app, _),
@@ -107,7 +223,7 @@ public enum ScenarioAction: Sendable, Hashable {
 
     /// The action's name in scenario files, e.g. `"home"`.
     public var name: String {
-        switch self {
+        switch base {
         case .launch: "launch"
         case .open: "open"
         case .switchTo: "switchTo"
@@ -276,80 +392,4 @@ public enum ScenarioAction: Sendable, Hashable {
             .setBackgroundGPU(try event.required("enabled").bool())
         },
     ]
-
-    /// The table entry for a `"do"` value, or `nil`.
-    static func verb(named name: String) -> Verb? {
-        vocabulary.first { $0.name == name }
-    }
-
-    /// Does the action to the device.
-    /// - Parameter stage: The running device and its apps.
-    /// - Throws: ``ScenarioError`` with ``ScenarioError/Problem/eventRefused(_:)`` when the lifecycle
-    ///   refuses it, or ``ScenarioError/Problem/taskNotFound(_:)`` when the user cancels a task that
-    ///   does not exist (nothing changes either way); the caller fills in the event's path.
-    package func perform(in stage: ScenarioStage) throws(ScenarioError) {
-        if case .cancelContinuedTask(let id, let identifier) = self {
-            do {
-                try stage.system.cancelContinuedProcessingTask(identifier, of: stage.app(id))
-            } catch {
-                throw ScenarioError(.taskNotFound(error), path: "$")
-            }
-            return
-        }
-        do {
-            try change(stage)
-        } catch {
-            throw ScenarioError(.eventRefused(error), path: "$")
-        }
-    }
-
-    /// Does every action but `cancelContinuedTask`.
-    private func change(_ stage: ScenarioStage) throws(LifecycleError) {
-        switch self {
-        case .launch(let id): try stage.system.send(.launch, to: stage.app(id))
-        case .open(let id): try stage.system.open(stage.app(id))
-        case .switchTo(let id):
-            let target = stage.app(id)
-            guard let current = stage.system.foregroundApplication else {
-                throw LifecycleError(event: .switchAway, state: .notRunning, problem: .noForegroundApp)
-            }
-            guard current !== target else {
-                throw LifecycleError(event: .switchAway, state: current.applicationState, problem: .alreadyInForeground, app: id)
-            }
-            try stage.system.open(target)
-        case .home: try stage.system.pressHome()
-        case .beginInterruption: try stage.system.beginInterruption()
-        case .dismissInterruption: try stage.system.dismissInterruption()
-        case .answerInterruption: try stage.system.answerInterruption()
-        case .killFromAppSwitcher(let id): try stage.system.killFromAppSwitcher(stage.app(id))
-        case .launchInBackground(let id, let reason): try stage.system.launchInBackground(stage.app(id), reason: reason)
-        case .reboot: stage.system.reboot()
-        case .purge(let id): try stage.system.purge(stage.app(id))
-        case .terminate(let id, let reason): try stage.system.terminate(stage.app(id), reason: reason)
-        case .beginTask(let id, let task): task.begin(in: stage.app(id))
-        case .startActivity(let id, let activity): try? stage.app(id).startActivity(activity)
-        case .stopActivity(let id, let activity): stage.app(id).stopActivity(activity)
-        case .deliver(let id, let event): stage.system.deliver(event, to: stage.app(id))
-        case .setMemoryCapacity(let bytes): stage.system.setMemoryCapacity(bytes)
-        case .setFootprint(let id, let bytes): stage.app(id).setMemoryFootprint(bytes)
-        case .post(let notification): stage.system.post(notification)
-        case .setBackgroundAppRefresh(let enabled, let id?): stage.system.setBackgroundAppRefresh(enabled: enabled, for: stage.app(id))
-        case .setBackgroundAppRefresh(let enabled, nil): stage.system.setBackgroundAppRefresh(enabled: enabled)
-        case .setBackgroundAppRefreshRestricted(let restricted): stage.system.setBackgroundAppRefreshRestricted(restricted)
-        case .setLowPowerMode(let enabled): stage.system.setLowPowerMode(enabled)
-        case .setCriticallyLowBattery(let critical): stage.system.setCriticallyLowBattery(critical)
-        case .setNetwork(let enabled): stage.system.setNetworkAvailable(enabled)
-        case .setExternalPower(let enabled): stage.system.setExternalPower(enabled)
-        case .setDeviceIdle(let enabled): stage.system.setDeviceIdle(enabled)
-        case .submitTask(let id, let identifier, let kind, let earliest):
-            ScenarioStep.submit(identifier: identifier, kind: kind, earliest: earliest, in: stage.app(id))
-        case .cancelContinuedTask: break   // handled by perform(in:)
-        case .reclaimResources: stage.system.reclaimContinuedProcessingResources()
-        case .setSystemUnderLoad(let enabled): stage.system.setSystemUnderLoad(enabled)
-        case .setBackgroundGPU(let enabled): stage.system.setSupportsBackgroundGPU(enabled)
-        case .openScene(let id): try stage.system.openScene(of: stage.app(id))
-        case .closeScene(let id, let scene): try stage.system.closeScene(scene, of: stage.app(id))
-        case .reclaimScene(let id, let scene): try stage.system.reclaimScene(scene, of: stage.app(id))
-        }
-    }
 }

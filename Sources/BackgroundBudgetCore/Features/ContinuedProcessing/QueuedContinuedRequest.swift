@@ -1,7 +1,7 @@
 /// A continued-processing request waiting in the system's queue.
 package struct QueuedContinuedRequest: Sendable {
     /// The app that submitted it.
-    package internal(set) var app: AppID
+    package private(set) var app: AppID
     /// The request and when it was submitted.
     package internal(set) var pending: PendingTaskRequest
 

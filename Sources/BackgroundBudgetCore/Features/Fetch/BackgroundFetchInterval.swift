@@ -2,6 +2,9 @@ import BudgetTime
 
 /// How often an app asks to be woken for a background fetch
 /// (`setMinimumBackgroundFetchInterval(_:)`) [S41][S42].
+///
+/// The set is closed: UIKit's two constants and an interval of the app's choice, so a `switch` over it needs
+/// no `default`.
 public enum BackgroundFetchInterval: Sendable, Hashable, CustomStringConvertible {
     /// No fetches (`backgroundFetchIntervalNever`), the default.
     case never

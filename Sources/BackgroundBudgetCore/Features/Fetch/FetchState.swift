@@ -8,7 +8,7 @@ package struct FetchState: Sendable {
     /// The app's requested fetch interval (the system remembers it across launches).
     package internal(set) var interval = BackgroundFetchInterval.never
     /// The fetch model: when the next fetch may come.
-    package internal(set) var model = FetchModel(seed: 0)
+    package private(set) var model = FetchModel(seed: 0)
     /// The running fetch: its number and when it started.
     package internal(set) var running: (number: UInt64, started: BudgetInstant)?
     /// When the last fetch ended (or the interval was set).

@@ -4,7 +4,7 @@ import BudgetTime
 /// expiration handler under the task's identifier).
 package struct OpenTask: Sendable, Hashable {
     /// The name the app gave `beginBackgroundTask(withName:)`, if any.
-    package internal(set) var name: String?
+    package private(set) var name: String?
     /// When the task began (a task begun in the foreground overruns one allowance later).
     var begunAt: BudgetInstant
     /// Whether its expiration handler has been called.

@@ -4,7 +4,7 @@
 /// The rules here are pure: ``DeviceCore`` orchestrates them in DeviceCore+Memory.swift.
 package struct MemoryPressureState: Sendable {
     /// The memory the apps in memory may use together, in bytes; `nil` for no limit.
-    package internal(set) var capacity: Int?
+    package private(set) var capacity: Int?
     /// The bytes the apps in memory use together (kept up to date; see
     /// ``DeviceCore/memoryInUseRecomputed``).
     package internal(set) var inUse = 0

@@ -24,7 +24,7 @@ package struct ModeState: Sendable {
     var keepAliveWindowUntil: BudgetInstant?
     /// Events held until the app next runs (delivered without the mode's background permission),
     /// coalesced: at most one per kind (see ``queue(_:)``).
-    package internal(set) var queuedEvents: [BackgroundEvent] = []
+    package private(set) var queuedEvents: [BackgroundEvent] = []
     /// VoIP pushes delivered and not yet handled, and the calls reported for them: each push
     /// handled takes one report, or the app is killed.
     var voipPushesInFlight = 0
@@ -51,7 +51,7 @@ package struct ModeState: Sendable {
     /// Whether a location event is one the app monitors, which is what relaunches it [S29][S32];
     /// `false` for any other event.
     func monitors(_ event: BackgroundEvent) -> Bool {
-        switch event {
+        switch event.base {
         case .significantLocationChange: monitorsSignificantChanges
         case .regionBoundary(let region): monitoredRegions.contains(region)
         default: false

@@ -3,7 +3,7 @@ import BudgetTime
 /// A submitted `BGTaskScheduler` request not yet run.
 package struct PendingTaskRequest: Sendable {
     /// The request as the app submitted it.
-    package internal(set) var request: TaskRequest
+    package private(set) var request: TaskRequest
     /// When the app submitted it.
     var submittedAt: BudgetInstant
 
@@ -18,7 +18,7 @@ package struct PendingTaskRequest: Sendable {
     /// earliest begin date; a continued-processing request for nothing [S47].
     package func notBefore(_ policy: BudgetPolicy) -> BudgetInstant {
         let earliest = request.earliestBeginDate ?? submittedAt
-        switch request.kind {
+        switch request.kind.base {
         case .appRefresh: return max(earliest, submittedAt + policy.minimumFetchInterval)
         case .processing: return earliest
         case .continuedProcessing: return submittedAt   // the earliest begin date is ignored [S47]

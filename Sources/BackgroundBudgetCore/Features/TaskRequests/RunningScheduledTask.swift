@@ -4,11 +4,11 @@ import BudgetTime
 /// ``ScheduledTask`` object the app sees, by the task's number.
 package struct RunningScheduledTask: Sendable {
     /// The request's identifier.
-    package internal(set) var identifier: String
+    package private(set) var identifier: String
     /// The kind of request that started it.
-    package internal(set) var kind: TaskRequest.Kind
+    package private(set) var kind: TaskRequest.Kind
     /// When the task started.
-    package internal(set) var started: BudgetInstant
+    package private(set) var started: BudgetInstant
     /// Refresh: the expiration handler was called. Processing and continued processing: when the
     /// task expired.
     var expiredAt: BudgetInstant?
@@ -23,7 +23,7 @@ package struct RunningScheduledTask: Sendable {
     /// Whether the app has set the task's expiration handler, as the shell last reported it
     /// (``DeviceCore/scheduledTaskHandlerSet(app:task:set:)``). A task expiring without one is marked
     /// completed unsuccessfully at once, with no grace [S49].
-    package internal(set) var hasExpirationHandler = false
+    internal(set) var hasExpirationHandler = false
 
     /// A task of `kind` started at `started`, not expired, with no progress.
     package init(identifier: String, kind: TaskRequest.Kind, started: BudgetInstant, expiredAt: BudgetInstant? = nil) {
@@ -45,7 +45,7 @@ package struct RunningScheduledTask: Sendable {
     /// (``TaskRequestState/allotmentStart``), and from the task's own start when there is none.
     package func deadline(_ policy: BudgetPolicy, allotmentStart: BudgetInstant? = nil) -> BudgetInstant? {
         let start = allotmentStart ?? started
-        switch kind {
+        switch kind.base {
         case .appRefresh:
             return start + policy.fetchRuntime - (expiredAt == nil ? policy.expirationWarningLead : .zero)
         case .processing:
@@ -60,7 +60,7 @@ package struct RunningScheduledTask: Sendable {
     /// subtitle.
     init(_ request: TaskRequest, started: BudgetInstant) {
         self.init(identifier: request.identifier, kind: request.kind, started: started)
-        if case .continuedProcessing(let options) = request.kind { (title, subtitle) = (options.title, options.subtitle) }
+        if case .continuedProcessing(let options) = request.kind.base { (title, subtitle) = (options.title, options.subtitle) }
     }
 
     /// What the system does when the task's deadline passes.
@@ -77,7 +77,7 @@ package struct RunningScheduledTask: Sendable {
     /// expires at its cap; an expired processing or continued-processing task is marked failed; `nil`
     /// for a running continued-processing task (it has no deadline).
     var actionAtDeadline: DeadlineAction? {
-        switch (kind, expiredAt) {
+        switch (kind.base, expiredAt) {
         case (.appRefresh, nil): .expire(.runtimeEnding)
         case (.appRefresh, _?): .killApp
         case (.processing, nil): .expire(.runtimeCap)
@@ -90,7 +90,7 @@ package struct RunningScheduledTask: Sendable {
     /// in use, external power it requires was lost, the network it requires was lost; `nil` while its
     /// conditions hold, for another kind of task, and for a task that already expired.
     func lostConditions(_ conditions: DeviceConditions) -> TaskExpiryReason? {
-        guard expiredAt == nil, case .processing(let network, let power) = kind else { return nil }
+        guard expiredAt == nil, case .processing(let network, let power) = kind.base else { return nil }
         if !conditions.deviceIdle { return .deviceInUse }
         if power && !conditions.externalPower { return .externalPowerLost }
         if network && !conditions.networkAvailable { return .networkLost }

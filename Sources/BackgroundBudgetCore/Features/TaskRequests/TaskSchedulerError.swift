@@ -11,23 +11,51 @@ import BudgetTime
 /// ```
 public struct TaskSchedulerError: Error, Sendable, Hashable, CustomStringConvertible {
     /// Apple's error codes.
-    public enum Code: Int, Sendable, Hashable, CaseIterable, CustomStringConvertible {
+    ///
+    /// The codes grow as the model does, so this is a struct with a static member per code rather than an enum: a
+    /// new one is not a breaking change. Compare with `==`, or match in a `switch` that has a `default`.
+    public struct Code: RawRepresentable, Sendable, Hashable, CaseIterable, CustomStringConvertible {
+        /// The codes the model knows, for the package's own exhaustive switches.
+        package enum Base: Int, Sendable, Hashable, CaseIterable {
+            case unavailable = 1
+            case tooManyPendingTaskRequests = 2
+            case notPermitted = 3
+            case immediateRunIneligible = 4
+        }
+
+        /// The code, for the package's own exhaustive switches.
+        package let base: Base
+
+        package init(_ base: Base) { self.base = base }
+
+        /// The code's raw value.
+        public var rawValue: Int { base.rawValue }
+
+        /// The code with that raw value, or `nil` for one the model does not know.
+        public init?(rawValue: Int) {
+            guard let base = Base(rawValue: rawValue) else { return nil }
+            self.base = base
+        }
+
+        /// Every code the model knows, in declaration order.
+        public static var allCases: [Code] { Base.allCases.map(Code.init) }
+
         /// The app cannot schedule background work: Background App Refresh is off for a refresh
         /// request (or the app is not installed on a system).
-        case unavailable = 1
+        public static let unavailable = Code(.unavailable)
         /// The app already has 1 refresh or 10 processing requests pending.
-        case tooManyPendingTaskRequests = 2
+        public static let tooManyPendingTaskRequests = Code(.tooManyPendingTaskRequests)
         /// The identifier is not permitted, the matching background mode is not declared, a
         /// continued-processing request came from the background, or it needs a resource the device
         /// lacks.
-        case notPermitted = 3
+        public static let notPermitted = Code(.notPermitted)
         /// A continued-processing request with the ``ContinuedProcessingOptions/SubmissionStrategy/fail``
         /// strategy could not start at once [S55].
-        case immediateRunIneligible = 4
+        public static let immediateRunIneligible = Code(.immediateRunIneligible)
 
         /// The code's name, e.g. `notPermitted`.
         public var description: String {
-            switch self {
+            switch base {
             case .unavailable: "unavailable"
             case .tooManyPendingTaskRequests: "tooManyPendingTaskRequests"
             case .notPermitted: "notPermitted"
@@ -37,30 +65,68 @@ public struct TaskSchedulerError: Error, Sendable, Hashable, CustomStringConvert
     }
 
     /// The rule a refused request broke; each maps to one ``Code``.
-    public enum Cause: Sendable, Hashable {
+    ///
+    /// The causes grow as the model does, so this is a struct with a static member (a static function for one with
+    /// values) per cause rather than an enum: a new one is not a breaking change. Compare with `==`, or match in a
+    /// `switch` that has a `default`; read a cause's values through the property of its name.
+    public struct Cause: Sendable, Hashable, CustomStringConvertible {
+        /// The causes the model knows, with their values, for the package's own exhaustive switches.
+        package enum Base: Sendable, Hashable {
+            case notInstalled
+            case backgroundAppRefreshUnavailable
+            case pendingLimitReached(Int)
+            case identifierNotPermitted
+            case backgroundModeMissing(BackgroundModes)
+            case notInForeground
+            case resourceUnavailable
+            case cannotStartNow
+        }
+
+        /// The cause, for the package's own exhaustive switches.
+        package let base: Base
+
+        package init(_ base: Base) { self.base = base }
+
         /// The app is not installed on a system.
-        case notInstalled
+        public static let notInstalled = Cause(.notInstalled)
         /// Background App Refresh is not available to the app (a refresh request).
-        case backgroundAppRefreshUnavailable
+        public static let backgroundAppRefreshUnavailable = Cause(.backgroundAppRefreshUnavailable)
+
         /// The app already has this many requests of the kind pending (1 refresh, 10 processing).
-        case pendingLimitReached(Int)
+        public static func pendingLimitReached(_ value: Int) -> Cause { Cause(.pendingLimitReached(value)) }
+        /// What a ``pendingLimitReached(_:)`` cause carries; `nil` for any other cause.
+        public var pendingLimitReached: Int? {
+            if case .pendingLimitReached(let v0) = base { v0 } else { nil }
+        }
+
         /// The identifier is not in `BGTaskSchedulerPermittedIdentifiers`; for a continued-processing
         /// request, it matches no wildcard entry that starts with the app's bundle identifier.
-        case identifierNotPermitted
+        public static let identifierNotPermitted = Cause(.identifierNotPermitted)
+
         /// The background mode the kind needs (`fetch` for refresh, `processing` for processing) is
         /// not in `UIBackgroundModes`.
-        case backgroundModeMissing(BackgroundModes)
+        public static func backgroundModeMissing(_ backgroundModes: BackgroundModes) -> Cause {
+            Cause(.backgroundModeMissing(backgroundModes))
+        }
+        /// What a ``backgroundModeMissing(_:)`` cause carries; `nil` for any other cause.
+        public var backgroundModeMissing: BackgroundModes? {
+            if case .backgroundModeMissing(let v0) = base { v0 } else { nil }
+        }
+
         /// A continued-processing request was submitted while the app was not in the foreground.
-        case notInForeground
+        public static let notInForeground = Cause(.notInForeground)
         /// A continued-processing request asked for the GPU on a device without background GPU support.
-        case resourceUnavailable
+        public static let resourceUnavailable = Cause(.resourceUnavailable)
         /// A continued-processing request with the `fail` strategy could not start at once: as many
         /// continued-processing tasks run as the system allows, others wait, or the system is under load.
-        case cannotStartNow
+        public static let cannotStartNow = Cause(.cannotStartNow)
+
+        /// The cause's name and values, as Swift prints an enum case.
+        public var description: String { "\(base)" }
 
         /// Apple's code for the cause.
         public var code: Code {
-            switch self {
+            switch base {
             case .notInstalled, .backgroundAppRefreshUnavailable: .unavailable
             case .pendingLimitReached: .tooManyPendingTaskRequests
             case .identifierNotPermitted, .backgroundModeMissing, .notInForeground, .resourceUnavailable: .notPermitted
@@ -70,7 +136,7 @@ public struct TaskSchedulerError: Error, Sendable, Hashable, CustomStringConvert
 
         /// The reason, as a clause.
         var clause: String {
-            switch self {
+            switch base {
             case .notInstalled: "the app is not installed on a system"
             case .backgroundAppRefreshUnavailable: "Background App Refresh is not available to the app"
             case .pendingLimitReached(let limit):

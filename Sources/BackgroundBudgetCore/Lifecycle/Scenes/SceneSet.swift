@@ -12,7 +12,7 @@ package struct SceneSet: Sendable, Hashable {
     /// A connected scene.
     package struct Scene: Sendable, Hashable {
         /// Its session's identifier.
-        package internal(set) var id: SceneID
+        package private(set) var id: SceneID
         /// Its activation state.
         package internal(set) var state: SceneActivationState
 
@@ -30,9 +30,9 @@ package struct SceneSet: Sendable, Hashable {
     /// How many connected scenes are in each state.
     private var counts: [SceneActivationState: Int] = [:]
     /// Sessions with no connected scene that the user has not closed, oldest first.
-    package internal(set) var disconnected: [SceneID] = []
+    internal(set) var disconnected: [SceneID] = []
     /// How many sessions the system has created for the app: the next is `scene-\(created + 1)`.
-    package internal(set) var created = 0
+    internal(set) var created = 0
 
     /// No scenes.
     package init() {}
@@ -120,7 +120,7 @@ package struct SceneStepBuilder {
     /// The scenes, as the steps leave them.
     package internal(set) var scenes: SceneSet
     /// The app's state, as the steps leave it.
-    package internal(set) var appState: ApplicationState
+    private(set) var appState: ApplicationState
     /// The steps so far.
     package internal(set) var steps: [LifecycleStep] = []
 
