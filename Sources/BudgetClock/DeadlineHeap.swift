@@ -17,11 +17,11 @@
 ///
 /// ## Layout
 /// A 4-ary implicit heap of 16-byte nodes (a deadline and a slot number), so a node's four children
-/// share one cache line. Per slot, parallel arrays hold the entry's payload, its node index (the
+/// share one cache line. Per slot, one record holds the entry's payload, its node index (the
 /// "index in node" that makes removal O(log n)), a generation counter and its insertion sequence
-/// number. Sifts move only nodes and write only node indices; payloads stay where they were put.
-/// The four live side by side in one ``Slot`` record per slot, so that inserting appends one record
-/// and popping touches one cache line for its slot rather than one in each of four arrays.
+/// number, so that an insert appends one record and a pop touches one cache line for its slot
+/// (the *Performance* article has what that bought over four parallel arrays). Sifts move only
+/// nodes and write only node indices; payloads stay where they were put.
 ///
 /// A ``Handle`` is a slot index plus the generation it was issued with. When an entry leaves (popped
 /// or removed) its slot goes on a free list; when the slot is reused its generation is bumped. So an
@@ -35,8 +35,10 @@
 /// them all at once into a *run*, an array read from a cursor; ``peekDeadline`` meanwhile reports
 /// the smallest deadline seen. Later inserts go into the heap, and a pop takes the earlier of the
 /// heap's root and the run's cursor. So a bulk of scheduling costs no sift per insert and its pops
-/// read memory in order; removing a run entry leaves a tombstone the cursor skips. The
-/// *Performance* article has what the run buys against a heapify.
+/// read memory in order; removing a run entry leaves a tombstone the cursor skips. The run is in
+/// deadline order but its slots are in insertion order, so each pop from it touches a slot far from
+/// the last one; a pop asks the processor to fetch the slot of the entry 16 places ahead meanwhile.
+/// The *Performance* article has what the run and the fetch buy.
 ///
 /// Storage per entry is 16 bytes of node plus a slot record: the optional payload (16 bytes for a
 /// closure), 4 of node index, 4 of generation and 8 of sequence: 48 bytes for closures, plus the
