@@ -56,7 +56,12 @@ struct RealLatenessBenchmark: Benchmark {
         _ = measure(.dispatchClock, count: 1_000, seed: 0)   // warm-up
         _ = measure(.asyncAfter, count: 1_000, seed: 0)
         var figures: [Figure] = []
-        for size in Self.sizes {
+        // Only the sizes some filter on the command line names (all without filters).
+        let filters = CommandLine.arguments.dropFirst()
+        let names = figureNames
+        for size in Self.sizes where filters.isEmpty || filters.contains(where: { filter in
+            names.contains { $0.contains(filter) && $0.contains("_\(Self.sizeLabel(size))") }
+        }) {
             // Five rounds, each mechanism once per round in a rotated order; each figure is the
             // median of its five runs, so one burst of outside load does not decide it.
             var runs: [Mechanism: [Outcome]] = [:]

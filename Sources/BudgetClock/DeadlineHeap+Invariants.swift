@@ -4,18 +4,17 @@ extension DeadlineHeap {
     /// Checks that, when ordered, no node precedes its parent (and otherwise that the recorded
     /// minimum is the smallest deadline and the run is empty); that the run's live entries are in
     /// order from its cursor and number ``runCount``; that every node's and live run entry's slot
-    /// holds a payload and records where it is; that the slot arrays agree in length; and that the free list holds exactly the
+    /// holds a payload and records where it is; and that the free list holds exactly the
     /// other slots, each marked free and without a payload.
     package func checkInvariants() {
-        precondition(positions.count == generations.count && positions.count == sequences.count
-                     && positions.count == payloads.count, "slot arrays differ in length")
-        var named = [Bool](repeating: false, count: positions.count)
+        let positions = slots.map(\.position)
+        var named = [Bool](repeating: false, count: slots.count)
         for (index, node) in nodes.enumerated() {
             let slot = Int(node.slot)
             precondition(slot < positions.count, "node \(index) names slot \(slot) past the end")
             precondition(!named[slot], "slot \(slot) is named twice")
             named[slot] = true
-            precondition(payloads[slot] != nil, "node \(index) has no payload")
+            precondition(slots[slot].payload != nil, "node \(index) has no payload")
             precondition(Int(positions[slot]) == index, "slot \(slot) records \(positions[slot]), its node is at \(index)")
             if isOrdered && index > 0 {
                 precondition(!precedes(node, nodes[(index - 1) >> 2]), "node \(index) precedes its parent")
@@ -32,7 +31,7 @@ extension DeadlineHeap {
             precondition(live > 0 || index == runHead, "the run's cursor is not on a live entry")
             precondition(slot < positions.count && !named[slot], "run entry \(index) names slot \(slot) badly")
             named[slot] = true
-            precondition(payloads[slot] != nil, "run entry \(index) has no payload")
+            precondition(slots[slot].payload != nil, "run entry \(index) has no payload")
             precondition(Int(positions[slot]) == Self.runFlag | index, "slot \(slot) records \(positions[slot]), its run entry is at \(index)")
             precondition(previous.map { precedes($0, node) } ?? true, "run entry \(index) is out of order")
             previous = node
@@ -44,7 +43,7 @@ extension DeadlineHeap {
         while free >= 0 {
             let slot = Int(free)
             precondition(!named[slot], "slot \(slot) is both free and in use")
-            precondition(payloads[slot] == nil, "free slot \(slot) holds a payload")
+            precondition(slots[slot].payload == nil, "free slot \(slot) holds a payload")
             named[slot] = true
             freeCount += 1
             free = -2 - positions[slot]

@@ -1,7 +1,12 @@
+import CBudgetClockShims
+
 extension DeadlineHeap {
-    /// Added to a run index in `positions`, so a run entry is told apart from a heap node; heap
+    /// Added to a run index in a slot's position, so a run entry is told apart from a heap node; heap
     /// indices stay below it.
     static var runFlag: Int { 1 << 30 }
+
+    /// How many run entries ahead of the cursor a pop fetches the slot of.
+    static var prefetchDistance: Int { 16 }
 
     /// The slot of a run entry that was removed.
     static var tombstone: UInt32 { .max }
@@ -11,15 +16,15 @@ extension DeadlineHeap {
         precondition(runCount == 0, "DeadlineHeap: a bulk arrived while the run held entries")
         isOrdered = true
         swap(&run, &nodes)
-        sequences.withUnsafeBufferPointer { sequences in
-            run.sort { Self.precedes($0, $1, sequences) }
+        slots.withUnsafeBufferPointer { slots in
+            run.sort { Self.precedes($0, $1, slots) }
         }
         runHead = 0
         runCount = run.count
         run.withUnsafeBufferPointer { run in
-            positions.withUnsafeMutableBufferPointer { positions in
+            slots.withUnsafeMutableBufferPointer { slots in
                 for index in run.indices {
-                    positions[Int(run[index].slot)] = Int32(truncatingIfNeeded: Self.runFlag | index)
+                    slots[Int(run[index].slot)].position = Int32(truncatingIfNeeded: Self.runFlag | index)
                 }
             }
         }
@@ -28,6 +33,13 @@ extension DeadlineHeap {
     /// Takes the run's earliest entry.
     mutating func popRun() -> (deadline: Int64, payload: Payload) {
         let node = run[runHead]
+        // The run is in deadline order, its slots in insertion order: each pop touches a slot far
+        // from the last one. Fetch the slot a few pops ahead meanwhile.
+        let ahead = runHead &+ Self.prefetchDistance
+        if ahead < run.count {
+            let slot = Int(run[ahead].slot)
+            if slot < slots.count { slots.withUnsafeBufferPointer { c_budget_clock_prefetch($0.baseAddress! + slot) } }
+        }
         runHead += 1
         runCount -= 1
         skipTombstones()
@@ -50,7 +62,7 @@ extension DeadlineHeap {
         let last = nodes.removeLast()
         if index < nodes.count {
             nodes[index] = last
-            positions[Int(last.slot)] = Int32(truncatingIfNeeded: index)
+            slots[Int(last.slot)].position = Int32(truncatingIfNeeded: index)
         }
         return takePayload(slot)
     }

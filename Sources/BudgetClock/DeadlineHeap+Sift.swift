@@ -3,29 +3,29 @@ extension DeadlineHeap {
     @inline(__always)
     func precedes(_ a: Node, _ b: Node) -> Bool {
         if a.deadline != b.deadline { return a.deadline < b.deadline }
-        return sequences[Int(a.slot)] < sequences[Int(b.slot)]
+        return slots[Int(a.slot)].sequence < slots[Int(b.slot)].sequence
     }
 
     /// Places `node` at `index` or above, moving the parents it precedes down one level each.
     mutating func siftUp(_ node: Node, from index: Int) {
-        withBuffers { nodes, positions, sequences in
+        withBuffers { nodes, slots in
             var hole = index
             while hole > 0 {
                 let parentIndex = (hole &- 1) >> 2
                 let parent = nodes[parentIndex]
-                guard Self.precedes(node, parent, sequences) else { break }
+                guard Self.precedes(node, parent, UnsafeBufferPointer(slots)) else { break }
                 nodes[hole] = parent
-                positions[Int(parent.slot)] = Int32(truncatingIfNeeded: hole)
+                slots[Int(parent.slot)].position = Int32(truncatingIfNeeded: hole)
                 hole = parentIndex
             }
             nodes[hole] = node
-            positions[Int(node.slot)] = Int32(truncatingIfNeeded: hole)
+            slots[Int(node.slot)].position = Int32(truncatingIfNeeded: hole)
         }
     }
 
     /// Places `node` at `index` or below, moving the earliest child up while it precedes `node`.
     mutating func siftDown(_ node: Node, from index: Int) {
-        withBuffers { nodes, positions, sequences in
+        withBuffers { nodes, slots in
             let count = nodes.count
             var hole = index
             while true {
@@ -37,39 +37,35 @@ extension DeadlineHeap {
                 let end = Swift.min(first &+ 4, count)
                 while child < end {
                     let candidate = nodes[child]
-                    if Self.precedes(candidate, bestNode, sequences) {
+                    if Self.precedes(candidate, bestNode, UnsafeBufferPointer(slots)) {
                         best = child
                         bestNode = candidate
                     }
                     child &+= 1
                 }
-                guard Self.precedes(bestNode, node, sequences) else { break }
+                guard Self.precedes(bestNode, node, UnsafeBufferPointer(slots)) else { break }
                 nodes[hole] = bestNode
-                positions[Int(bestNode.slot)] = Int32(truncatingIfNeeded: hole)
+                slots[Int(bestNode.slot)].position = Int32(truncatingIfNeeded: hole)
                 hole = best
             }
             nodes[hole] = node
-            positions[Int(node.slot)] = Int32(truncatingIfNeeded: hole)
+            slots[Int(node.slot)].position = Int32(truncatingIfNeeded: hole)
         }
     }
 
-    /// ``precedes(_:_:)`` on the sift loops' raw sequences.
+    /// ``precedes(_:_:)`` on the sift loops' raw slots.
     @inline(__always)
-    static func precedes(_ a: Node, _ b: Node, _ sequences: UnsafeBufferPointer<UInt64>) -> Bool {
+    static func precedes(_ a: Node, _ b: Node, _ slots: UnsafeBufferPointer<Slot>) -> Bool {
         if a.deadline != b.deadline { return a.deadline < b.deadline }
-        return sequences[Int(a.slot)] < sequences[Int(b.slot)]
+        return slots[Int(a.slot)].sequence < slots[Int(b.slot)].sequence
     }
 
-    /// Runs `body` on the nodes, node indices and sequences, without bounds checks in release builds.
+    /// Runs `body` on the nodes and slots, without bounds checks in release builds.
     @inline(__always)
-    private mutating func withBuffers(
-        _ body: (UnsafeMutableBufferPointer<Node>, UnsafeMutableBufferPointer<Int32>, UnsafeBufferPointer<UInt64>) -> Void
-    ) {
+    private mutating func withBuffers(_ body: (UnsafeMutableBufferPointer<Node>, UnsafeMutableBufferPointer<Slot>) -> Void) {
         nodes.withUnsafeMutableBufferPointer { nodes in
-            positions.withUnsafeMutableBufferPointer { positions in
-                sequences.withUnsafeBufferPointer { sequences in
-                    body(nodes, positions, sequences)
-                }
+            slots.withUnsafeMutableBufferPointer { slots in
+                body(nodes, slots)
             }
         }
     }

@@ -17,9 +17,11 @@
 ///
 /// ## Layout
 /// A 4-ary implicit heap of 16-byte nodes (a deadline and a slot number), so a node's four children
-/// share one cache line. Per slot, parallel arrays hold the entry's payload, its node index (the
+/// share one cache line. Per slot, one record holds the entry's payload, its node index (the
 /// "index in node" that makes removal O(log n)), a generation counter and its insertion sequence
-/// number. Sifts move only nodes and write only node indices; payloads stay where they were put.
+/// number, so that an insert appends one record and a pop touches one cache line for its slot
+/// (the *Performance* article has what that bought over four parallel arrays). Sifts move only
+/// nodes and write only node indices; payloads stay where they were put.
 ///
 /// A ``Handle`` is a slot index plus the generation it was issued with. When an entry leaves (popped
 /// or removed) its slot goes on a free list; when the slot is reused its generation is bumped. So an
@@ -33,12 +35,14 @@
 /// them all at once into a *run*, an array read from a cursor; ``peekDeadline`` meanwhile reports
 /// the smallest deadline seen. Later inserts go into the heap, and a pop takes the earlier of the
 /// heap's root and the run's cursor. So a bulk of scheduling costs no sift per insert and its pops
-/// read memory in order; removing a run entry leaves a tombstone the cursor skips. The
-/// *Performance* article has what the run buys against a heapify.
+/// read memory in order; removing a run entry leaves a tombstone the cursor skips. The run is in
+/// deadline order but its slots are in insertion order, so each pop from it touches a slot far from
+/// the last one; a pop asks the processor to fetch the slot of the entry 16 places ahead meanwhile.
+/// The *Performance* article has what the run and the fetch buy.
 ///
-/// Storage per entry is 16 bytes of node plus, per slot, the optional payload (16 bytes for a
+/// Storage per entry is 16 bytes of node plus a slot record: the optional payload (16 bytes for a
 /// closure), 4 of node index, 4 of generation and 8 of sequence: 48 bytes for closures, plus the
-/// arrays' spare capacity. The slot arrays never shrink, because a slot's generation must outlive
+/// arrays' spare capacity. The slot array never shrinks, because a slot's generation must outlive
 /// every handle issued for it. A generation is 32 bits: a handle kept while its slot is reused 2³²
 /// times would match again. How this compares with other timer stores is in the *Performance*
 /// article.
@@ -59,19 +63,25 @@ package struct DeadlineHeap<Payload> {
         var slot: UInt32
     }
 
+    /// What the heap keeps per slot.
+    struct Slot {
+        /// Insertion order, the tie-breaker among equal deadlines.
+        var sequence: UInt64
+        /// The node index while the slot holds a heap entry, ``runFlag`` plus the run index while
+        /// it holds a run entry; `-2 - next` while free, where `next` is the next free slot or -1
+        /// (so negative exactly when free).
+        var position: Int32
+        /// Bumped each time the slot is reused.
+        var generation: UInt32
+        /// The payload while the slot holds an entry, else `nil`.
+        var payload: Payload?
+    }
+
     /// Heap-ordered nodes (unless ``isOrdered`` is false): the children of `i` are `4i+1 ... 4i+4`.
     /// The run's entries are not among them.
     package internal(set) var nodes: [Node] = []
-    /// Per slot: the payload while the slot holds an entry, else `nil`.
-    package internal(set) var payloads: [Payload?] = []
-    /// Per slot: the node index while the slot holds a heap entry, ``runFlag`` plus the run index
-    /// while it holds a run entry; `-2 - next` while free, where `next` is the next free slot or -1
-    /// (so negative exactly when free).
-    package internal(set) var positions: [Int32] = []
-    /// Per slot: bumped each time the slot is reused.
-    package internal(set) var generations: [UInt32] = []
-    /// Per slot: insertion order, the tie-breaker among equal deadlines.
-    package internal(set) var sequences: [UInt64] = []
+    /// The slots, indexed by ``Node/slot`` and ``Handle/slot``.
+    var slots: [Slot] = []
     /// Whether `nodes` is heap-ordered; false from the first insert into an empty heap until the
     /// next pop or removal, which sorts them into the run.
     package internal(set) var isOrdered = true
@@ -112,9 +122,7 @@ package struct DeadlineHeap<Payload> {
     /// Bytes held by the arrays, counting spare capacity but not what payloads point to.
     /// - Complexity: O(1).
     package var allocatedByteCount: Int {
-        (nodes.capacity + run.capacity) * MemoryLayout<Node>.stride + payloads.capacity * MemoryLayout<Payload?>.stride
-            + positions.capacity * MemoryLayout<Int32>.stride + generations.capacity * MemoryLayout<UInt32>.stride
-            + sequences.capacity * MemoryLayout<UInt64>.stride
+        (nodes.capacity + run.capacity) * MemoryLayout<Node>.stride + slots.capacity * MemoryLayout<Slot>.stride
     }
 
     /// Adds a payload due at a deadline.
@@ -129,48 +137,47 @@ package struct DeadlineHeap<Payload> {
         let sequence = nextSequence
         nextSequence &+= 1
         let slot: Int
-        if freeHead >= 0 {
-            slot = Int(freeHead)
-            freeHead = -2 - positions[slot]
-            generations[slot] &+= 1
-            sequences[slot] = sequence
-            payloads[slot] = payload
-        } else {
-            slot = positions.count
-            precondition(slot < Self.runFlag, "DeadlineHeap is full")
-            positions.append(0)
-            generations.append(0)
-            sequences.append(sequence)
-            payloads.append(payload)
-        }
-        let node = Node(deadline: deadline, slot: UInt32(truncatingIfNeeded: slot))
         let index = nodes.count
         if index == 0 && runCount == 0 {
             isOrdered = false
             unorderedMinimum = deadline
         }
+        // Unordered, the node stays where it is appended; ordered, the sift records its place.
+        let position = Int32(truncatingIfNeeded: index)
+        let generation: UInt32
+        if freeHead >= 0 {
+            slot = Int(freeHead)
+            generation = slots[slot].generation &+ 1
+            freeHead = -2 - slots[slot].position
+            slots[slot] = Slot(sequence: sequence, position: position, generation: generation, payload: payload)
+        } else {
+            slot = slots.count
+            precondition(slot < Self.runFlag, "DeadlineHeap is full")
+            generation = 0
+            slots.append(Slot(sequence: sequence, position: position, generation: 0, payload: payload))
+        }
+        let node = Node(deadline: deadline, slot: UInt32(truncatingIfNeeded: slot))
         nodes.append(node)
         if isOrdered {
             siftUp(node, from: index)
         } else {
-            positions[slot] = Int32(truncatingIfNeeded: index)
             unorderedMinimum = Swift.min(unorderedMinimum, deadline)
         }
-        return Handle(slot: node.slot, generation: generations[slot])
+        return Handle(slot: node.slot, generation: generation)
     }
 
     /// Whether a handle still names an entry.
     /// - Complexity: O(1).
     package func contains(_ handle: Handle) -> Bool {
         let slot = Int(handle.slot)
-        return slot < positions.count && generations[slot] == handle.generation && positions[slot] >= 0
+        return slot < slots.count && slots[slot].generation == handle.generation && slots[slot].position >= 0
     }
 
     /// The deadline of the entry a handle names, or `nil` for a stale handle.
     /// - Complexity: O(1).
     package func deadline(of handle: Handle) -> Int64? {
         guard contains(handle) else { return nil }
-        let position = Int(positions[Int(handle.slot)])
+        let position = Int(slots[Int(handle.slot)].position)
         return position >= Self.runFlag ? run[position - Self.runFlag].deadline : nodes[position].deadline
     }
 
@@ -185,11 +192,11 @@ package struct DeadlineHeap<Payload> {
         guard contains(handle) else { return nil }
         let slot = Int(handle.slot)
         if !isOrdered {
-            let index = Int(positions[slot])
+            let index = Int(slots[slot].position)
             if nodes[index].deadline > unorderedMinimum { return removeUnordered(at: index) }
             sortIntoRun()
         }
-        let position = Int(positions[slot])
+        let position = Int(slots[slot].position)
         if position >= Self.runFlag { return removeFromRun(at: position - Self.runFlag) }
         return removeNode(at: position).payload
     }
@@ -211,11 +218,11 @@ package struct DeadlineHeap<Payload> {
     /// - Complexity: O(n).
     package mutating func removeAll() {
         for node in nodes {
-            payloads[Int(node.slot)] = nil
+            slots[Int(node.slot)].payload = nil
             freeSlot(Int(node.slot))
         }
         for node in run[runHead...] where node.slot != Self.tombstone {
-            payloads[Int(node.slot)] = nil
+            slots[Int(node.slot)].payload = nil
             freeSlot(Int(node.slot))
         }
         nodes.removeAll()
@@ -244,7 +251,7 @@ package struct DeadlineHeap<Payload> {
 
     /// Takes a slot's payload and puts the slot on the free list.
     mutating func takePayload(_ slot: Int) -> Payload {
-        guard let payload = payloads[slot].take() else {
+        guard let payload = slots[slot].payload.take() else {
             fatalError("DeadlineHeap: slot \(slot) held no payload")
         }
         freeSlot(slot)
@@ -255,10 +262,11 @@ package struct DeadlineHeap<Payload> {
     /// is reused, before any new handle names it, so a stale handle fails either the free mark or
     /// the generation check.
     private mutating func freeSlot(_ slot: Int) {
-        positions[slot] = -2 - freeHead
+        slots[slot].position = -2 - freeHead
         freeHead = Int32(truncatingIfNeeded: slot)
     }
 }
 
 extension DeadlineHeap: Sendable where Payload: Sendable {}
 extension DeadlineHeap.Node: Sendable {}
+extension DeadlineHeap.Slot: Sendable where Payload: Sendable {}

@@ -156,6 +156,27 @@ import TestSupport
         heap.checkInvariants()
     }
 
+    @Test func aRunLongerThanThePrefetchDistancePopsInOrderPastItsTombstones() {
+        // Expected: 100 bulk entries inserted in reverse deadline order (so slots and run order
+        // disagree, as they do for random deadlines), every third removed after the sort, so
+        // tombstones lie at and past the slot a pop fetches ahead: the other 66 pop in order, and the
+        // slot freed by the last pop is reused by the next insert, its old handle stale.
+        var heap = DeadlineHeap<String>()
+        let handles = (0..<100).reversed().map { heap.insert(deadline: Int64($0), payload: "e\($0)") }.reversed() as [DeadlineHeap<String>.Handle]
+        #expect(heap.popFirst(ifDueBy: 0)?.payload == "e0")
+        #expect(heap.run.count == 100 && 100 > DeadlineHeap<String>.prefetchDistance)
+        for index in stride(from: 3, to: 100, by: 3) { #expect(heap.remove(handles[index]) == "e\(index)") }
+        heap.checkInvariants()
+        let kept = (1..<100).filter { $0 % 3 != 0 }
+        #expect(drain(&heap, by: 50) == kept.filter { $0 <= 50 }.map { "e\($0)" })
+        heap.checkInvariants()
+        let reused = heap.insert(deadline: 200, payload: "late")
+        #expect(reused.slot == handles[50].slot, "the slot popped last is reused first")
+        #expect(heap.remove(handles[50]) == nil && heap.deadline(of: reused) == 200)
+        #expect(drain(&heap) == kept.filter { $0 > 50 }.map { "e\($0)" } + ["late"])
+        heap.checkInvariants()
+    }
+
     /// Payloads move bitwise inside the heap; every one must still be destroyed exactly once.
     @Test func releasesEveryPayloadExactlyOnce() {
         final class Counted {

@@ -105,6 +105,29 @@ import Testing
         #expect(state.armedDeadline == 100 && !state.isFiring)
     }
 
+    @Test func theClocksFiringWaitsForDeadlinesUpTo20MillisecondsApartAndArmsBeyond() {
+        // Expected, with the clock's own limits and default leeway (no spin): deadlines 10 ms and
+        // exactly 20 ms after the last run are waited for on the firing's thread (one wake-up each);
+        // one 20 ms + 1 ns later ends the firing and arms the timer for it. A leeway above 1 ms is
+        // still kept at 1 ms, apart from the wait limit.
+        let milliseconds: Int64 = 1_000_000
+        #expect(DispatchClock.inlineWaitLimit == 20 * milliseconds && DispatchClock.maxLeeway == milliseconds)
+        var state = State(inlineWaitLimit: DispatchClock.inlineWaitLimit)
+        for deadline in [0, 10, 30] as [Int64] { state.schedule({}, at: deadline * milliseconds, now: 0) }
+        state.schedule({}, at: 50 * milliseconds + 1, now: 0)
+        state.beginFiring()
+        #expect(state.popDue(through: 0) != nil)
+        #expect(step(&state, at: 0) == "wait \(10 * milliseconds)")
+        #expect(step(&state, at: 10 * milliseconds) == "run")
+        #expect(step(&state, at: 10 * milliseconds) == "wait \(30 * milliseconds)")
+        #expect(step(&state, at: 30 * milliseconds) == "run")
+        #expect(step(&state, at: 30 * milliseconds) == "finish \(50 * milliseconds + 1)")
+        #expect(state.spins == 0 && state.armedDeadline == 50 * milliseconds + 1)
+        let clock = DispatchClock(leeway: .milliseconds(5))
+        #expect(clock.leeway == .milliseconds(1))
+        clock.shutdown()
+    }
+
     /// A firing (10 ns limit) that ran the work at 50 and waits for the work at 55.
     private func waitingUntil55() -> State {
         var state = State(inlineWaitLimit: 10)
