@@ -213,7 +213,9 @@ struct LaunchRuleRealTimeTests {
                                                   permittedTaskIdentifiers: [LaunchRuleTests.cleanID]), delegate: delegate)
         news.addObserver { observed.append($0) }
         try system.open(news)
-        #expect(waitUntil(seconds: 5) { system.state(of: news) == .notRunning })
+        // The exit is decided inside `register`, so the app is not running before `register` has
+        // returned `false` to the callback: wait for both.
+        #expect(waitUntil(seconds: 5) { system.state(of: news) == .notRunning && !registrations.entries.isEmpty })
         #expect(registrations.entries == [false])
         #expect(system.trace.events.map(\.kind).suffix(4) == [
             .taskRegistrationRejected(LaunchRuleTests.cleanID, .afterLaunch), .exit(.uncaughtException, code: nil),
