@@ -11,13 +11,27 @@ extension DeadlineHeap {
     /// The slot of a run entry that was removed.
     static var tombstone: UInt32 { .max }
 
-    /// Sorts the unordered bulk in `nodes` into the run, leaving the heap empty: O(n log n).
+    /// Below this many entries a bulk is sorted by comparison; from it on, by radix.
+    static var radixThreshold: Int { 256 }
+
+    /// Bits of the deadline one radix pass sorts by: 256 buckets.
+    static var radixBits: Int { 8 }
+
+    /// Sorts the unordered bulk in `nodes` into the run, leaving the heap empty: O(n log n) by
+    /// comparison below ``radixThreshold`` entries, else O(n·p) by radix, where p is the number of
+    /// 8-bit digits in the span between the earliest and latest deadline (at most 8; 6 for deadlines
+    /// spread over an hour).
     mutating func sortIntoRun() {
         precondition(runCount == 0, "DeadlineHeap: a bulk arrived while the run held entries")
         isOrdered = true
         swap(&run, &nodes)
-        slots.withUnsafeBufferPointer { slots in
-            run.sort { Self.precedes($0, $1, slots) }
+        if run.count < Self.radixThreshold {
+            slots.withUnsafeBufferPointer { slots in
+                run.sort { Self.precedes($0, $1, slots) }
+            }
+        } else {
+            radixSortRunByDeadline()
+            if !bulkIsInInsertionOrder { orderRunTiesBySequence() }
         }
         runHead = 0
         runCount = run.count
@@ -25,6 +39,83 @@ extension DeadlineHeap {
             slots.withUnsafeMutableBufferPointer { slots in
                 for index in run.indices {
                     slots[Int(run[index].slot)].position = Int32(truncatingIfNeeded: Self.runFlag | index)
+                }
+            }
+        }
+    }
+
+    /// Sorts the run by deadline alone with a least-significant-digit radix sort, which keeps entries
+    /// with equal deadlines in the order they had, into a scratch array of the same size.
+    private mutating func radixSortRunByDeadline() {
+        let count = run.count
+        var scratch = [Node](unsafeUninitializedCapacity: count) { _, initialized in initialized = count }
+        let sortedIntoScratch = run.withUnsafeMutableBufferPointer { run in
+            scratch.withUnsafeMutableBufferPointer { scratch in Self.radixSort(run, using: scratch) }
+        }
+        if sortedIntoScratch { swap(&run, &scratch) }
+    }
+
+    /// Sorts `nodes` by deadline, stable, one pass per 8-bit digit of the deadline's offset from the
+    /// earliest one; a digit that is the same in every entry costs no pass. All digits are counted in
+    /// one pass first.
+    /// - Returns: Whether the sorted nodes ended up in `scratch` (else they are in `nodes`).
+    static func radixSort(_ nodes: UnsafeMutableBufferPointer<Node>, using scratch: UnsafeMutableBufferPointer<Node>) -> Bool {
+        var minimum = Int64.max, maximum = Int64.min
+        for node in nodes {
+            minimum = Swift.min(minimum, node.deadline)
+            maximum = Swift.max(maximum, node.deadline)
+        }
+        // The true span fits in 64 bits unsigned even when `maximum - minimum` overflows `Int64`.
+        let span = UInt64(bitPattern: maximum &- minimum)
+        let bits = radixBits, buckets = 1 << radixBits, mask = UInt64(buckets - 1)
+        let passes = (UInt64.bitWidth - span.leadingZeroBitCount + bits - 1) / bits
+        guard passes > 0 else { return false }
+        var counts = [Int](repeating: 0, count: passes * buckets)
+        return counts.withUnsafeMutableBufferPointer { counts in
+            for node in nodes {
+                var key = UInt64(bitPattern: node.deadline &- minimum)
+                for pass in 0..<passes {
+                    counts[pass &* buckets &+ Int(truncatingIfNeeded: key & mask)] &+= 1
+                    key &>>= UInt64(bits)
+                }
+            }
+            var source = nodes, target = scratch, inScratch = false
+            for pass in 0..<passes {
+                let shift = UInt64(pass * bits), base = pass * buckets
+                let firstDigit = Int(truncatingIfNeeded: (UInt64(bitPattern: source[0].deadline &- minimum) &>> shift) & mask)
+                if counts[base + firstDigit] == source.count { continue }
+                var offset = 0
+                for digit in base..<(base + buckets) {
+                    let inBucket = counts[digit]
+                    counts[digit] = offset
+                    offset &+= inBucket
+                }
+                for node in source {
+                    let digit = base &+ Int(truncatingIfNeeded: (UInt64(bitPattern: node.deadline &- minimum) &>> shift) & mask)
+                    target[counts[digit]] = node
+                    counts[digit] &+= 1
+                }
+                swap(&source, &target)
+                inScratch.toggle()
+            }
+            return inScratch
+        }
+    }
+
+    /// Puts each group of run entries with equal deadlines in insertion order, after a radix sort of a
+    /// bulk whose nodes were not (a removal swapped the last node into the removed one's place).
+    private mutating func orderRunTiesBySequence() {
+        slots.withUnsafeBufferPointer { slots in
+            run.withUnsafeMutableBufferPointer { run in
+                var start = 0
+                while start < run.count {
+                    var end = start &+ 1
+                    while end < run.count && run[end].deadline == run[start].deadline { end &+= 1 }
+                    if end &- start > 1 {
+                        var group = UnsafeMutableBufferPointer(rebasing: run[start..<end])
+                        group.sort { slots[Int($0.slot)].sequence < slots[Int($1.slot)].sequence }
+                    }
+                    start = end
                 }
             }
         }
@@ -61,6 +152,7 @@ extension DeadlineHeap {
         let slot = Int(nodes[index].slot)
         let last = nodes.removeLast()
         if index < nodes.count {
+            bulkIsInInsertionOrder = false
             nodes[index] = last
             slots[Int(last.slot)].position = Int32(truncatingIfNeeded: index)
         }

@@ -32,7 +32,8 @@
 /// deadline pop in the order they were inserted; the sequence is read only to break a tie.
 ///
 /// Inserts into an empty heap are appended unordered until the first pop or removal, which sorts
-/// them all at once into a *run*, an array read from a cursor; ``peekDeadline`` meanwhile reports
+/// them all at once into a *run*, an array read from a cursor (a bulk of 256 or more by a radix sort
+/// on the deadline, one pass per 8-bit digit that varies); ``peekDeadline`` meanwhile reports
 /// the smallest deadline seen. Later inserts go into the heap, and a pop takes the earlier of the
 /// heap's root and the run's cursor. So a bulk of scheduling costs no sift per insert and its pops
 /// read memory in order; removing a run entry leaves a tombstone the cursor skips. The run is in
@@ -87,6 +88,9 @@ package struct DeadlineHeap<Payload> {
     package internal(set) var isOrdered = true
     /// While not ``isOrdered``: the smallest deadline in `nodes`.
     var unorderedMinimum: Int64 = .max
+    /// While not ``isOrdered``: whether `nodes` are in insertion order (no removal has moved one), so
+    /// that a sort by deadline alone, if stable, orders ties too.
+    var bulkIsInInsertionOrder = true
     /// The sorted run: a bulk sorted by `(deadline, sequence)`, live from ``runHead`` on except for
     /// tombstones (slot ``tombstone``). Empty once it holds no live entry.
     package internal(set) var run: [Node] = []
@@ -141,6 +145,7 @@ package struct DeadlineHeap<Payload> {
         if index == 0 && runCount == 0 {
             isOrdered = false
             unorderedMinimum = deadline
+            bulkIsInInsertionOrder = true
         }
         // Unordered, the node stays where it is appended; ordered, the sift records its place.
         let position = Int32(truncatingIfNeeded: index)

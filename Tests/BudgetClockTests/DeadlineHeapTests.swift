@@ -177,6 +177,47 @@ import TestSupport
         heap.checkInvariants()
     }
 
+    /// A bulk of the radix sort's size, its deadlines a mix of many ties, nearby values and the two
+    /// ends of `Int64` (so the span between earliest and latest overflows `Int64`): it pops in
+    /// deadline order, ties in insertion order, also when removals before the first pop have moved
+    /// nodes out of insertion order.
+    @Test(arguments: [false, true])
+    func aRadixSortedBulkPopsInDeadlineThenInsertionOrder(removingSome: Bool) {
+        var random = SplitMix64(seed: removingSome ? 11 : 12)
+        var heap = DeadlineHeap<Int>()
+        var entries: [(deadline: Int64, id: Int, handle: DeadlineHeap<Int>.Handle)] = []
+        let count = 3 * DeadlineHeap<Int>.radixThreshold
+        for id in 0..<count {
+            let deadline: Int64 = switch random.next(below: 4) {
+            case 0: 1_000                                          // one big tie
+            case 1: random.next(in: 0...40)                        // small ties
+            case 2: Int64(bitPattern: random.next())               // anywhere
+            default: random.next(below: 2) == 0 ? .max : .min + 1
+            }
+            entries.append((deadline, id, heap.insert(deadline: deadline, payload: id)))
+        }
+        entries.append((.min, count, heap.insert(deadline: .min, payload: count)))
+        if removingSome {
+            // Not the earliest (`.min`), so each swaps the last node into the removed one's place.
+            var removed = Set<Int>()
+            for _ in 0..<(count / 3) {
+                let id = Int(random.next(below: UInt64(count)))
+                if removed.insert(id).inserted { #expect(heap.remove(entries[id].handle) == id) }
+            }
+            entries.removeAll { removed.contains($0.id) }
+            #expect(!heap.bulkIsInInsertionOrder)
+        }
+        #expect(!heap.isOrdered)
+        let expected = entries.sorted { ($0.deadline, $0.id) < ($1.deadline, $1.id) }
+        var popped: [(Int64, Int)] = []
+        while let (deadline, id) = heap.popFirst(ifDueBy: .max) {
+            if popped.isEmpty { heap.checkInvariants() }
+            popped.append((deadline, id))
+        }
+        #expect(popped.map(\.1) == expected.map(\.id))
+        #expect(popped.map(\.0) == expected.map(\.deadline))
+    }
+
     /// Payloads move bitwise inside the heap; every one must still be destroyed exactly once.
     @Test func releasesEveryPayloadExactlyOnce() {
         final class Counted {
