@@ -11,7 +11,7 @@ package struct ContinuedProcessingState: Sendable {
     /// While set, no continued-processing task starts.
     package internal(set) var systemUnderLoad = false
     /// Whether the device supports background GPU use (`BGTaskScheduler.supportedResources`).
-    internal(set) var supportsBackgroundGPU = false
+    var supportsBackgroundGPU = false
 
     /// Nothing queued or running, not under load, no background GPU.
     package init() {}

@@ -12,7 +12,7 @@ package struct NotificationState: Sendable {
     var silentPushTimes: [BudgetInstant] = []
     /// A silent push delivered to the app in the background has not had its completion handler
     /// called yet: if the event window ends first, the app is terminated (`0x2182bad4`) [S63][S64].
-    internal(set) var pushAwaitingCompletion = false
+    var pushAwaitingCompletion = false
 
     /// Nothing queued and no recent push.
     package init() {}

@@ -23,7 +23,7 @@ package struct RunningScheduledTask: Sendable {
     /// Whether the app has set the task's expiration handler, as the shell last reported it
     /// (``DeviceCore/scheduledTaskHandlerSet(app:task:set:)``). A task expiring without one is marked
     /// completed unsuccessfully at once, with no grace [S49].
-    internal(set) var hasExpirationHandler = false
+    var hasExpirationHandler = false
 
     /// A task of `kind` started at `started`, not expired, with no progress.
     package init(identifier: String, kind: TaskRequest.Kind, started: BudgetInstant, expiredAt: BudgetInstant? = nil) {

@@ -18,7 +18,7 @@ package struct TaskRequestState: Sendable {
     /// When the app's one time allotment for refresh and processing tasks began: the start of the
     /// first such task in its current background run. Several tasks in one launch share it [S58];
     /// `nil` until one starts, and again once the app leaves the background or its process ends.
-    internal(set) var allotmentStart: BudgetInstant?
+    var allotmentStart: BudgetInstant?
 
     /// Nothing registered, pending or running.
     package init() {}

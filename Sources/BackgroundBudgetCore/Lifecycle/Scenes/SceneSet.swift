@@ -30,9 +30,9 @@ package struct SceneSet: Sendable, Hashable {
     /// How many connected scenes are in each state.
     private var counts: [SceneActivationState: Int] = [:]
     /// Sessions with no connected scene that the user has not closed, oldest first.
-    internal(set) var disconnected: [SceneID] = []
+    var disconnected: [SceneID] = []
     /// How many sessions the system has created for the app: the next is `scene-\(created + 1)`.
-    internal(set) var created = 0
+    var created = 0
 
     /// No scenes.
     package init() {}
