@@ -32,6 +32,17 @@ package enum LongRun {
         suitesOn ? full : quick
     }
 
+    /// The seed of a long run that tries new cases each day: `BGBUDGET_SEED` when set, else the
+    /// number of the current UTC day since 1970. Over the days the runs cover more cases than one
+    /// fixed seed would, and a failure is replayed by setting `BGBUDGET_SEED` to the seed it names.
+    package static let dailySeed: UInt64 = number("BGBUDGET_SEED")
+        .map(UInt64.init) ?? UInt64(Date().timeIntervalSince1970 / 86_400)
+
+    /// A whole number from the environment variable `name`, or `nil` when it is unset or not one.
+    package static func number(_ name: String) -> Int? {
+        ProcessInfo.processInfo.environment[name].flatMap { Int($0) }.flatMap { $0 >= 0 ? $0 : nil }
+    }
+
     /// A trait for suites that run only when the long suites are on (real time, crash tests).
     package static var only: ConditionTrait {
         .enabled(if: suitesOn, "a long suite: set BGBUDGET_LONG_TESTS=1 to run it")
