@@ -103,8 +103,8 @@ extension Duration {
     /// The duration in whole nanoseconds (rounded toward zero), clamped to `Int64`.
     ///
     /// Where the standard library has `Duration.attoseconds`, one 128-by-64-bit division; elsewhere
-    /// through `components`, whose 128-bit division by 10¹⁸ costs about ten times as much (a
-    /// `VirtualClock` advanced in `Duration` steps spent 6 % of a bulk benchmark's instructions in it).
+    /// through `components` and its 128-bit division by 10¹⁸ (in which a `VirtualClock` advanced in
+    /// `Duration` steps spent 6 % of a bulk benchmark's instructions).
     package var nanosecondsSaturating: Int64 {
         if #available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *) {
             let attoseconds = self.attoseconds
