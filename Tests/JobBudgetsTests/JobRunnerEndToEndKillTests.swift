@@ -72,7 +72,10 @@ struct JobRunnerKillLoop: SigkillLoop {
                 rounds += 1
             } else {
                 output = child.remainingLines()        // the last run: to the end, to check the folder
-                if child.waitForExit() != 0 { failures.append("the last run did not exit with 0: \(output)") }
+                let status = child.waitForExit()
+                if status != 0 {
+                    failures.append("the last run did not exit with 0 (\(status.map { "status \($0)" } ?? "still running 30 s after its output ended: killed")): \(output)")
+                }
             }
             let finished = output.last == "all jobs done"
             if killing && !finished { killedMidRun += 1 }

@@ -77,11 +77,18 @@ package final class ChildProcess {
         _ = sendSignal(pid, number)
     }
 
-    /// Waits for the child to exit (after ``send(signal:)``, or once it is done) and reaps it.
-    /// - Returns: The exit status, or the negated signal number when a signal ended it.
-    package func waitForExit() -> Int32 {
-        defer { reaped = true }
-        return Spawn.waitForExit(pid)
+    /// Waits for the child to exit (after ``send(signal:)``, or once it is done) and reaps it; one
+    /// still running after `timeout` is killed, so that a hung child fails its test instead of
+    /// hanging the run.
+    /// - Returns: The exit status, or the negated signal number when a signal ended it; `nil` when
+    ///   the child had to be killed.
+    package func waitForExit(within timeout: Duration = .seconds(30)) -> Int32? {
+        guard let status = Spawn.waitForExit(pid, within: timeout) else {
+            kill()
+            return nil
+        }
+        reaped = true
+        return status
     }
 
     /// Every line the child wrote that has not been read yet, up to the end of its output. Call after

@@ -53,6 +53,27 @@ enum Spawn {
     static func waitForExit(_ pid: pid_t) -> Int32 {
         var status: Int32 = 0
         while waitpid(pid, &status, 0) < 0, errno == EINTR {}
+        return decode(status)
+    }
+
+    /// Waits at most `timeout` for `pid` to exit, and reaps it if it did, looking every 5 ms (a
+    /// child that hangs must fail its test, not hang the whole run).
+    /// - Returns: As ``waitForExit(_:)``; `nil` if it is still running after `timeout` (or cannot
+    ///   be waited for).
+    static func waitForExit(_ pid: pid_t, within timeout: Duration) -> Int32? {
+        let deadline = ContinuousClock.now + timeout
+        var status: Int32 = 0
+        while true {
+            let reaped = waitpid(pid, &status, WNOHANG)
+            if reaped == pid { return decode(status) }
+            if reaped < 0, errno != EINTR { return nil }
+            if ContinuousClock.now >= deadline { return nil }
+            usleep(5_000)
+        }
+    }
+
+    /// The exit status `waitpid` reported, or the negated signal number when a signal ended the process.
+    private static func decode(_ status: Int32) -> Int32 {
         let signal = status & 0x7F
         return signal == 0 ? (status >> 8) & 0xFF : -signal
     }
