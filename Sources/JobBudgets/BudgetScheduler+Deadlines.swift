@@ -158,7 +158,7 @@ extension BudgetScheduler {
         state.deadlines.remove(slot)
         let onStop = state.records[slot].onStop
         var scope: UInt32 = 0
-        if let extras = state.takeExtras(of: slot) {
+        if let (extras, onWarning) = state.takeExtras(of: slot) {
             scope = extras.scope
             if extras.previousSibling != 0 {
                 state.withExtras(of: Int(extras.previousSibling - 1)) { $0.nextSibling = extras.nextSibling }
@@ -168,7 +168,7 @@ extension BudgetScheduler {
             if extras.nextSibling != 0 {
                 state.withExtras(of: Int(extras.nextSibling - 1)) { $0.previousSibling = extras.previousSibling }
             }
-            if extras.onWarning != nil || onStop != nil { state.released.append(extras.onWarning, onStop) }
+            if onWarning != nil || onStop != nil { state.released.append(onWarning, onStop) }
         } else if onStop != nil {
             state.released.append(nil, onStop)
         }

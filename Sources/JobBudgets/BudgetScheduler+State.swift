@@ -52,9 +52,10 @@ extension BudgetScheduler {
         var shutdownWaiters = CountWaiters()
     }
 
-    /// What only some budgets have, in ``State/extras``.
+    /// What only some budgets have, in ``State/extras``; the warning handler sits beside it, in
+    /// ``State/warningHandlers`` at the same index, so that this struct holds only plain values and
+    /// copying it is a copy of its bytes.
     struct Extras: Sendable {
-        var onWarning: BudgetWarningHandler?
         /// Nanoseconds; `Int64.max` once the warning is delivered, or when there is no warning handler
         /// (a warning nobody hears is never scheduled).
         var warnAt: Int64 = .max
@@ -68,10 +69,18 @@ extension BudgetScheduler {
         /// The ``BudgetScope`` the budget was requested in; zero for none.
         var scope: UInt32 = 0
 
-        /// Whether an entry holds nothing a budget without one would not have.
+        /// Whether an entry holds nothing a budget without one would not have (its warning handler
+        /// aside).
         var isEmpty: Bool {
-            onWarning == nil && warnAt == .max && ceiling == .max && parent == 0 && firstChild == 0 && scope == 0
+            warnAt == .max && ceiling == .max && parent == 0 && firstChild == 0 && scope == 0
         }
+    }
+
+    /// One entry of ``State/warningHandlers``. A struct rather than a bare optional closure: an
+    /// array of closures stores each one behind a conversion thunk, one allocation per store and
+    /// per load, where a struct's closure field is stored as it is.
+    struct WarningSlot: Sendable {
+        var handler: BudgetWarningHandler?
     }
 
     struct State: Sendable {
@@ -81,6 +90,8 @@ extension BudgetScheduler {
         var deadlines = BudgetDeadlines()
         /// The extras of the budgets that have any, indexed by their records' `extras` minus one.
         var extras: [Extras] = []
+        /// The warning handler of each entry of `extras`, at the same index.
+        var warningHandlers: [WarningSlot] = []
         /// Free indices of `extras`.
         var freeExtras: [UInt32] = []
         var timer: ScheduledWork?
@@ -190,14 +201,17 @@ extension BudgetScheduler {
             return delivery
         }
 
-        /// Stores a new budget's extras, unless it needs none, and returns the record's `extras` value.
-        mutating func store(_ entry: Extras) -> UInt32 {
-            guard !entry.isEmpty else { return 0 }
+        /// Stores a new budget's extras and warning handler, unless it needs neither, and returns the
+        /// record's `extras` value.
+        mutating func store(_ entry: Extras, onWarning: BudgetWarningHandler?) -> UInt32 {
+            guard !entry.isEmpty || onWarning != nil else { return 0 }
             if let index = freeExtras.popLast() {
                 extras[Int(index)] = entry
+                warningHandlers[Int(index)] = WarningSlot(handler: onWarning)
                 return index + 1
             }
             extras.append(entry)
+            warningHandlers.append(WarningSlot(handler: onWarning))
             precondition(extras.count < 0x3FFF_FFFF, "BudgetScheduler supports at most 2^30 - 1 budgets with extras")
             return UInt32(extras.count)
         }
@@ -209,6 +223,7 @@ extension BudgetScheduler {
                     records[slot].extras = index + 1
                 } else {
                     extras.append(Extras())
+                    warningHandlers.append(WarningSlot())
                     precondition(extras.count < 0x3FFF_FFFF, "BudgetScheduler supports at most 2^30 - 1 budgets with extras")
                     records[slot].extras = UInt32(extras.count)
                 }
@@ -243,19 +258,21 @@ extension BudgetScheduler {
 
         func onWarning(of slot: Int) -> BudgetWarningHandler? {
             let index = records[slot].extras
-            return index == 0 ? nil : extras[Int(index - 1)].onWarning
+            return index == 0 ? nil : warningHandlers[Int(index - 1)].handler
         }
 
-        /// Takes a removed budget's extras out of the side table (its warning handler, to release
-        /// after the lock) and frees their index.
-        mutating func takeExtras(of slot: Int) -> Extras? {
-            let index = records[slot].extras
+        /// Takes a removed budget's extras and warning handler (to release after the lock) out of the
+        /// side tables, leaving their index free and empty.
+        mutating func takeExtras(of slot: Int) -> (extras: Extras, onWarning: BudgetWarningHandler?)? {
+            let index = Int(records[slot].extras)
             guard index != 0 else { return nil }
             records[slot].extras = 0
-            var taken = Extras()
-            swap(&taken, &extras[Int(index - 1)])     // moved out: no copy of the handler
-            freeExtras.append(index - 1)
-            return taken
+            let taken = extras[index - 1]
+            extras[index - 1] = Extras()
+            var handler = WarningSlot()
+            swap(&handler, &warningHandlers[index - 1])     // moved out: no copy of the handler
+            freeExtras.append(UInt32(index - 1))
+            return (taken, handler.handler)
         }
 
         func budget(at slot: Int) -> Budget {

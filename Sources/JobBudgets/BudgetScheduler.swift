@@ -191,12 +191,12 @@ public final class BudgetScheduler: Sendable {
             var record = Record(name: name, stopAt: stopAt, onStop: onStop, generation: state.records[slot].generation)
             record.isLive = true
             record.stopsForShutdown = stopsForShutdown
-            var extras = Extras(onWarning: onWarning, warnAt: onWarning == nil ? .max : warnAt, ceiling: ceiling, scope: scope)
+            var extras = Extras(warnAt: onWarning == nil ? .max : warnAt, ceiling: ceiling, scope: scope)
             if let parentSlot {
                 extras.parent = UInt32(parentSlot + 1)
                 extras.nextSibling = state.firstChild(of: parentSlot)
             }
-            record.extras = state.store(extras)
+            record.extras = state.store(extras, onWarning: onWarning)
             state.records[slot] = record
             if let parentSlot {
                 if extras.nextSibling != 0 {
