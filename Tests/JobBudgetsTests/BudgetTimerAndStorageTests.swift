@@ -76,15 +76,18 @@ import TestSupport
 
     @Test func endingReleasesTheHandlersOfTheBudgetAndOfTheChildrenItStops() throws {
         // Expected: every handler's captures are released once `end` has returned, the parent's
-        // (kept inline) and its two children's (kept in the overflow array) alike.
+        // (kept inline) and its two children's (kept in the overflow array) alike, warning handlers
+        // (kept in a table beside the records) as well as stop handlers.
         let scheduler = BudgetScheduler(clock: clock)
         final class Capture: Sendable {}
         var weakCaptures: [() -> Capture?] = []
         func budget(_ name: String, parent: Budget?) throws -> Budget {
-            let capture = Capture()
-            weakCaptures.append { [weak capture] in capture }
-            return try scheduler.requestBudget(named: name, allowance: .seconds(30), parent: parent,
-                                               onStop: { _, _ in withExtendedLifetime(capture) {} })
+            let stopCapture = Capture(), warningCapture = Capture()
+            weakCaptures.append { [weak stopCapture] in stopCapture }
+            weakCaptures.append { [weak warningCapture] in warningCapture }
+            return try scheduler.requestBudget(named: name, allowance: .seconds(30), warningLead: .seconds(5), parent: parent,
+                                               onWarning: { _ in withExtendedLifetime(warningCapture) {} },
+                                               onStop: { _, _ in withExtendedLifetime(stopCapture) {} })
         }
         let parent = try budget("parent", parent: nil)
         _ = try budget("one", parent: parent)
