@@ -5,6 +5,13 @@ import TestSupport
 /// The JobRunner example killed with `SIGKILL` at random moments, again and again, each run resuming
 /// the last one's state: across all the runs on one state folder, each job's `done` line is printed
 /// exactly once, with the right result. A few kills in the default run, 240 in the long suite.
+///
+/// Except in the one gap the worker documents: a kill after a `done` line's `write` and before the
+/// `open` of its mark, so that the next run reports the line again. A second copy counts as that gap
+/// only when the first was printed by a killed run and the second comes from a later run's reports of
+/// saved results (a run killed in between may not have reached them); such copies are counted and
+/// must stay rare (at most one per 10 kills: a worker that never made its marks would report again
+/// after nearly every kill), and any other copy fails.
 @Suite struct JobRunnerEndToEndKillTests {
     @Test(.timeLimit(.minutes(3)))   // a backstop: every wait inside is bounded
     func sigkillsAtRandomMomentsPrintEachResultExactlyOnce() async throws {
@@ -17,9 +24,11 @@ import TestSupport
         #expect(run.rounds == kills)
         #expect(run.finishedFolders >= 1, "the jobs ran to the end at least once")
         #expect(run.killedMidRun >= kills / 3, "only \(run.killedMidRun) of \(kills) kills landed before the run's end")
+        #expect(run.reportedAgain <= max(1, kills / 10), "\(run.reportedAgain) of \(kills) kills fell between a line and its mark")
         print("JobRunnerEndToEndKillTests: \(run.rounds) kills, \(run.killedMidRun) before the run's end, "
               + "\(run.finishedFolders) state folders run to the end; \(run.doneLines) done lines, "
-              + "\(run.recovered) printed by a restart (saved, then killed before printing)")
+              + "\(run.recovered) printed by a restart (saved, then killed before printing), "
+              + "\(run.reportedAgain) printed again by a restart (killed between the line and its mark)")
     }
 }
 
@@ -37,6 +46,8 @@ struct JobRunnerKillLoop: SigkillLoop {
     var finishedFolders = 0
     var doneLines = 0
     var recovered = 0
+    /// `done` lines a restart printed again because the kill fell between the line and its mark.
+    var reportedAgain = 0
 
     /// Six jobs of 3 to 8 steps of 5 ms, two at once: about 70 ms of work in all.
     static let steps = ["a": 3, "b": 8, "c": 5, "d": 6, "e": 4, "f": 7]
@@ -53,6 +64,7 @@ struct JobRunnerKillLoop: SigkillLoop {
         try (lines.joined(separator: "\n") + "\n").write(to: jobs, atomically: true, encoding: .utf8)
         var generation = 0
         var printed: [String] = []                              // the current folder's done lines
+        var doneByKilledRuns: Set<String> = []                  // the done lines killed runs printed
         while failures.isEmpty {
             let state = folder.appendingPathComponent("state-\(generation)").path
             let child = try ChildProcess(executable: executable, arguments: [jobs.path, "--state", state])
@@ -79,16 +91,23 @@ struct JobRunnerKillLoop: SigkillLoop {
             }
             let finished = output.last == "all jobs done"
             if killing && !finished { killedMidRun += 1 }
-            let done = output.filter { $0.hasPrefix("done ") }
+            var done = output.filter { $0.hasPrefix("done ") }
             doneLines += done.count
             // Printed by this run before it started or resumed any job: results an earlier run saved.
-            recovered += output.prefix { !$0.hasPrefix("start ") && !$0.hasPrefix("resume ") }.filter { $0.hasPrefix("done ") }.count
+            let reports = output.prefix { !$0.hasPrefix("start ") && !$0.hasPrefix("resume ") }.filter { $0.hasPrefix("done ") }
+            recovered += reports.count
+            for line in reports where doneByKilledRuns.contains(line) {
+                done.remove(at: done.firstIndex(of: line)!)     // the documented gap: not a second result
+                reportedAgain += 1
+            }
+            if killing { doneByKilledRuns.formUnion(done) }
             printed += done
             if finished {
                 check(printed, generation: generation)
                 finishedFolders += 1
                 generation += 1
                 printed = []
+                doneByKilledRuns = []
             } else if !killing {
                 failures.append("the last run did not finish: \(output)")
             }
