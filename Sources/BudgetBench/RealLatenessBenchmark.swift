@@ -66,8 +66,8 @@ struct RealLatenessBenchmark: Benchmark {
     }
 
     func run() -> [Figure] {
-        _ = measure([.dispatchClock], count: 1_000, seed: 0)   // warm-up
-        _ = measure([.asyncAfter], count: 1_000, seed: 0)
+        _ = measure([.dispatchClock], count: 1_000, spaced: false, seed: 0)   // warm-up
+        _ = measure([.asyncAfter], count: 1_000, spaced: false, seed: 0)
         var figures: [Figure] = []
         // Only the sizes some filter on the command line names (all without filters).
         let filters = CommandLine.arguments.dropFirst()
@@ -84,7 +84,7 @@ struct RealLatenessBenchmark: Benchmark {
             for round in 0..<rounds {
                 for offset in mechanisms.indices {
                     let mechanism = mechanisms[(offset + round) % mechanisms.count]
-                    runs[mechanism, default: []].append(measure([mechanism], count: size, seed: UInt64(size + round))[0])
+                    runs[mechanism, default: []].append(measure([mechanism], count: size, spaced: sparse, seed: UInt64(size + round))[0])
                 }
             }
             // The sparse run's lateness comes from runs of its own in which every mechanism waits
@@ -92,7 +92,7 @@ struct RealLatenessBenchmark: Benchmark {
             let lateness: [Mechanism: [[Double]]] = sparse
                 ? (0..<Self.rounds).reduce(into: [:]) { lateness, round in
                     let order = mechanisms.indices.map { mechanisms[($0 + round) % mechanisms.count] }
-                    for (mechanism, outcome) in zip(order, measure(order, count: Self.togetherCount, seed: 0)) {
+                    for (mechanism, outcome) in zip(order, measure(order, count: Self.togetherCount, spaced: true, seed: 0)) {
                         lateness[mechanism, default: []].append(outcome.lateness)
                     }
                 }
@@ -133,21 +133,19 @@ struct RealLatenessBenchmark: Benchmark {
     /// `sparse` for the sparse run, else the size's name.
     static func sizeLabel(_ size: Int) -> String { size == sparseCount ? "sparse" : sizeName(size) }
 
-    /// The deadlines, as offsets from the start of scheduling, in random order (10 ms apart for the
-    /// sparse run and the runs together, from `shift` on).
-    private func offsets(count: Int, seed: UInt64, shift: Int64 = 0) -> [Int64] {
-        if count == Self.sparseCount || count == Self.togetherCount {
-            return (0..<count).map { Self.lead + shift + Int64($0) * 10_000_000 }
-        }
+    /// The deadlines, as offsets from the start of scheduling: `spaced`, 10 ms apart from `shift` on;
+    /// otherwise spread at random over the window, in random order.
+    private func offsets(count: Int, spaced: Bool, seed: UInt64, shift: Int64) -> [Int64] {
+        if spaced { return (0..<count).map { Self.lead + shift + Int64($0) * 10_000_000 } }
         var random = SplitMix64(seed: seed)
         return (0..<count).map { _ in Self.lead + Int64(random.next(below: UInt64(Self.window))) }
     }
 
-    /// Runs `mechanisms` at once, each with its own `count` deadlines (the i-th of several 10 ms apart
-    /// from i × 2 ms, which only a sparse or a together count is), and returns their outcomes in order;
-    /// setup and CPU time are those of all of them.
-    private func measure(_ mechanisms: [Mechanism], count: Int, seed: UInt64) -> [Outcome] {
-        let offsets = mechanisms.indices.map { self.offsets(count: count, seed: seed, shift: Int64($0) * 2_000_000) }
+    /// Runs `mechanisms` at once, each with its own `count` deadlines (`spaced`: the i-th mechanism's
+    /// 10 ms apart from i × 2 ms on), and returns their outcomes in order; setup and CPU time are
+    /// those of all of them.
+    private func measure(_ mechanisms: [Mechanism], count: Int, spaced: Bool, seed: UInt64) -> [Outcome] {
+        let offsets = mechanisms.indices.map { self.offsets(count: count, spaced: spaced, seed: seed, shift: Int64($0) * 2_000_000) }
         let total = count * mechanisms.count
         let ranAt = Samples(count: total)
         let remaining = LockedValue(total)
