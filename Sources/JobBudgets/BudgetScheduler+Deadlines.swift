@@ -156,25 +156,18 @@ extension BudgetScheduler {
     /// Unlinks a budget from its parent and siblings, drops its deadline and frees its slot.
     func remove(_ slot: Int, in state: inout State) {
         state.deadlines.remove(slot)
-        let onStop = state.records[slot].onStop
-        var scope: UInt32 = 0
-        if let (extras, onWarning) = state.takeExtras(of: slot) {
-            scope = extras.scope
-            if extras.previousSibling != 0 {
-                state.withExtras(of: Int(extras.previousSibling - 1)) { $0.nextSibling = extras.nextSibling }
-            } else if extras.parent != 0 {
-                state.withExtras(of: Int(extras.parent - 1)) { $0.firstChild = extras.nextSibling }
-            }
-            if extras.nextSibling != 0 {
-                state.withExtras(of: Int(extras.nextSibling - 1)) { $0.previousSibling = extras.previousSibling }
-            }
-            if onWarning != nil || onStop != nil { state.released.append(onWarning, onStop) }
-        } else if onStop != nil {
-            state.released.append(nil, onStop)
+        let extras = state.takeHandlersAndExtras(of: slot)
+        if extras.previousSibling != 0 {
+            state.withExtras(of: Int(extras.previousSibling - 1)) { $0.nextSibling = extras.nextSibling }
+        } else if extras.parent != 0 {
+            state.withExtras(of: Int(extras.parent - 1)) { $0.firstChild = extras.nextSibling }
+        }
+        if extras.nextSibling != 0 {
+            state.withExtras(of: Int(extras.nextSibling - 1)) { $0.previousSibling = extras.previousSibling }
         }
         state.records[slot] = Record(name: "", stopAt: Int64(state.freeHead), onStop: nil, generation: state.records[slot].generation)
         state.freeHead = UInt32(slot + 1)
-        state.countLive(-1, scope: scope)
+        state.countLive(-1, scope: extras.scope)
         // The clock timer stays armed, even when no budget is left: it fires at its instant, finds
         // nothing due and arms nothing (or the next deadline). Cancelling it here would cost a
         // cancel and a new schedule for every request+end pair on an otherwise idle scheduler.

@@ -261,18 +261,27 @@ extension BudgetScheduler {
             return index == 0 ? nil : warningHandlers[Int(index - 1)].handler
         }
 
-        /// Takes a removed budget's extras and warning handler (to release after the lock) out of the
-        /// side tables, leaving their index free and empty.
-        mutating func takeExtras(of slot: Int) -> (extras: Extras, onWarning: BudgetWarningHandler?)? {
+        /// Empties a removed budget's slot of its handlers and extras: its stop and warning handlers
+        /// move (no copies) into ``released``, to be dropped after the lock, and its extras entry is
+        /// left free and empty. Returns the extras it had (all zero for none). No optional or tuple
+        /// holding a closure crosses the call: destroying one goes through the runtime's generic value
+        /// witnesses, which a profile of begin+end measured at 8 % of the pair.
+        mutating func takeHandlersAndExtras(of slot: Int) -> Extras {
+            var onStop: BudgetStopHandler?
+            swap(&onStop, &records[slot].onStop)
             let index = Int(records[slot].extras)
-            guard index != 0 else { return nil }
+            guard index != 0 else {
+                if onStop != nil { released.append(nil, onStop) }
+                return Extras()
+            }
             records[slot].extras = 0
             let taken = extras[index - 1]
             extras[index - 1] = Extras()
-            var handler = WarningSlot()
-            swap(&handler, &warningHandlers[index - 1])     // moved out: no copy of the handler
+            var warning = WarningSlot()
+            swap(&warning, &warningHandlers[index - 1])
             freeExtras.append(UInt32(index - 1))
-            return (taken, handler.handler)
+            if warning.handler != nil || onStop != nil { released.append(warning.handler, onStop) }
+            return taken
         }
 
         func budget(at slot: Int) -> Budget {
