@@ -141,6 +141,11 @@ extension BudgetScheduler {
         }
 
         /// The earliest shutdown hard stop that applies to a budget of `scope`, if any.
+        ///
+        /// Inlined, as is ``slot(of:)``: called out of line on the `inout` state of a `withLock`
+        /// closure, a non-mutating method gets a bitwise copy of the whole state (a 372-byte `memcpy`)
+        /// on every request and end.
+        @inline(__always)
         func shutdownAt(in scope: UInt32) -> Int64? {
             guard scope != 0, let own = scopes[scope]?.shutdownAt else { return shutdownAt }
             return min(own, shutdownAt ?? .max)
@@ -166,6 +171,7 @@ extension BudgetScheduler {
             if next >= BudgetScheduler.neverDue { deadlines.remove(slot) } else { deadlines.set(slot, to: next) }
         }
 
+        @inline(__always)
         func slot(of budget: Budget) -> Int? {
             let slot = Int(budget.id & 0xFFFF_FFFF) - 1
             guard slot >= 0, slot < records.count, records[slot].isLive, records[slot].generation == UInt32(budget.id >> 32) else { return nil }
