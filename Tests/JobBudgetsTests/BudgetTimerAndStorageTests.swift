@@ -97,6 +97,35 @@ import TestSupport
         #expect(weakCaptures.allSatisfy { $0() == nil })
     }
 
+    @Test func handlersAreDroppedAfterTheLockSoACapturesDeinitMayCallTheScheduler() throws {
+        // Expected: `end` lets go of the ended budget's handlers and those of the child it stops only
+        // after the scheduler's lock, so a capture whose deinit asks the scheduler how many budgets
+        // are live gets an answer: 1, the other budget. Dropped under the lock, the deinit would take
+        // the lock again: a crash on the error-checking lock of debug builds, a hang otherwise.
+        let scheduler = BudgetScheduler(clock: clock)
+        let log = self.log
+        final class AsksOnDeinit: Sendable {
+            let scheduler: BudgetScheduler, log: TestLog<String>, name: String
+            init(_ scheduler: BudgetScheduler, _ log: TestLog<String>, _ name: String) {
+                (self.scheduler, self.log, self.name) = (scheduler, log, name)
+            }
+            deinit { log.append("\(name) released, \(scheduler.liveCount) live") }
+        }
+        func budget(_ name: String, parent: Budget?) throws -> Budget {
+            try scheduler.requestBudget(
+                named: name, allowance: .seconds(30), warningLead: .seconds(5), parent: parent,
+                onWarning: { [capture = AsksOnDeinit(scheduler, log, "\(name)'s warning handler")] _ in withExtendedLifetime(capture) {} },
+                onStop: { [capture = AsksOnDeinit(scheduler, log, "\(name)'s stop handler")] _, _ in withExtendedLifetime(capture) {} })
+        }
+        _ = try request(scheduler, "other", allowance: .seconds(60), handlers: false)
+        let job = try budget("job", parent: nil)
+        _ = try budget("child", parent: job)
+        #expect(log.entries.isEmpty)
+        #expect(scheduler.end(job))
+        #expect(log.entries.sorted() == ["child's stop handler released, 1 live", "child's warning handler released, 1 live",
+                                         "job's stop handler released, 1 live", "job's warning handler released, 1 live"])
+    }
+
     @Test func aReusedSideTableEntryNeverCarriesAnEndedBudgetsHandlersOrCeiling() throws {
         // Expected: "plain" (no handlers, no ceiling) reuses the slot and side-table entry of
         // "handled" (handlers, ceiling 40 s): it stops silently at 30 s and may be extended past 40 s.
