@@ -12,14 +12,18 @@ import BackgroundBudget
 /// - baselines, each with as many other entries live: a plain 4-ary heap's schedule+cancel
 ///   (``PlainHeapClock``, target: at most 0.5×) and a locked dictionary with one Dispatch timer for
 ///   the earliest deadline (``LockedDictionaryTimer``, target: at most 3×);
+/// - `begin_end_<live>_floor_cpu_ns`: the least any thread-safe begin+end on a real clock pays, one
+///   reading of the clock (for the deadline) and two round trips of the same lock as the dictionary
+///   (one to add, one to remove), beside the plain heap: when it is above 0.5× the heap's figure, so
+///   is every begin+end, and that target is out of reach before any record or deadline is kept;
 /// - `app_begin_end_ns`: an app's finite background task on a ``VirtualClock`` (trace recorded),
 ///   beside a `DispatchWorkItem` handed to `asyncAfter` 30 s out, then cancelled.
 ///
 /// The sides take turns, round by round (A/B/C/A/B/C); each figure is the median of the rounds.
 struct BeginEndBenchmark: Benchmark {
     var figureNames: [String] {
-        ["begin_end_0_ns", "begin_end_0_cpu_ns", "begin_end_0_dictionary_cpu_ns", "begin_end_1000_ns", "begin_end_1000_cpu_ns",
-         "begin_end_1000_dictionary_cpu_ns", "app_begin_end_ns", "app_begin_end_cpu_ns"]
+        ["begin_end_0_ns", "begin_end_0_cpu_ns", "begin_end_0_dictionary_cpu_ns", "begin_end_0_floor_cpu_ns", "begin_end_1000_ns",
+         "begin_end_1000_cpu_ns", "begin_end_1000_dictionary_cpu_ns", "begin_end_1000_floor_cpu_ns", "app_begin_end_ns", "app_begin_end_cpu_ns"]
     }
 
     private static let rounds = 15
@@ -33,6 +37,7 @@ struct BeginEndBenchmark: Benchmark {
             let scheduler = BudgetScheduler(clock: clock)
             let heap = PlainHeapClock()
             let dictionary = LockedDictionaryTimer()
+            let floor = LockedValue<UInt64>(0)
             var random = SplitMix64(seed: 3)
             for _ in 0..<live {
                 let seconds = 60 + Int64(random.next(below: 3_600))
@@ -48,11 +53,16 @@ struct BeginEndBenchmark: Benchmark {
                 },
                 { heap.cancel(heap.schedule(after: 30_000_000_000) {}) },
                 { dictionary.cancel(dictionary.schedule(after: .seconds(30)) {}) },
+                {
+                    let now = DispatchTime.now().uptimeNanoseconds
+                    floor.withLock { $0 &+= now }
+                    floor.withLock { $0 &-= now }
+                },
             ]
             let costs = interleaved(sides)
             clock.shutdown()
             let note = "\(live) other live; median of \(Self.rounds) interleaved rounds of \(Self.pairsPerRound); \(loadNote())"
-            let budget = costs[0], plain = costs[1], locked = costs[2]
+            let budget = costs[0], plain = costs[1], locked = costs[2], least = costs[3]
             figures += [
                 Figure(name: "begin_end_\(live)_ns", value: budget.wall.rounded(), unit: "ns", baseline: "plain_4ary_heap_schedule_cancel",
                        baselineValue: plain.wall.rounded(), note: "BudgetScheduler request+end with onWarning and onStop, DispatchClock; wall; " + note),
@@ -60,6 +70,10 @@ struct BeginEndBenchmark: Benchmark {
                        baselineValue: plain.cpu.rounded(), note: "process CPU time; " + note).targeting(atMost: true, 0.5),
                 Figure(name: "begin_end_\(live)_dictionary_cpu_ns", value: budget.cpu.rounded(), unit: "ns", baseline: "locked_dictionary_one_timer",
                        baselineValue: locked.cpu.rounded(), note: "process CPU time; " + note).targeting(atMost: true, 3),
+                Figure(name: "begin_end_\(live)_floor_cpu_ns", value: least.cpu.rounded(), unit: "ns", baseline: "plain_4ary_heap_schedule_cancel",
+                       baselineValue: plain.cpu.rounded(),
+                       note: "the floor of any thread-safe begin+end on a real clock: one clock reading and two lock round trips, nothing kept; "
+                           + "above 0.5, the 0.5 target is out of reach; process CPU time; " + note),
             ]
         }
 
