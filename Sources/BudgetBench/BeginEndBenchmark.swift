@@ -12,10 +12,11 @@ import BackgroundBudget
 /// - baselines, each with as many other entries live: a plain 4-ary heap's schedule+cancel
 ///   (``PlainHeapClock``, target: at most 0.5×) and a locked dictionary with one Dispatch timer for
 ///   the earliest deadline (``LockedDictionaryTimer``, target: at most 3×);
-/// - `begin_end_<live>_floor_cpu_ns`: the least any thread-safe begin+end on a real clock pays, one
-///   reading of the clock (for the deadline) and two round trips of the same lock as the dictionary
-///   (one to add, one to remove), beside the plain heap: when it is above 0.5× the heap's figure, so
-///   is every begin+end, and that target is out of reach before any record or deadline is kept;
+/// - `begin_end_<live>_floor_cpu_ns`: the least a begin+end pays that takes a lock to add and again to
+///   remove and reads the monotonic clock once for the deadline, as the scheduler and both
+///   alternatives do: one `DispatchTime.now()` and two round trips of the same lock as the dictionary,
+///   nothing kept, beside the plain heap. When it is above 0.5× the heap's figure, so is every such
+///   begin+end, and that target is out of reach before any record or deadline is kept;
 /// - `app_begin_end_ns`: an app's finite background task on a ``VirtualClock`` (trace recorded),
 ///   beside a `DispatchWorkItem` handed to `asyncAfter` 30 s out, then cancelled.
 ///
@@ -72,8 +73,8 @@ struct BeginEndBenchmark: Benchmark {
                        baselineValue: locked.cpu.rounded(), note: "process CPU time; " + note).targeting(atMost: true, 3),
                 Figure(name: "begin_end_\(live)_floor_cpu_ns", value: least.cpu.rounded(), unit: "ns", baseline: "plain_4ary_heap_schedule_cancel",
                        baselineValue: plain.cpu.rounded(),
-                       note: "the floor of any thread-safe begin+end on a real clock: one clock reading and two lock round trips, nothing kept; "
-                           + "above 0.5, the 0.5 target is out of reach; process CPU time; " + note),
+                       note: "the floor of a begin+end that locks and reads the clock: one clock reading and two lock round trips, nothing kept; "
+                           + "above 0.5, the 0.5 target is out of reach for such a design; process CPU time; " + note),
             ]
         }
 

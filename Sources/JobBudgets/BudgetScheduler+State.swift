@@ -143,8 +143,8 @@ extension BudgetScheduler {
         /// The earliest shutdown hard stop that applies to a budget of `scope`, if any.
         ///
         /// Inlined, as is ``slot(of:)``: called out of line on the `inout` state of a `withLock`
-        /// closure, a non-mutating method gets a bitwise copy of the whole state (a 372-byte `memcpy`)
-        /// on every request and end.
+        /// closure, a non-mutating method gets a bitwise copy of the whole state (a 372-byte `memcpy`),
+        /// here on every request and extend (and, for `slot(of:)`, every end).
         @inline(__always)
         func shutdownAt(in scope: UInt32) -> Int64? {
             guard scope != 0, let own = scopes[scope]?.shutdownAt else { return shutdownAt }

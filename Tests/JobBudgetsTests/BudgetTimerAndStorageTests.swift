@@ -101,7 +101,9 @@ import TestSupport
         // Expected: `end` lets go of the ended budget's handlers and those of the child it stops only
         // after the scheduler's lock, so a capture whose deinit asks the scheduler how many budgets
         // are live gets an answer: 1, the other budget. Dropped under the lock, the deinit would take
-        // the lock again: a crash on the error-checking lock of debug builds, a hang otherwise.
+        // the lock again: a crash on the error-checking lock of debug builds, a hang otherwise. (The
+        // child's stop handler is also held by the list of stops `end` runs, so its line checks only
+        // the count; the other three are the ones a regression would break.)
         let scheduler = BudgetScheduler(clock: clock)
         let log = self.log
         final class AsksOnDeinit: Sendable {
