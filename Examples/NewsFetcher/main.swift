@@ -431,7 +431,7 @@ for line in story { print("  \(clockTime(line.time))  \(line.text)") }
 // Wire: what the fetch model granted, and how its gaps followed the answers.
 let wireEvents = events.filter { $0.app == wire.id }
 let fetchResults = wireEvents.compactMap { event -> String? in
-    event.kind.fetchCompleted?.rawValue
+    if case .fetchCompleted(let result) = event.kind { result.rawValue } else { nil }
 }
 let skipReasons = wireEvents.filter { $0.eventName == "fetchSkipped" }.compactMap(\.reason)
 // How each answer changed the wait for the next opportunity: the wait after a fetch (from its completion
@@ -454,7 +454,7 @@ for event in wireEvents {
         if event.kind.tag == .fetchSkipped { anchor = event.time }
     case .fetchCompleted:
         anchor = event.time
-        lastResult = event.kind.fetchCompleted?.rawValue
+        if case .fetchCompleted(let result) = event.kind { lastResult = result.rawValue }
     default: break
     }
 }
@@ -470,7 +470,7 @@ let ratioText = BackgroundFetchResult.allCases.compactMap { result -> String? in
 }.joined(separator: ", ")
 print("  The seeded fetch model's wait for the next opportunity, compared with the wait before: \(ratioText).")
 for event in wireEvents {
-    if event.kind.stateChange?.cause == .launchInBackground(.backgroundFetch) {
+    if case .stateChange(_, cause: .launchInBackground(.backgroundFetch)) = event.kind {
         print("  At \(clockTime(event.time)) the system launched it into the background for a fetch.")
     }
 }
@@ -499,8 +499,8 @@ print("Daily Brief: processing request \"\(DailyDelegate.rebuildID)\" "
 // At one instant: the system starts or expires the task, then the app writes its log, then the task completes.
 var rebuildLines = taskEvents(DailyDelegate.rebuildID).compactMap { event -> (LogLine, rank: Int)? in
     if event.kind.tag == .taskStarted { return (LogLine(time: event.time, text: "started"), 0) }
-    if case let (_, reason)? = event.kind.taskExpired { return (LogLine(time: event.time, text: "expired: \(reason.rawValue)"), 0) }
-    if case let (_, completion)? = event.kind.taskCompleted {
+    if case .taskExpired(_, let reason) = event.kind { return (LogLine(time: event.time, text: "expired: \(reason.rawValue)"), 0) }
+    if case .taskCompleted(_, let completion) = event.kind {
         return (LogLine(time: event.time, text: "completed: \(completion.rawValue)"), 2)
     }
     return nil

@@ -53,7 +53,7 @@ extension AppManifest {
                                  file: file)
         }
         if var error = check {
-            if case .malformed(let detail) = error.problem.base { error.problem = .malformed("not a valid \(kind): \(detail)") }
+            if case .malformed(let detail) = error.problem { error.problem = .malformed("not a valid \(kind): \(detail)") }
             error.file = file
             throw error
         }

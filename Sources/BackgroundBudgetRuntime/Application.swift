@@ -219,7 +219,7 @@ public final class Application: Sendable {
         defer { if launching { side.withLock { $0.finishingLaunch = false } } }
         for step in steps {
             guard queue.epoch == epoch else { return }
-            switch step.base {
+            switch step {
             case .enter(let state):
                 side.withLock { side in
                     side.state = state

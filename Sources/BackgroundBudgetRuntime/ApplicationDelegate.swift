@@ -85,7 +85,7 @@ extension ApplicationDelegate {
 extension ApplicationDelegate {
     /// Calls the delegate method for `callback`.
     func deliver(_ callback: AppCallback, to application: Application, options: LaunchOptions) {
-        switch callback.base {
+        switch callback {
         case .willFinishLaunching: self.application(application, willFinishLaunchingWithOptions: options)
         case .didFinishLaunching: self.application(application, didFinishLaunchingWithOptions: options)
         case .didBecomeActive: applicationDidBecomeActive(application)

@@ -55,7 +55,7 @@ extension BackgroundSystem {
 
     private func deliver(_ delivery: Delivery, in state: State, touched: inout TouchedQueues) {
         guard let app = state.handles[delivery.app] else { return }
-        let options: LaunchOptions = if case .launchInBackground(let reason) = delivery.event.base {
+        let options: LaunchOptions = if case .launchInBackground(let reason) = delivery.event {
             LaunchOptions(backgroundLaunchReason: reason)
         } else {
             LaunchOptions()

@@ -27,111 +27,37 @@ public struct InfoPlistError: Error, Sendable, Hashable, CustomStringConvertible
     ///     if let value = error.problem.wrongType { print("wrong type: \(value)") }
     /// }
     /// ```
-    public struct Problem: Sendable, Hashable, CustomStringConvertible {
-        /// The problems the model knows, with their values, for the package's own exhaustive switches.
-        package enum Base: Sendable, Hashable {
-            case unreadable(String)
-            case malformed(String)
-            case rootNotDictionary(found: String)
-            case missingKey
-            case wrongType(expected: String, found: String)
-            case unknownBackgroundMode(UnknownBackgroundModeError)
-            case invalidBundleIdentifier(String, why: String)
-            case nestedTooDeep(limit: Int, location: String)
-            case tooLarge(bytes: Int, limit: Int)
-            case tooManyObjects(limit: Int)
-        }
-
-        /// The problem, for the package's own exhaustive switches.
-        package let base: Base
-
-        package init(_ base: Base) { self.base = base }
-
-        /// The problem's name and values, as Swift prints an enum case (the error's own description is a sentence).
-        public var description: String { "\(base)" }
-
+    #if hasAttribute(nonexhaustive)
+    @nonexhaustive
+    #endif
+    public enum Problem: Sendable, Hashable {
         /// The file cannot be read; the string says why (no such file, a directory, no permission).
-        public static func unreadable(_ value: String) -> Problem { Problem(.unreadable(value)) }
-        /// What a ``unreadable(_:)`` problem carries; `nil` for any other problem.
-        public var unreadable: String? {
-            if case .unreadable(let v0) = base { v0 } else { nil }
-        }
-
+        case unreadable(String)
         /// The bytes are not an XML or binary property list; the string is the parser's own message, or
         /// says what our checks found and where (a binary object that contains itself, markup that
         /// parsers read in different ways, an encoding other than UTF-8 or UTF-16, a NUL byte).
-        public static func malformed(_ value: String) -> Problem { Problem(.malformed(value)) }
-        /// What a ``malformed(_:)`` problem carries; `nil` for any other problem.
-        public var malformed: String? {
-            if case .malformed(let v0) = base { v0 } else { nil }
-        }
-
+        case malformed(String)
         /// The root of the property list is not a dictionary; `found` says what it is (`"an array"`).
-        public static func rootNotDictionary(found: String) -> Problem { Problem(.rootNotDictionary(found: found)) }
-        /// What a ``rootNotDictionary(found:)`` problem carries; `nil` for any other problem.
-        public var rootNotDictionary: String? {
-            if case .rootNotDictionary(let v0) = base { v0 } else { nil }
-        }
-
+        case rootNotDictionary(found: String)
         /// A required key is missing; ``InfoPlistError/key`` names it.
-        public static let missingKey = Problem(.missingKey)
-
+        case missingKey
         /// The value at ``InfoPlistError/key`` has the wrong type.
-        public static func wrongType(expected: String, found: String) -> Problem {
-            Problem(.wrongType(expected: expected, found: found))
-        }
-        /// What a ``wrongType(expected:found:)`` problem carries; `nil` for any other problem.
-        public var wrongType: (expected: String, found: String)? {
-            if case .wrongType(let v0, let v1) = base { (expected: v0, found: v1) } else { nil }
-        }
-
+        case wrongType(expected: String, found: String)
         /// A `UIBackgroundModes` string names no mode; the error has the string and its index.
-        public static func unknownBackgroundMode(_ value: UnknownBackgroundModeError) -> Problem {
-            Problem(.unknownBackgroundMode(value))
-        }
-        /// What a ``unknownBackgroundMode(_:)`` problem carries; `nil` for any other problem.
-        public var unknownBackgroundMode: UnknownBackgroundModeError? {
-            if case .unknownBackgroundMode(let v0) = base { v0 } else { nil }
-        }
-
+        case unknownBackgroundMode(UnknownBackgroundModeError)
         /// `CFBundleIdentifier` is not a valid bundle identifier; `why` says what is wrong with `value`.
-        public static func invalidBundleIdentifier(_ value: String, why: String) -> Problem {
-            Problem(.invalidBundleIdentifier(value, why: why))
-        }
-        /// What a ``invalidBundleIdentifier(_:why:)`` problem carries; `nil` for any other problem.
-        public var invalidBundleIdentifier: (String, why: String)? {
-            if case .invalidBundleIdentifier(let v0, let v1) = base { (v0, why: v1) } else { nil }
-        }
-
+        case invalidBundleIdentifier(String, why: String)
         /// The values nest more than `limit` deep (``InfoPlistLimits/maximumDepth``), which could
         /// exhaust the stack of Foundation's recursive parser. `location` says where the limit is
         /// passed: `line 135, byte 1,267` in XML, `object 9875, byte 29,673` in a binary plist;
         /// ``InfoPlistError/key`` names the root key the deep value belongs to, when there is one.
-        public static func nestedTooDeep(limit: Int, location: String) -> Problem {
-            Problem(.nestedTooDeep(limit: limit, location: location))
-        }
-        /// What a ``nestedTooDeep(limit:location:)`` problem carries; `nil` for any other problem.
-        public var nestedTooDeep: (limit: Int, location: String)? {
-            if case .nestedTooDeep(let v0, let v1) = base { (limit: v0, location: v1) } else { nil }
-        }
-
+        case nestedTooDeep(limit: Int, location: String)
         /// The file has `bytes` bytes, more than `limit` (``InfoPlistLimits/maximumBytes``).
-        public static func tooLarge(bytes: Int, limit: Int) -> Problem {
-            Problem(.tooLarge(bytes: bytes, limit: limit))
-        }
-        /// What a ``tooLarge(bytes:limit:)`` problem carries; `nil` for any other problem.
-        public var tooLarge: (bytes: Int, limit: Int)? {
-            if case .tooLarge(let v0, let v1) = base { (bytes: v0, limit: v1) } else { nil }
-        }
-
+        case tooLarge(bytes: Int, limit: Int)
         /// The property list holds more than `limit` objects (``InfoPlistLimits/maximumObjects``):
         /// every value, dictionary key and array element counts, and in a binary plist a value counts
         /// again each time it is referenced.
-        public static func tooManyObjects(limit: Int) -> Problem { Problem(.tooManyObjects(limit: limit)) }
-        /// What a ``tooManyObjects(limit:)`` problem carries; `nil` for any other problem.
-        public var tooManyObjects: Int? {
-            if case .tooManyObjects(let v0) = base { v0 } else { nil }
-        }
+        case tooManyObjects(limit: Int)
     }
 
     /// What was wrong.
@@ -155,7 +81,7 @@ public struct InfoPlistError: Error, Sendable, Hashable, CustomStringConvertible
 
     /// What was wrong, without the file and key: `expected an array of strings, found a string`.
     public var message: String {
-        switch problem.base {
+        switch problem {
         case .unreadable(let why):
             return "cannot read the file: \(why)"
         case .malformed(let what):

@@ -62,7 +62,7 @@ extension SceneDelegate {
 extension SceneDelegate {
     /// Calls the delegate method for `callback`.
     func deliver(_ callback: SceneCallback, to scene: Scene) {
-        switch callback.base {
+        switch callback {
         case .willConnect: self.scene(scene, willConnectTo: scene.session)
         case .willEnterForeground: sceneWillEnterForeground(scene)
         case .didBecomeActive: sceneDidBecomeActive(scene)

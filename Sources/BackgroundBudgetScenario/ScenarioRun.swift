@@ -91,39 +91,15 @@ public struct ScenarioRun: Sendable, Hashable {
     ///
     /// The formats grow as the model does, so this is a struct with a static member per format rather than an enum:
     /// a new one is not a breaking change. Compare with `==`, or match in a `switch` that has a `default`.
-    public struct Format: RawRepresentable, Sendable, Hashable, CaseIterable, CustomStringConvertible {
-        /// The formats the model knows, for the package's own exhaustive switches.
-        package enum Base: String, Sendable, Hashable, CaseIterable {
-            case log
-            case jsonl
-            case svg
-        }
-
-        /// The format, for the package's own exhaustive switches.
-        package let base: Base
-
-        package init(_ base: Base) { self.base = base }
-
-        /// The format's name, as traces and outside files spell it.
-        public var rawValue: String { base.rawValue }
-
-        /// The format with that name, or `nil` for one the model does not know.
-        public init?(rawValue: String) {
-            guard let base = Base(rawValue: rawValue) else { return nil }
-            self.base = base
-        }
-
-        /// Every format the model knows, in declaration order.
-        public static var allCases: [Format] { Base.allCases.map(Format.init) }
-
+    public enum Format: String, Sendable, Hashable, CaseIterable, CustomStringConvertible {
         /// `NSLog`-style lines with each app's display name (``/BackgroundBudgetCore/Trace/logLines(_:)``).
-        public static let log = Format(.log)
+        case log
         /// JSON Lines (``/BackgroundBudgetCore/Trace/jsonLines()``), as <doc:/BackgroundBudgetCore/TraceFormat> documents.
-        public static let jsonl = Format(.jsonl)
+        case jsonl
         /// A self-contained SVG timeline of the whole run: one lane per app, a band per state, marks
         /// for callbacks, labelled bars for activities, tasks and fetches, and a Device lane with the
         /// device's conditions (``ScenarioRun/timeline(from:to:)`` draws a window).
-        public static let svg = Format(.svg)
+        case svg
 
         /// The format's name.
         public var description: String { rawValue }
@@ -144,7 +120,7 @@ public struct ScenarioRun: Sendable, Hashable {
     /// The trace rendered in a format; every format ends with a newline and is deterministic.
     /// - Parameter format: The format.
     public func rendered(as format: Format) -> String {
-        switch format.base {
+        switch format {
         case .log:
             let names = Dictionary(apps.map { ($0.id, $0.displayName) }, uniquingKeysWith: { first, _ in first })
             return trace.logLines(LogLineStyle(processNames: names))

@@ -16,64 +16,34 @@ public struct PendingWork: Sendable, Hashable, CustomStringConvertible {
     ///
     /// The kinds grow as the model does, so this is a struct with a static member per kind rather than an enum: a
     /// new one is not a breaking change. Compare with `==`, or match in a `switch` that has a `default`.
-    public struct Kind: RawRepresentable, Sendable, Hashable, CaseIterable, CustomStringConvertible {
-        /// The kinds the model knows, for the package's own exhaustive switches.
-        package enum Base: String, Sendable, Hashable, CaseIterable {
-            case clockDeadline
-            case timer
-            case openBackgroundTask
-            case runningScheduledTask
-            case pendingTaskRequest
-            case queuedContinuedRequest
-            case runningFetch
-            case activity
-            case queuedWork
-            case unsettledDelivery
-            case heldEvents
-            case heldNotifications
-        }
-
-        /// The kind, for the package's own exhaustive switches.
-        package let base: Base
-
-        package init(_ base: Base) { self.base = base }
-
-        /// The kind's name, as traces and outside files spell it.
-        public var rawValue: String { base.rawValue }
-
-        /// The kind with that name, or `nil` for one the model does not know.
-        public init?(rawValue: String) {
-            guard let base = Base(rawValue: rawValue) else { return nil }
-            self.base = base
-        }
-
-        /// Every kind the model knows, in declaration order.
-        public static var allCases: [Kind] { Base.allCases.map(Kind.init) }
-
+    #if hasAttribute(nonexhaustive)
+    @nonexhaustive
+    #endif
+    public enum Kind: String, Sendable, Hashable, CaseIterable, CustomStringConvertible {
         /// Work armed on the ``VirtualClock`` that is not one of the system's timers (the test's own).
-        public static let clockDeadline = Kind(.clockDeadline)
+        case clockDeadline
         /// One of the system's timers for an app: allowance warning or expiry, watchdog, event window, …
-        public static let timer = Kind(.timer)
+        case timer
         /// A finite background task begun and not ended.
-        public static let openBackgroundTask = Kind(.openBackgroundTask)
+        case openBackgroundTask
         /// A `BGTaskScheduler` task handed to the app and not completed.
-        public static let runningScheduledTask = Kind(.runningScheduledTask)
+        case runningScheduledTask
         /// A submitted `BGTaskScheduler` request that has not run yet.
-        public static let pendingTaskRequest = Kind(.pendingTaskRequest)
+        case pendingTaskRequest
         /// A continued-processing request waiting in the system's queue.
-        public static let queuedContinuedRequest = Kind(.queuedContinuedRequest)
+        case queuedContinuedRequest
         /// A background fetch started and not completed.
-        public static let runningFetch = Kind(.runningFetch)
+        case runningFetch
         /// A continuous activity (audio, navigation, …) still running.
-        public static let activity = Kind(.activity)
+        case activity
         /// Work on the app's queue not yet run (held while the app is suspended).
-        public static let queuedWork = Kind(.queuedWork)
+        case queuedWork
         /// Deliveries or handler batches handed to the app and not yet settled.
-        public static let unsettledDelivery = Kind(.unsettledDelivery)
+        case unsettledDelivery
         /// System events held until the app next runs.
-        public static let heldEvents = Kind(.heldEvents)
+        case heldEvents
         /// Notifications held (coalesced) for a suspended app.
-        public static let heldNotifications = Kind(.heldNotifications)
+        case heldNotifications
 
         /// The kind's name.
         public var description: String { rawValue }

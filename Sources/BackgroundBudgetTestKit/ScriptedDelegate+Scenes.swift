@@ -34,7 +34,7 @@ extension ScriptedDelegate: SceneDelegate {
     /// #expect(delegate.sceneCallbacks.map(\.callback) == [.willConnect, .willEnterForeground, .didBecomeActive])
     /// ```
     public var sceneCallbacks: [(callback: SceneCallback, scene: SceneID)] {
-        records.compactMap { if case .scene(let callback, let scene) = $0.callback.base { (callback, scene) } else { nil } }
+        records.compactMap { if case .scene(let callback, let scene) = $0.callback { (callback, scene) } else { nil } }
     }
 
     // MARK: SceneDelegate

@@ -169,7 +169,7 @@ public final class ScriptedDelegate: ApplicationDelegate {
     /// #expect(delegate.callbacks == [.willFinishLaunching, .didFinishLaunching, .didBecomeActive])
     /// ```
     public var callbacks: [AppCallback] {
-        records.compactMap { if case .lifecycle(let callback) = $0.callback.base { callback } else { nil } }
+        records.compactMap { if case .lifecycle(let callback) = $0.callback { callback } else { nil } }
     }
 
     /// The state the app reported during each lifecycle callback, in order.
@@ -178,7 +178,7 @@ public final class ScriptedDelegate: ApplicationDelegate {
     /// #expect(delegate.states == [.notRunning, .inactive, .active])
     /// ```
     public var states: [ApplicationState] {
-        records.compactMap { if case .lifecycle = $0.callback.base { $0.state } else { nil } }
+        records.compactMap { if case .lifecycle = $0.callback { $0.state } else { nil } }
     }
 
     /// The system events received, in order.
@@ -187,7 +187,7 @@ public final class ScriptedDelegate: ApplicationDelegate {
     /// #expect(delegate.events == [.silentPush])
     /// ```
     public var events: [BackgroundEvent] {
-        records.compactMap { if case .event(let event) = $0.callback.base { event } else { nil } }
+        records.compactMap { if case .event(let event) = $0.callback { event } else { nil } }
     }
 
     /// The notifications received, in order.
@@ -196,7 +196,7 @@ public final class ScriptedDelegate: ApplicationDelegate {
     /// #expect(delegate.notifications == [.locale("fr_FR")])
     /// ```
     public var notifications: [SystemNotification] {
-        records.compactMap { if case .notification(let notification) = $0.callback.base { notification } else { nil } }
+        records.compactMap { if case .notification(let notification) = $0.callback { notification } else { nil } }
     }
 
     /// The launch options of each `willFinishLaunchingWithOptions`, in order.

@@ -70,7 +70,7 @@ public func checkTrace(_ trace: Trace, app: AppID?, _ steps: [TraceStep],
         TraceMismatch(app: app, index: index, expected: index < steps.count ? steps[index] : nil, actual: actual,
                       compared: compared, stepCount: steps.count)
     }
-    switch comparison.base {
+    switch comparison {
     case .mentionedKinds, .everyEntry:
         let tags = Set(steps.map(\.tag))
         let compared = comparison == .everyEntry ? entries : entries.filter { tags.contains($0.kind.tag) }

@@ -21,29 +21,17 @@ public struct TraceStep: Sendable, CustomStringConvertible {
     ///
     /// The comparisons grow as the model does, so this is a struct with a static member per comparison rather than
     /// an enum: a new one is not a breaking change. Compare with `==`, or match in a `switch` that has a `default`.
-    public struct Comparison: Sendable, Hashable, CustomStringConvertible {
-        /// The comparisons the model knows, for the package's own exhaustive switches.
-        package enum Base: Sendable, Hashable {
-            case mentionedKinds
-            case everyEntry
-            case inOrder
-        }
-
-        /// The comparison, for the package's own exhaustive switches.
-        package let base: Base
-
-        package init(_ base: Base) { self.base = base }
-
+    #if hasAttribute(nonexhaustive)
+    @nonexhaustive
+    #endif
+    public enum Comparison: Sendable, Hashable {
         /// The app's entries of the kinds the steps mention (callbacks, state changes, …), all of them,
         /// in order: other kinds are ignored. The default.
-        public static let mentionedKinds = Comparison(.mentionedKinds)
+        case mentionedKinds
         /// Every one of the app's entries, in order.
-        public static let everyEntry = Comparison(.everyEntry)
+        case everyEntry
         /// The steps appear in order among the app's entries, with anything in between.
-        public static let inOrder = Comparison(.inOrder)
-
-        /// The comparison's name, as Swift prints an enum case.
-        public var description: String { "\(base)" }
+        case inOrder
     }
 
     /// The kind of entry the step matches.
@@ -96,7 +84,7 @@ public struct TraceStep: Sendable, CustomStringConvertible {
     /// ```
     public static func exit(_ reason: TerminationReason) -> TraceStep {
         matching(.exit, "exit reason=\"\(reason.rawValue)\"") {
-            $0.kind.exit?.0 == reason
+            if case .exit(reason, _) = $0.kind { true } else { false }
         }
     }
 

@@ -1,9 +1,9 @@
 import Testing
 import BackgroundBudgetCore
 
-/// The vocabularies that grow with the model are structs with a static member per case: each keeps
-/// its names, raw values, conformances and printed form, a `switch` with a `default` matches its
-/// members, and a case's values are read through the property of its name.
+/// The vocabularies that grow with the model are `@nonexhaustive` enums: each keeps its names, raw
+/// values, conformances and printed form, a `switch` matches its cases, and a case's values are read
+/// with `if case` and payload bindings, as a user of the package writes it.
 @Suite struct GrowableVocabularyTests {
     /// Every member has a distinct raw value that names it again, and unknown names give `nil`.
     private func expectRawVocabulary<T: RawRepresentable & CaseIterable & Hashable>(
@@ -52,11 +52,12 @@ import BackgroundBudgetCore
         #expect(ContinuedProcessingActivity.Phase.queued(position: 2).description == "queued(position: 2)")
         // A vocabulary that had no description of its own prints its case as Swift prints an enum case.
         #expect(BudgetPolicy.Field.launchWatchdog.description == "launchWatchdog")
-        #expect(TraceEvent.Kind.fetchStarted.description == "fetchStarted")
-        #expect(TraceEvent.Kind.workDropped(count: 3).description == "workDropped(count: 3)")
+        #expect(String(describing: TraceEvent.Kind.fetchStarted) == "fetchStarted")
+        #expect(String(describing: TraceEvent.Kind.workDropped(count: 3)) == "workDropped(count: 3)")
+        #expect(String(describing: TraceEvent.Kind.exit(.watchdog, code: 0x8bad_f00d)) == "exit(watchdog, code: Optional(2343432205))")
     }
 
-    @Test func aSwitchWithADefaultMatchesMembersAndCasesWithTheirValues() {
+    @Test func aSwitchMatchesCasesWithTheirValues() {
         func describe(_ kind: TraceEvent.Kind) -> String {
             switch kind {
             case .callback(.didEnterBackground): "entered the background"
@@ -83,28 +84,65 @@ import BackgroundBudgetCore
         #expect(phase(.pressHome) == "other")
     }
 
-    @Test func aCasesValuesAreReadThroughThePropertyOfItsName() {
+    /// What a user writes: `if case` with payload bindings, labels as the case declares them.
+    @Test func aCasesValuesAreBoundWithIfCase() {
         let exit = TraceEvent.Kind.exit(.backgroundTaskExpired, code: 0x2182_bad2)
-        if case let (reason, code)? = exit.exit {
+        if case .exit(let reason, let code) = exit {
             #expect(reason == .backgroundTaskExpired && code == 0x2182_bad2)
         } else {
-            Issue.record("an exit kind has exit values")
+            Issue.record("an exit kind matches .exit")
         }
-        #expect(exit.callback == nil)
+        if case .exit(let reason, code: let code?) = exit {
+            #expect(reason.defaultCode == code)
+        } else {
+            Issue.record("an exit kind with a code matches .exit(_, code: _?)")
+        }
+        if case .callback = exit { Issue.record("an exit kind is not a callback") }
         #expect(exit.tag == .exit)
-        #expect(TraceEvent.Kind.workDropped(count: 2).workDropped == 2)
-        #expect(TraceEvent.Kind.stateChange(.suspended, cause: .suspend(.noBackgroundWork)).stateChange?.cause
-                == .suspend(.noBackgroundWork))
-        #expect(LifecycleEvent.closeScene("scene-1").closeScene == "scene-1")
-        #expect(LifecycleEvent.closeScene("scene-1").reclaimScene == nil)
-        #expect(LifecycleStep.exit(.userKill).exit == .userKill)
-        // A case whose value is optional reads as a double optional: `nil` for another case.
-        #expect(DeviceChange.memoryCapacity(nil).memoryCapacity == .some(nil))
-        #expect(DeviceChange.network(true).memoryCapacity == nil)
-        #expect(BackgroundEvent.regionBoundary("home").regionBoundary == "home")
-        #expect(SystemNotification.locale("fr_FR").locale == "fr_FR")
-        #expect(Explanation.Hold.eventWindow(until: .seconds(30)).eventWindow == .seconds(30))
-        #expect(TaskSchedulerError.Cause.pendingLimitReached(1).pendingLimitReached == 1)
+
+        let kinds: [TraceEvent.Kind] = [
+            .callback(.didEnterBackground), .workDropped(count: 2),
+            .stateChange(.suspended, cause: .suspend(.noBackgroundWork)), .backgroundTimeRemainingRead(nil),
+            .taskProgress("com.example.sync", completed: 3, total: 10), .exit(.userKill, code: nil),
+        ]
+        let dropped = kinds.compactMap { if case .workDropped(let count) = $0 { count } else { nil } }
+        #expect(dropped == [2])
+        let causes = kinds.compactMap { if case .stateChange(_, let cause) = $0 { cause } else { nil } }
+        #expect(causes == [.suspend(.noBackgroundWork)])
+        var progress: [Int64] = []
+        for case .taskProgress("com.example.sync", let completed, let total) in kinds { progress += [completed, total] }
+        #expect(progress == [3, 10])
+        // A case whose value is optional binds the optional itself.
+        let remaining: [Duration?] = kinds.compactMap { if case .backgroundTimeRemainingRead(let left) = $0 { .some(left) } else { nil } }
+        #expect(remaining == [nil])
+        #expect(kinds.contains { if case .exit(.userKill, code: nil) = $0 { true } else { false } })
+        #expect(!kinds.contains { if case .exit(.watchdog, _) = $0 { true } else { false } })
+
+        if case .closeScene(let scene) = LifecycleEvent.closeScene("scene-1") { #expect(scene == "scene-1") } else {
+            Issue.record("closeScene matches .closeScene")
+        }
+        if case .reclaimScene = LifecycleEvent.closeScene("scene-1") { Issue.record("closeScene is not reclaimScene") }
+        if case .exit(let reason) = LifecycleStep.exit(.userKill) { #expect(reason == .userKill) } else {
+            Issue.record("an exit step matches .exit")
+        }
+        if case .memoryCapacity(let bytes) = DeviceChange.memoryCapacity(nil) { #expect(bytes == nil) } else {
+            Issue.record("memoryCapacity(nil) matches .memoryCapacity")
+        }
+        if case .memoryCapacity = DeviceChange.network(true) { Issue.record("network is not memoryCapacity") }
+        if case .regionBoundary(let region) = BackgroundEvent.regionBoundary("home") { #expect(region == "home") } else {
+            Issue.record("regionBoundary matches")
+        }
+        if case .locale(let locale) = SystemNotification.locale("fr_FR") { #expect(locale == "fr_FR") } else {
+            Issue.record("locale matches")
+        }
+        if case .eventWindow(let until) = Explanation.Hold.eventWindow(until: .seconds(30)) {
+            #expect(until == .seconds(30))
+        } else {
+            Issue.record("eventWindow matches")
+        }
+        if case .pendingLimitReached(let limit) = TaskSchedulerError.Cause.pendingLimitReached(1) { #expect(limit == 1) } else {
+            Issue.record("pendingLimitReached matches")
+        }
     }
 
     @Test func membersWithDifferentValuesDifferAndHashApart() {

@@ -154,7 +154,7 @@ import BackgroundBudgetCore
                 for exitsOnSuspend in [false, true] {
                     guard let transition = try? Lifecycle.transition(from: state, on: event, exitsOnSuspend: exitsOnSuspend) else { continue }
                     var current = state
-                    for case .enter(let next) in transition.steps.map(\.base) {
+                    for case .enter(let next) in transition.steps {
                         #expect(allowed.contains([current, next]), "\(state) --\(event)--> \(current) → \(next)")
                         current = next
                     }

@@ -320,7 +320,7 @@ import BudgetClock
     @Test func returningToTheForegroundResetsTheAllowance() throws {
         let run = try Self.load("foreground-return-resets-allowance.json").run()
         let allowances = run.trace.events.compactMap { event -> BudgetInstant? in
-            if case .allowanceStarted(let until) = event.kind.base { return until }
+            if case .allowanceStarted(let until) = event.kind { return until }
             return nil
         }
         #expect(allowances == [.seconds(40), .seconds(70)])

@@ -128,7 +128,7 @@ import TestSupport
     @Test func explorerEventsAreWrittenAsScenarioEventsThatReadBack() throws {
         let events: [ExplorerEvent] = ExplorerMenu.standard(for: ["com.example.a", "com.example.b"]).entries.map(\.event)
         for event in events {
-            guard case .act(let action) = event.base else { continue }
+            guard case .act(let action) = event else { continue }
             let json = try #require(event.json(at: .seconds(5)))
             let scenario = try Scenario(json: #"{"apps": [{"id": "com.example.a"}, {"id": "com.example.b"}], "events": ["# + json + "]}")
             #expect(scenario.events.first?.action == action, "\(json)")

@@ -55,7 +55,7 @@ import TestSupport
             guard let failure = report.failures.first else { continue }
             found += 1
             #expect(failure.invariant == "scheduledTaskCompletes", "\(failure)")
-            let waited = failure.events.reduce(Duration.zero) { if case .wait(let wait) = $1.base { $0 + wait } else { $0 } }
+            let waited = failure.events.reduce(Duration.zero) { if case .wait(let wait) = $1 { $0 + wait } else { $0 } }
             #expect(waited >= .seconds(4 * 3600), "\(failure)")
             shrunk.insert(failure.events)
         }
@@ -105,7 +105,7 @@ import TestSupport
         _ = session.perform(.act(.home))
         var waited = Duration.zero
         while waited < .seconds(4 * 3600), let done = session.perform(.advance) {
-            guard case .wait(let wait) = done.base else { Issue.record("advance gave \(done)"); break }
+            guard case .wait(let wait) = done else { Issue.record("advance gave \(done)"); break }
             waited += wait
         }
         #expect(waited == .seconds(4 * 3600))

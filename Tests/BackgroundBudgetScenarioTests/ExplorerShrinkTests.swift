@@ -68,7 +68,7 @@ import BackgroundBudgetCore
         // Breaks only when Low Power Mode is on at the kill: an invariant that needs both events.
         let needsLowPower = ExplorerInvariant("keptInLowPower") { seen in
             guard seen.system?.isLowPowerModeEnabled == true else { return nil }
-            return seen.trace.events.contains { if case .exit = $0.kind.base { true } else { false } } ? "killed in Low Power Mode" : nil
+            return seen.trace.events.contains { if case .exit = $0.kind { true } else { false } } ? "killed in Low Power Mode" : nil
         }
         var explorer = try Explorer(target: Self.leakyUpload, invariants: [needsLowPower], menu: menu)
         explorer.timeLimit = .seconds(60)

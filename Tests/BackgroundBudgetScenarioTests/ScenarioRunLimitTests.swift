@@ -27,7 +27,7 @@ import BudgetClock
 
     @Test func aKeepAliveUntilABillionSecondsStopsAtTheTraceEventLimitAtEnd() throws {
         let error = try #require(try runError(Self.keepAliveForever, limits: ScenarioRunLimits(maxTraceEvents: 2_000, maxClockSteps: .max)))
-        guard case .runLimitExceeded(.traceEvents, limit: 2_000, let seconds) = error.problem.base else {
+        guard case .runLimitExceeded(.traceEvents, limit: 2_000, let seconds) = error.problem else {
             Issue.record("unexpected error \(error)")
             return
         }
@@ -39,7 +39,7 @@ import BudgetClock
 
     @Test func clockStepsAreLimitedToo() throws {
         let error = try #require(try runError(Self.keepAliveForever, limits: ScenarioRunLimits(maxTraceEvents: .max, maxClockSteps: 100)))
-        guard case .runLimitExceeded(.clockSteps, limit: 100, _) = error.problem.base else {
+        guard case .runLimitExceeded(.clockSteps, limit: 100, _) = error.problem else {
             Issue.record("unexpected error \(error)")
             return
         }
@@ -83,7 +83,7 @@ import BudgetClock
         #expect {
             _ = try scenario.run()
         } throws: { error in
-            guard let error = error as? ScenarioError, case .runLimitExceeded(.traceEvents, let limit, _) = error.problem.base else { return false }
+            guard let error = error as? ScenarioError, case .runLimitExceeded(.traceEvents, let limit, _) = error.problem else { return false }
             return limit == 1_000_200 && error.path == "$.end"
         }
     }

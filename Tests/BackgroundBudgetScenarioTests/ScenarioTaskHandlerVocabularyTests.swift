@@ -38,7 +38,7 @@ import BudgetClock
                 {"apps": [{"id": "a", "behaviour": {"application:didFinishLaunchingWithOptions": [{"do": "registerTask", "identifier": "x"\(keys)}]}}],
                  "events": []}
                 """)
-            guard case .registerTask(let handler) = scenario.apps[0].behaviour.steps[.didFinishLaunching]?.first?.base else { return nil }
+            guard case .registerTask(let handler) = scenario.apps[0].behaviour.steps[.didFinishLaunching]?.first else { return nil }
             return handler
         }
         #expect(try handler("")?.onExpiration == .complete)

@@ -14,7 +14,7 @@ import BackgroundBudgetTestKit
     /// The instants at which an app was suspended.
     private func suspensions(in system: BackgroundSystem, of app: AppID) -> [BudgetInstant] {
         system.trace.events.filter { event in
-            guard event.app == app, case .stateChange(.suspended, _) = event.kind.base else { return false }
+            guard event.app == app, case .stateChange(.suspended, _) = event.kind else { return false }
             return true
         }.map(\.time)
     }
@@ -110,7 +110,7 @@ import BackgroundBudgetTestKit
         clock.advance(by: .seconds(5))
         #expect(log.entries == [])
         let dropped = system.trace.events.compactMap { event -> Int? in
-            if case .workDropped(let count) = event.kind.base { count } else { nil }
+            if case .workDropped(let count) = event.kind { count } else { nil }
         }
         // At the kill the main queue held the task's first job, the `async` work and the runLater body;
         // `io` its delayed work.

@@ -199,11 +199,11 @@ import BackgroundBudgetTestKit
         #expect(refused { $0.expirationHandlerLimit = .zero } == PolicyError(field: .expirationHandlerLimit, problem: .notPositive(0)))
         let tiny = refused { $0.silentPushWindow = .microseconds(10) }
         #expect(tiny?.field == .silentPushWindow)
-        if case .belowFloor(_, let floor)? = tiny?.problem.base { #expect(floor == 0.001) } else { Issue.record("not belowFloor: \(String(describing: tiny))") }
+        if case .belowFloor(_, let floor)? = tiny?.problem { #expect(floor == 0.001) } else { Issue.record("not belowFloor: \(String(describing: tiny))") }
         #expect(refused { $0.fetchModelFactors.noData = 0 } == PolicyError(field: .fetchNoDataFactor, problem: .notPositive(0)))
         let nan = refused { $0.fetchModelFactors.failed = .nan }
         #expect(nan?.field == .fetchFailedFactor)
-        if case .notFinite? = nan?.problem.base {} else { Issue.record("not notFinite: \(String(describing: nan))") }
+        if case .notFinite? = nan?.problem {} else { Issue.record("not notFinite: \(String(describing: nan))") }
         #expect(refused { $0.fetchModelFactors.failed = .infinity } == PolicyError(field: .fetchFailedFactor, problem: .notFinite(.infinity)))
         #expect(refused { $0.fetchModelFactors.slowFraction = 1.5 }
             == PolicyError(field: .fetchSlowFraction, problem: .outOfRange(1.5, lower: 0, upper: 1)))

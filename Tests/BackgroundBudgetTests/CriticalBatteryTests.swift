@@ -16,7 +16,7 @@ import BackgroundBudgetTestKit
         let news = try system.install(AppManifest(id: "news", backgroundModes: [.fetch]), delegate: ScriptedDelegate.fetcher(result: .newData))
         try system.open(news)
         try system.pressHome()
-        guard let first = system.explainBackgroundFetch(of: news).blockers.lazy.compactMap(\.notBefore).first else {
+        guard let first = system.explainBackgroundFetch(of: news).blockers.lazy.compactMap({ if case .notBefore(let instant) = $0 { instant } else { nil } }).first else {
             Issue.record("no planned opportunity")
             return
         }

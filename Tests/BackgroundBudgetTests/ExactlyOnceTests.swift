@@ -61,7 +61,7 @@ import BudgetClock
         var resolved: [BackgroundTaskIdentifier: Int] = [:]
         var handled: [BackgroundTaskIdentifier: Int] = [:]
         for event in system.trace.events {
-            switch event.kind.base {
+            switch event.kind {
             case .backgroundTaskBegan(let id, _):
                 #expect(open.insert(id).inserted, "sequence \(sequence): \(id) began twice")
             case .backgroundTaskEnded(let id):
@@ -108,8 +108,8 @@ import BudgetClock
             granted.withLock { $0 += mine }
         }
         let events = system.trace.events
-        let began = events.compactMap { if case .backgroundTaskBegan(let id, _) = $0.kind.base { id } else { nil } }
-        let ended = events.compactMap { if case .backgroundTaskEnded(let id) = $0.kind.base { id } else { nil } }
+        let began = events.compactMap { if case .backgroundTaskBegan(let id, _) = $0.kind { id } else { nil } }
+        let ended = events.compactMap { if case .backgroundTaskEnded(let id) = $0.kind { id } else { nil } }
         #expect(began.count == 4_000)
         #expect(Set(began).count == 4_000)
         #expect(Set(ended) == Set(began))

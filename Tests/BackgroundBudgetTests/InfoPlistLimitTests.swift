@@ -105,7 +105,7 @@ import TestSupport
     @Test(arguments: [limit + 1, 600, 10_000])
     func binaryNestedPastTheLimitIsRefusedAtTheObjectThatPassesIt(depth: Int) throws {
         let error = try #require(Self.error(Self.deepBinary(depth: depth)))
-        guard case .nestedTooDeep(let limit, let location) = error.problem.base else {
+        guard case .nestedTooDeep(let limit, let location) = error.problem else {
             Issue.record("\(error)")
             return
         }
@@ -199,7 +199,7 @@ import TestSupport
             == .malformed("not a valid XML property list: bytes that are not valid UTF-8 at line 1, byte 9; "
                 + "an Info.plist is UTF-8, or UTF-16 with a byte-order mark"))
         let keyed = Array((Self.plain + "<key>UIApplicationExitsOnSuspend</key><integer>").utf8) + [0xC3] + Array("</integer></dict></plist>".utf8)
-        guard case .malformed(let message)? = Self.error(Data(keyed))?.problem.base else {
+        guard case .malformed(let message)? = Self.error(Data(keyed))?.problem else {
             Issue.record("invalid UTF-8 under a manifest key was not refused as malformed")
             return
         }

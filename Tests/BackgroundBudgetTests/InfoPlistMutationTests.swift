@@ -50,7 +50,7 @@ import SavedState
                 refused += 1
                 #expect(error.file == "fuzz.plist")
                 #expect(!error.message.isEmpty)
-                if case .nestedTooDeep = error.problem.base, let key = error.key {
+                if case .nestedTooDeep = error.problem, let key = error.key {
                     // Any root key: the one the deep value is under, which the file holds.
                     #expect(String(decoding: plist, as: UTF8.self).contains("<key>\(key)<"), "\(error)")
                 } else if let key = error.key {
@@ -71,7 +71,7 @@ import SavedState
     }
 
     static func name(of problem: InfoPlistError.Problem) -> String {
-        switch problem.base {
+        switch problem {
         case .unreadable: "unreadable"
         case .malformed: "malformed"
         case .rootNotDictionary: "rootNotDictionary"

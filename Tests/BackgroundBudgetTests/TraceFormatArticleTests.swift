@@ -26,7 +26,7 @@ import BudgetClock
     /// One kind of each case: what its entries are called in JSON (the eight callbacks for `callback`).
     static func samples(of tag: TraceEvent.Kind.Tag) -> [TraceEvent.Kind] {
         let task = BackgroundTaskIdentifier(rawValue: 1), at = BudgetInstant.seconds(1)
-        return switch tag.base {
+        return switch tag {
         case .callback: AppCallback.allCases.map { .callback($0) }
         case .sceneCallback: SceneCallback.allCases.map { .sceneCallback($0, scene: "scene-1") }
         case .stateChange: [.stateChange(.background, cause: .pressHome)]

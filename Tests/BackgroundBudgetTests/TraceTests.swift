@@ -118,7 +118,7 @@ import BudgetClock
         try system.open(news)                             // opening an app ends idleness
         let changes = system.trace.events.filter { $0.eventName == "deviceChanged" }
         #expect(changes.map(\.app) == Array(repeating: .device, count: 6) + ["news"] + Array(repeating: .device, count: 5))
-        #expect(changes.compactMap { if case .deviceChanged(let change) = $0.kind.base { change.description } else { nil } } == [
+        #expect(changes.compactMap { if case .deviceChanged(let change) = $0.kind { change.description } else { nil } } == [
             "idle on", "network off", "externalPower on", "lowPowerMode on", "backgroundAppRefresh off",
             "backgroundAppRefreshRestricted on", "backgroundAppRefresh off", "memoryCapacity 512 MB", "memoryCapacity unlimited",
             "systemUnderLoad on", "backgroundGPU on", "idle off",

@@ -50,7 +50,7 @@ final class DoublePushDelegate: ApplicationDelegate {
         clock.advance(by: .seconds(10))
         #expect(system.deliver(.voipPush, to: phone) == .delivered)
         let voip = system.trace.events.filter {
-            switch $0.kind.base {
+            switch $0.kind {
             case .eventDelivered(.voipPush), .eventDropped(.voipPush, _), .exit: true
             default: false
             }

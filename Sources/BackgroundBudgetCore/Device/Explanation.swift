@@ -13,66 +13,28 @@ public struct Explanation: Sendable, Hashable, CustomStringConvertible {
     /// The holds grow as the model does, so this is a struct with a static member (a static function for one with
     /// values) per hold rather than an enum: a new one is not a breaking change. Compare with `==`, or match in a
     /// `switch` that has a `default`; read a hold's values through the property of its name.
-    public struct Hold: Sendable, Hashable, CustomStringConvertible {
-        /// The holds the model knows, with their values, for the package's own exhaustive switches.
-        package enum Base: Sendable, Hashable {
-            case foreground
-            case backgroundTasks(count: Int, allowanceEndsAt: BudgetInstant?)
-            case activity(BackgroundActivity)
-            case eventWindow(until: BudgetInstant)
-            case scheduledTask(String)
-            case codeRunning
-            case terminating
-        }
-
-        /// The hold, for the package's own exhaustive switches.
-        package let base: Base
-
-        package init(_ base: Base) { self.base = base }
-
+    #if hasAttribute(nonexhaustive)
+    @nonexhaustive
+    #endif
+    public enum Hold: Sendable, Hashable, CustomStringConvertible {
         /// The app is on screen.
-        public static let foreground = Hold(.foreground)
-
+        case foreground
         /// Finite background tasks are open; the allowance runs out at the instant, if it is running.
-        public static func backgroundTasks(count: Int, allowanceEndsAt: BudgetInstant?) -> Hold {
-            Hold(.backgroundTasks(count: count, allowanceEndsAt: allowanceEndsAt))
-        }
-        /// What a ``backgroundTasks(count:allowanceEndsAt:)`` hold carries; `nil` for any other hold.
-        public var backgroundTasks: (count: Int, allowanceEndsAt: BudgetInstant?)? {
-            if case .backgroundTasks(let v0, let v1) = base { (count: v0, allowanceEndsAt: v1) } else { nil }
-        }
-
+        case backgroundTasks(count: Int, allowanceEndsAt: BudgetInstant?)
         /// A continuous activity with its mode declared.
-        public static func activity(_ backgroundActivity: BackgroundActivity) -> Hold {
-            Hold(.activity(backgroundActivity))
-        }
-        /// What an ``activity(_:)`` hold carries; `nil` for any other hold.
-        public var activity: BackgroundActivity? {
-            if case .activity(let v0) = base { v0 } else { nil }
-        }
-
+        case activity(BackgroundActivity)
         /// The window granted to handle an event lasts until the instant.
-        public static func eventWindow(until: BudgetInstant) -> Hold { Hold(.eventWindow(until: until)) }
-        /// What an ``eventWindow(until:)`` hold carries; `nil` for any other hold.
-        public var eventWindow: BudgetInstant? {
-            if case .eventWindow(let v0) = base { v0 } else { nil }
-        }
-
+        case eventWindow(until: BudgetInstant)
         /// A `BGTaskScheduler` task with this identifier is running and has not completed.
-        public static func scheduledTask(_ value: String) -> Hold { Hold(.scheduledTask(value)) }
-        /// What a ``scheduledTask(_:)`` hold carries; `nil` for any other hold.
-        public var scheduledTask: String? {
-            if case .scheduledTask(let v0) = base { v0 } else { nil }
-        }
-
+        case scheduledTask(String)
         /// A callback, handler or event is still running on the app's queue.
-        public static let codeRunning = Hold(.codeRunning)
+        case codeRunning
         /// `applicationWillTerminate` is running.
-        public static let terminating = Hold(.terminating)
+        case terminating
 
         /// A short phrase, e.g. `"2 background tasks (allowance ends at t=40.000s)"`.
         public var description: String {
-            switch base {
+            switch self {
             case .foreground: "being in the foreground"
             case .backgroundTasks(let count, let end):
                 "\(count) background task\(count == 1 ? "" : "s")" + (end.map { " (allowance ends at \($0))" } ?? "")
@@ -97,42 +59,21 @@ public struct Explanation: Sendable, Hashable, CustomStringConvertible {
     /// default: print(blocker)   // its name
     /// }
     /// ```
-    public struct RelaunchBlocker: RawRepresentable, Sendable, Hashable, CaseIterable, CustomStringConvertible {
-        /// The blockers the model knows, for the package's own exhaustive switches.
-        package enum Base: String, Sendable, Hashable, CaseIterable {
-            case killedByUser
-            case exitsOnSuspend
-            case nothingToRelaunchFor
-        }
-
-        /// The blocker, for the package's own exhaustive switches.
-        package let base: Base
-
-        package init(_ base: Base) { self.base = base }
-
-        /// The blocker's name, as traces and outside files spell it.
-        public var rawValue: String { base.rawValue }
-
-        /// The blocker with that name, or `nil` for a name the model does not know.
-        public init?(rawValue: String) {
-            guard let base = Base(rawValue: rawValue) else { return nil }
-            self.base = base
-        }
-
-        /// Every blocker the model knows, in declaration order.
-        public static var allCases: [RelaunchBlocker] { Base.allCases.map(RelaunchBlocker.init) }
-
+    #if hasAttribute(nonexhaustive)
+    @nonexhaustive
+    #endif
+    public enum RelaunchBlocker: String, Sendable, Hashable, CaseIterable, CustomStringConvertible {
         /// The user killed it from the app switcher; only location events relaunch it until the user
         /// opens it [S31][S86].
-        public static let killedByUser = RelaunchBlocker(Base.killedByUser)
+        case killedByUser
         /// It sets `UIApplicationExitsOnSuspend`.
-        public static let exitsOnSuspend = RelaunchBlocker(Base.exitsOnSuspend)
+        case exitsOnSuspend
         /// It declares no mode and monitors nothing that could relaunch it.
-        public static let nothingToRelaunchFor = RelaunchBlocker(Base.nothingToRelaunchFor)
+        case nothingToRelaunchFor
 
         /// A short phrase.
         public var description: String {
-            switch base {
+            switch self {
             case .killedByUser: "the user killed it from the app switcher"
             case .exitsOnSuspend: "it exits on suspend"
             case .nothingToRelaunchFor: "it declares no background mode and monitors no location"

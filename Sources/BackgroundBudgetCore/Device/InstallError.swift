@@ -16,32 +16,14 @@ public struct InstallError: Error, Sendable, Hashable, CustomStringConvertible {
     ///     if let value = error.problem.invalidBundleIdentifier { print("bad identifier: \(value)") }
     /// }
     /// ```
-    public struct Problem: Sendable, Hashable, CustomStringConvertible {
-        /// The problems the model knows, with their values, for the package's own exhaustive switches.
-        package enum Base: Sendable, Hashable {
-            case invalidBundleIdentifier(String)
-            case alreadyInstalled
-        }
-
-        /// The problem, for the package's own exhaustive switches.
-        package let base: Base
-
-        package init(_ base: Base) { self.base = base }
-
-        /// The problem's name and values, as Swift prints an enum case (the error's own description is a sentence).
-        public var description: String { "\(base)" }
-
+    #if hasAttribute(nonexhaustive)
+    @nonexhaustive
+    #endif
+    public enum Problem: Sendable, Hashable {
         /// The bundle identifier is not valid; the string says why.
-        public static func invalidBundleIdentifier(_ value: String) -> Problem {
-            Problem(.invalidBundleIdentifier(value))
-        }
-        /// What a ``invalidBundleIdentifier(_:)`` problem carries; `nil` for any other problem.
-        public var invalidBundleIdentifier: String? {
-            if case .invalidBundleIdentifier(let v0) = base { v0 } else { nil }
-        }
-
+        case invalidBundleIdentifier(String)
         /// An app with this identifier is already installed.
-        public static let alreadyInstalled = Problem(.alreadyInstalled)
+        case alreadyInstalled
     }
 
     /// The identifier of the manifest that was refused.
@@ -57,7 +39,7 @@ public struct InstallError: Error, Sendable, Hashable, CustomStringConvertible {
 
     /// A sentence naming the key and what was wrong with it.
     public var description: String {
-        switch problem.base {
+        switch problem {
         case .invalidBundleIdentifier(let why):
             "CFBundleIdentifier \"\(app.rawValue)\" \(why)"
         case .alreadyInstalled:

@@ -10,56 +10,30 @@ import BudgetTime
 ///
 /// The callbacks grow as the model does, so this is a struct with a static member per callback rather than an enum:
 /// a new one is not a breaking change. Compare with `==`, or match in a `switch` that has a `default`.
-public struct AppCallback: RawRepresentable, Sendable, Hashable, CaseIterable, CustomStringConvertible {
-    /// The callbacks the model knows, for the package's own exhaustive switches.
-    package enum Base: String, Sendable, Hashable, CaseIterable {
-        case willFinishLaunching
-        case didFinishLaunching
-        case didBecomeActive
-        case willResignActive
-        case didEnterBackground
-        case willEnterForeground
-        case willTerminate
-        case didReceiveMemoryWarning
-    }
-
-    /// The callback, for the package's own exhaustive switches.
-    package let base: Base
-
-    package init(_ base: Base) { self.base = base }
-
-    /// The callback's name, as traces and outside files spell it.
-    public var rawValue: String { base.rawValue }
-
-    /// The callback with that name, or `nil` for one the model does not know.
-    public init?(rawValue: String) {
-        guard let base = Base(rawValue: rawValue) else { return nil }
-        self.base = base
-    }
-
-    /// Every callback the model knows, in declaration order.
-    public static var allCases: [AppCallback] { Base.allCases.map(AppCallback.init) }
-
+#if hasAttribute(nonexhaustive)
+@nonexhaustive
+#endif
+public enum AppCallback: String, Sendable, Hashable, CaseIterable, CustomStringConvertible {
     /// `application(_:willFinishLaunchingWithOptions:)`.
-    public static let willFinishLaunching = AppCallback(.willFinishLaunching)
+    case willFinishLaunching
     /// `application(_:didFinishLaunchingWithOptions:)`.
-    public static let didFinishLaunching = AppCallback(.didFinishLaunching)
+    case didFinishLaunching
     /// `applicationDidBecomeActive(_:)`.
-    public static let didBecomeActive = AppCallback(.didBecomeActive)
+    case didBecomeActive
     /// `applicationWillResignActive(_:)`.
-    public static let willResignActive = AppCallback(.willResignActive)
+    case willResignActive
     /// `applicationDidEnterBackground(_:)`.
-    public static let didEnterBackground = AppCallback(.didEnterBackground)
+    case didEnterBackground
     /// `applicationWillEnterForeground(_:)`.
-    public static let willEnterForeground = AppCallback(.willEnterForeground)
+    case willEnterForeground
     /// `applicationWillTerminate(_:)`.
-    public static let willTerminate = AppCallback(.willTerminate)
+    case willTerminate
     /// `applicationDidReceiveMemoryWarning(_:)`: the device is short of memory; release what you can.
-    public static let didReceiveMemoryWarning = AppCallback(.didReceiveMemoryWarning)
+    case didReceiveMemoryWarning
 
     /// The Objective-C selector, e.g. `"applicationDidEnterBackground:"`.
     public var selector: String {
-        switch base {
+        switch self {
         case .willFinishLaunching: "application:willFinishLaunchingWithOptions:"
         case .didFinishLaunching: "application:didFinishLaunchingWithOptions:"
         case .didBecomeActive: "applicationDidBecomeActive:"

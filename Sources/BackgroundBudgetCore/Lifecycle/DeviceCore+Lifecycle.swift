@@ -12,7 +12,7 @@ extension DeviceCore {
         if records[s].isTerminating, !Self.isKill(event) {
             throw LifecycleError(event: event, state: records[s].state, problem: .terminating, app: app)
         }
-        if case .suspend = event.base, !records[s].heldFileLocks.isEmpty {
+        if case .suspend = event, !records[s].heldFileLocks.isEmpty {
             // Suspended while it holds a file lock, the process is killed instead [S22].
             return try apply(.kill(.fileLockHeldAtSuspension), to: app, at: now)
         }
@@ -60,7 +60,7 @@ extension DeviceCore {
     }
 
     private static func isKill(_ event: LifecycleEvent) -> Bool {
-        if case .kill = event.base { return true }
+        if case .kill = event { return true }
         return false
     }
 
@@ -77,7 +77,7 @@ extension DeviceCore {
     private mutating func commit(_ transition: Lifecycle.Transition, of app: AppID, cause: LifecycleEvent, at now: BudgetInstant) -> [Effect] {
         var steps = transition.steps
         var deferredExit: TerminationReason?
-        if let index = steps.firstIndex(of: .callback(.willTerminate)), case .exit(let reason) = steps[index + 1].base {
+        if let index = steps.firstIndex(of: .callback(.willTerminate)), case .exit(let reason) = steps[index + 1] {
             deferredExit = reason
             steps.removeSubrange((index + 1)...)
         }
@@ -88,7 +88,7 @@ extension DeviceCore {
         let wasSuspended = state(of: app) == .suspended
         // A suspended app that dies is not resumed first: its queue is dropped (which bumps the epoch,
         // then resumes), so held work can never start on a real dispatch queue in between.
-        if wasSuspended, transition.to != .notRunning, steps.contains(where: { if case .enter = $0.base { true } else { false } }) {
+        if wasSuspended, transition.to != .notRunning, steps.contains(where: { if case .enter = $0 { true } else { false } }) {
             queueControl.append(.resumeQueue(app))
             // Notifications queued while suspended come first, right after the app resumes.
             if steps.first == .enter(.background), !records[slot(app)].notifications.queued.isEmpty {
@@ -99,12 +99,12 @@ extension DeviceCore {
         var state = self.state(of: app)
         // A delivery with callbacks is traced as the app's queue runs it (see `HeldSteps`).
         let holds = steps.contains { CallbackKey($0) != nil }
-            && !steps.contains { if case .exit = $0.base { true } else { false } }
+            && !steps.contains { if case .exit = $0 { true } else { false } }
         var held: [HeldSteps] = []
         var entries: [TraceEvent] = []
         for step in steps {
             let (stepEffects, stepEntries) = holdingEntries { core -> [Effect] in
-                switch step.base {
+                switch step {
                 case .enter(let next):
                     core.record(.stateChange(next, cause: cause), app, now)
                     defer { state = next }
@@ -139,7 +139,7 @@ extension DeviceCore {
         if holds { holdsBehind.insert(app) }
         if let deferredExit { records[s].running.pendingExit = deferredExit }
         let hasCallbacks = steps.contains {
-            switch $0.base {
+            switch $0 {
             case .callback, .notification, .sceneCallback: true
             case .enter, .exit, .sceneState: false
             }

@@ -24,7 +24,7 @@ extension DeviceCore {
 
         /// The key of a step, when it is a callback.
         init?(_ step: LifecycleStep) {
-            switch step.base {
+            switch step {
             case .callback(let callback): self = .app(callback)
             case .sceneCallback(let callback, let scene): self = .scene(callback, scene)
             case .enter, .exit, .notification, .sceneState: return nil

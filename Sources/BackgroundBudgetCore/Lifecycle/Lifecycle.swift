@@ -56,7 +56,7 @@ public enum Lifecycle {
     ) throws(LifecycleError) -> Transition {
         let steps = try steps(from: state, on: event, exitsOnSuspend: exitsOnSuspend)
         var final = state
-        for step in steps { if case .enter(let next) = step.base { final = next } }
+        for step in steps { if case .enter(let next) = step { final = next } }
         return Transition(from: state, to: final, steps: steps)
     }
 
@@ -77,7 +77,7 @@ public enum Lifecycle {
         let becomeActive: [LifecycleStep] = [.enter(.active), .callback(.didBecomeActive)]
         let resignActive: [LifecycleStep] = [.callback(.willResignActive), .enter(.inactive)]
 
-        switch (event.base, state) {
+        switch (event, state) {
         case (.launch, .notRunning):
             return [.enter(.inactive), .callback(.willFinishLaunching), .callback(.didFinishLaunching)]
                 + becomeActive

@@ -19,80 +19,46 @@ public struct LifecycleError: Error, Sendable, Hashable, CustomStringConvertible
     /// default: print(error)
     /// }
     /// ```
-    public struct Problem: RawRepresentable, Sendable, Hashable, CaseIterable, CustomStringConvertible {
-        /// The problems the model knows, for the package's own exhaustive switches.
-        package enum Base: String, Sendable, Hashable, CaseIterable {
-            case alreadyRunning
-            case notRunning
-            case notActive
-            case notInterrupted
-            case notInForeground
-            case inForeground
-            case alreadyInForeground
-            case notInBackground
-            case notSuspended
-            case exitsOnSuspend
-            case noForegroundApp
-            case terminating
-            case noScenes
-            case multipleScenesNotSupported
-            case noSuchScene
-            case sceneNotInBackground
-        }
-
-        /// The problem, for the package's own exhaustive switches.
-        package let base: Base
-
-        package init(_ base: Base) { self.base = base }
-
-        /// The problem's name, as traces and outside files spell it.
-        public var rawValue: String { base.rawValue }
-
-        /// The problem with that name, or `nil` for a name the model does not know.
-        public init?(rawValue: String) {
-            guard let base = Base(rawValue: rawValue) else { return nil }
-            self.base = base
-        }
-
-        /// Every problem the model knows, in declaration order.
-        public static var allCases: [Problem] { Base.allCases.map(Problem.init) }
+    #if hasAttribute(nonexhaustive)
+    @nonexhaustive
+    #endif
+    public enum Problem: String, Sendable, Hashable, CaseIterable, CustomStringConvertible {
+        /// The app is already running.
+        case alreadyRunning
+        /// The app is not running.
+        case notRunning
+        /// The event needs an active app.
+        case notActive
+        /// The event needs an app covered by an interruption (inactive).
+        case notInterrupted
+        /// The event needs an app in the foreground.
+        case notInForeground
+        /// The event needs an app that is not in the foreground.
+        case inForeground
+        /// The app is already in the foreground.
+        case alreadyInForeground
+        /// The event needs an app running in the background.
+        case notInBackground
+        /// The event needs a suspended app.
+        case notSuspended
+        /// The app sets `UIApplicationExitsOnSuspend`, so it never runs in the background.
+        case exitsOnSuspend
+        /// No app is in the foreground to receive a device-wide event.
+        case noForegroundApp
+        /// The app is terminating: `applicationWillTerminate` is running.
+        case terminating
+        /// The event concerns scenes, and the app has not adopted the scene-based life cycle (its
+        /// manifest has no ``AppManifest/sceneManifest``).
+        case noScenes
+        /// The app does not support multiple scenes (`UIApplicationSupportsMultipleScenes`).
+        case multipleScenesNotSupported
+        /// The app has no connected scene with that identifier.
+        case noSuchScene
+        /// The event needs a scene in the background.
+        case sceneNotInBackground
 
         /// The problem's name.
         public var description: String { rawValue }
-
-        /// The app is already running.
-        public static let alreadyRunning = Problem(.alreadyRunning)
-        /// The app is not running.
-        public static let notRunning = Problem(.notRunning)
-        /// The event needs an active app.
-        public static let notActive = Problem(.notActive)
-        /// The event needs an app covered by an interruption (inactive).
-        public static let notInterrupted = Problem(.notInterrupted)
-        /// The event needs an app in the foreground.
-        public static let notInForeground = Problem(.notInForeground)
-        /// The event needs an app that is not in the foreground.
-        public static let inForeground = Problem(.inForeground)
-        /// The app is already in the foreground.
-        public static let alreadyInForeground = Problem(.alreadyInForeground)
-        /// The event needs an app running in the background.
-        public static let notInBackground = Problem(.notInBackground)
-        /// The event needs a suspended app.
-        public static let notSuspended = Problem(.notSuspended)
-        /// The app sets `UIApplicationExitsOnSuspend`, so it never runs in the background.
-        public static let exitsOnSuspend = Problem(.exitsOnSuspend)
-        /// No app is in the foreground to receive a device-wide event.
-        public static let noForegroundApp = Problem(.noForegroundApp)
-        /// The app is terminating: `applicationWillTerminate` is running.
-        public static let terminating = Problem(.terminating)
-        /// The event concerns scenes, and the app has not adopted the scene-based life cycle (its
-        /// manifest has no ``AppManifest/sceneManifest``).
-        public static let noScenes = Problem(.noScenes)
-        /// The app does not support multiple scenes (`UIApplicationSupportsMultipleScenes`).
-        public static let multipleScenesNotSupported = Problem(.multipleScenesNotSupported)
-        /// The app has no connected scene with that identifier.
-        public static let noSuchScene = Problem(.noSuchScene)
-        /// The event needs a scene in the background.
-        public static let sceneNotInBackground = Problem(.sceneNotInBackground)
     }
 
     /// The event that was refused.
@@ -115,7 +81,7 @@ public struct LifecycleError: Error, Sendable, Hashable, CustomStringConvertible
     /// A sentence saying what was refused and why.
     public var description: String {
         let who = app.map { "app '\($0)'" } ?? "app"
-        let why: String = switch problem.base {
+        let why: String = switch problem {
         case .alreadyRunning: "is already running (\(state))"
         case .notRunning: "is not running"
         case .notActive: "is \(state), not active"

@@ -9,123 +9,54 @@ import BudgetTime
 /// The events grow as the model does, so this is a struct with a static member (a static function for one with
 /// values) per event rather than an enum: a new one is not a breaking change. Compare with `==`, or match in a
 /// `switch` that has a `default`; read an event's values through the property of its name.
-public struct LifecycleEvent: Sendable, Hashable, CustomStringConvertible {
-    /// The events the model knows, with their values, for the package's own exhaustive switches.
-    package enum Base: Sendable, Hashable {
-        case launch
-        case launchInBackground(LaunchReason)
-        case interruptionBegan
-        case interruptionDismissed
-        case interruptionAnswered
-        case pressHome
-        case switchAway
-        case enterForeground
-        case suspend(SuspensionReason)
-        case wake(LaunchReason)
-        case killFromAppSwitcher
-        case purge
-        case terminate(TerminationReason)
-        case kill(TerminationReason)
-        case openScene
-        case closeScene(SceneID)
-        case reclaimScene(SceneID)
-    }
-
-    /// The event, for the package's own exhaustive switches.
-    package let base: Base
-
-    package init(_ base: Base) { self.base = base }
-
+#if hasAttribute(nonexhaustive)
+@nonexhaustive
+#endif
+public enum LifecycleEvent: Sendable, Hashable, CustomStringConvertible {
     /// The user taps the app's icon while it is not running: a cold launch into the foreground.
-    public static let launch = LifecycleEvent(.launch)
-
+    case launch
     /// The system launches the app straight into the background, for the given reason.
-    public static func launchInBackground(_ launchReason: LaunchReason) -> LifecycleEvent {
-        LifecycleEvent(.launchInBackground(launchReason))
-    }
-    /// What a ``launchInBackground(_:)`` event carries; `nil` for any other event.
-    public var launchInBackground: LaunchReason? {
-        if case .launchInBackground(let v0) = base { v0 } else { nil }
-    }
-
+    case launchInBackground(LaunchReason)
     /// An alert covers the app (an incoming call or message): the app resigns active.
-    public static let interruptionBegan = LifecycleEvent(.interruptionBegan)
+    case interruptionBegan
     /// The user dismisses the alert: the app becomes active again.
-    public static let interruptionDismissed = LifecycleEvent(.interruptionDismissed)
+    case interruptionDismissed
     /// The user answers the alert (takes the call, replies to the message): another app comes to the
     /// foreground and this one goes to the background.
-    public static let interruptionAnswered = LifecycleEvent(.interruptionAnswered)
+    case interruptionAnswered
     /// The user presses Home (or swipes up) while the app is in the foreground.
-    public static let pressHome = LifecycleEvent(.pressHome)
+    case pressHome
     /// The user switches to another app while this one is in the foreground.
-    public static let switchAway = LifecycleEvent(.switchAway)
+    case switchAway
     /// The user returns to the app while it runs in the background or is suspended.
-    public static let enterForeground = LifecycleEvent(.enterForeground)
-
+    case enterForeground
     /// The system suspends a background app that nothing keeps running.
-    public static func suspend(_ suspensionReason: SuspensionReason) -> LifecycleEvent {
-        LifecycleEvent(.suspend(suspensionReason))
-    }
-    /// What a ``suspend(_:)`` event carries; `nil` for any other event.
-    public var suspend: SuspensionReason? {
-        if case .suspend(let v0) = base { v0 } else { nil }
-    }
-
+    case suspend(SuspensionReason)
     /// The system resumes a suspended app into the background to handle an event.
-    public static func wake(_ launchReason: LaunchReason) -> LifecycleEvent { LifecycleEvent(.wake(launchReason)) }
-    /// What a ``wake(_:)`` event carries; `nil` for any other event.
-    public var wake: LaunchReason? {
-        if case .wake(let v0) = base { v0 } else { nil }
-    }
-
+    case wake(LaunchReason)
     /// The user swipes the app away in the app switcher.
-    public static let killFromAppSwitcher = LifecycleEvent(.killFromAppSwitcher)
+    case killFromAppSwitcher
     /// The system reclaims a suspended app's memory, silently.
-    public static let purge = LifecycleEvent(.purge)
-
+    case purge
     /// The system terminates the app in an orderly way: `applicationWillTerminate` if it is executing.
-    public static func terminate(_ terminationReason: TerminationReason) -> LifecycleEvent {
-        LifecycleEvent(.terminate(terminationReason))
-    }
-    /// What a ``terminate(_:)`` event carries; `nil` for any other event.
-    public var terminate: TerminationReason? {
-        if case .terminate(let v0) = base { v0 } else { nil }
-    }
-
+    case terminate(TerminationReason)
     /// The system kills the app at once, with no callback (a watchdog or RunningBoard kill).
-    public static func kill(_ terminationReason: TerminationReason) -> LifecycleEvent {
-        LifecycleEvent(.kill(terminationReason))
-    }
-    /// What a ``kill(_:)`` event carries; `nil` for any other event.
-    public var kill: TerminationReason? {
-        if case .kill(let v0) = base { v0 } else { nil }
-    }
-
+    case kill(TerminationReason)
     /// The user opens another window of an active scene-based app that supports multiple scenes (an
     /// iPad window): a new scene session connects and comes to the foreground [S1].
-    public static let openScene = LifecycleEvent(.openScene)
-
+    case openScene
     /// The user closes one of the app's scenes (swipes the window away in the app switcher): it goes
     /// to the background if it was on screen, then disconnects, and its session is discarded [S11].
-    public static func closeScene(_ sceneID: SceneID) -> LifecycleEvent { LifecycleEvent(.closeScene(sceneID)) }
-    /// What a ``closeScene(_:)`` event carries; `nil` for any other event.
-    public var closeScene: SceneID? {
-        if case .closeScene(let v0) = base { v0 } else { nil }
-    }
-
+    case closeScene(SceneID)
     /// The system disconnects a background scene to reclaim its memory: `sceneDidDisconnect`; the
     /// session stays, so the scene reconnects (with its state restoration activity) when the user
     /// returns [S1][S11][S76].
-    public static func reclaimScene(_ sceneID: SceneID) -> LifecycleEvent { LifecycleEvent(.reclaimScene(sceneID)) }
-    /// What a ``reclaimScene(_:)`` event carries; `nil` for any other event.
-    public var reclaimScene: SceneID? {
-        if case .reclaimScene(let v0) = base { v0 } else { nil }
-    }
+    case reclaimScene(SceneID)
 
     /// The name written as a trace `reason` for state changes this event causes, e.g. `"pressHome"`,
     /// or the more specific reason an event carries (`"noBackgroundWork"`, `"watchdog"`).
     public var reason: String {
-        switch base {
+        switch self {
         case .launch: "launch"
         case .launchInBackground(let why): why.rawValue
         case .interruptionBegan: "interruptionBegan"
@@ -147,7 +78,7 @@ public struct LifecycleEvent: Sendable, Hashable, CustomStringConvertible {
 
     /// A short name for the event, e.g. `"pressHome"` or `"kill(watchdog)"`.
     public var description: String {
-        switch base {
+        switch self {
         case .launchInBackground(let why): "launchInBackground(\(why.rawValue))"
         case .suspend(let why): "suspend(\(why.rawValue))"
         case .wake(let why): "wake(\(why.rawValue))"
@@ -163,7 +94,7 @@ public struct LifecycleEvent: Sendable, Hashable, CustomStringConvertible {
 
     /// The scene the event concerns, for ``closeScene(_:)`` and ``reclaimScene(_:)``.
     public var scene: SceneID? {
-        switch base {
+        switch self {
         case .closeScene(let scene), .reclaimScene(let scene): scene
         default: nil
         }

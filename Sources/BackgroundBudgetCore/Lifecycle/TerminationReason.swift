@@ -16,89 +16,57 @@ import BudgetTime
 ///
 /// ``defaultCode`` is the termination code a crash report shows for kills that produce one.
 /// Sources: [S22][S23].
-public struct TerminationReason: RawRepresentable, Sendable, Hashable, CaseIterable, CustomStringConvertible {
-    /// The reasons the model knows, for the package's own exhaustive switches.
-    package enum Base: String, Sendable, Hashable, CaseIterable {
-        case watchdog
-        case backgroundTaskExpired
-        case backgroundFetchNotCompleted
-        case tooManyBackgroundTasks
-        case voipPushNotReported
-        case fileLockHeldAtSuspension
-        case memoryPressure
-        case userKill
-        case exitsOnSuspend
-        case taskRegisteredTwice
-        case uncaughtException
-        case reboot
-        case sceneLifecycleRequired
-        case system
-    }
-
-    /// The reason, for the package's own exhaustive switches.
-    package let base: Base
-
-    package init(_ base: Base) { self.base = base }
-
-    /// The reason's name, as traces and outside files spell it.
-    public var rawValue: String { base.rawValue }
-
-    /// The reason with that name, or `nil` for a name the model does not know.
-    public init?(rawValue: String) {
-        guard let base = Base(rawValue: rawValue) else { return nil }
-        self.base = base
-    }
-
-    /// Every reason the model knows, in declaration order.
-    public static var allCases: [TerminationReason] { Base.allCases.map(TerminationReason.init) }
-
-    /// The reason's name.
-    public var description: String { rawValue }
-
+#if hasAttribute(nonexhaustive)
+@nonexhaustive
+#endif
+public enum TerminationReason: String, Sendable, Hashable, CaseIterable, CustomStringConvertible {
     /// A callback or launch took longer than its watchdog limit (`0x8badf00d`).
-    public static let watchdog = TerminationReason(.watchdog)
+    case watchdog
     /// Finite background tasks were still open when the allowance ran out (`0x2182bad2`).
-    public static let backgroundTaskExpired = TerminationReason(.backgroundTaskExpired)
+    case backgroundTaskExpired
     /// A background fetch did not call its completion handler in time (`0x2182bad4`).
-    public static let backgroundFetchNotCompleted = TerminationReason(.backgroundFetchNotCompleted)
+    case backgroundFetchNotCompleted
     /// More background-task assertions were requested than the cap allows (`0xbada5e47`).
-    public static let tooManyBackgroundTasks = TerminationReason(.tooManyBackgroundTasks)
+    case tooManyBackgroundTasks
     /// A VoIP push was not reported to CallKit (`0xbaadca11`).
-    public static let voipPushNotReported = TerminationReason(.voipPushNotReported)
+    case voipPushNotReported
     /// The app was suspended while it held a file lock or an SQLite database lock (for example on a
     /// database in a shared container): the system kills it at the suspension (`0xdead10cc`) [S22].
     /// The app says when it holds one with `Application.acquireFileLock(_:)`.
-    public static let fileLockHeldAtSuspension = TerminationReason(.fileLockHeldAtSuspension)
+    case fileLockHeldAtSuspension
     /// The system needed the memory (jetsam); suspended apps are purged silently.
-    public static let memoryPressure = TerminationReason(.memoryPressure)
+    case memoryPressure
     /// The user swiped the app away in the app switcher.
-    public static let userKill = TerminationReason(.userKill)
+    case userKill
     /// The app opts out of background execution with `UIApplicationExitsOnSuspend`.
-    public static let exitsOnSuspend = TerminationReason(.exitsOnSuspend)
+    case exitsOnSuspend
     /// The app registered a launch handler for the same task identifier twice in one process, which
     /// `BGTaskScheduler` answers with an exception [S46][S51].
-    public static let taskRegisteredTwice = TerminationReason(.taskRegisteredTwice)
+    case taskRegisteredTwice
     /// The app raised an exception it did not catch and crashed: `BGTaskScheduler` raises
     /// `NSInternalInconsistencyException` ("All launch handlers must be registered before application
     /// finishes launching") when a launch handler is registered after the app finished launching
     /// [S51][S98]. A crash leaves no termination code.
-    public static let uncaughtException = TerminationReason(.uncaughtException)
+    case uncaughtException
     /// The device restarted (`BackgroundSystem.reboot()`): every process ends,
     /// with no callback and no termination code.
-    public static let reboot = TerminationReason(.reboot)
+    case reboot
     /// The app has not adopted the scene-based life cycle and was built with an SDK that requires it:
     /// UIKit asserts at launch and the app does not launch (TN3187 [S99]; see
     /// ``BudgetPolicy/requiresSceneLifecycle``). No callback runs and no termination code is left.
-    public static let sceneLifecycleRequired = TerminationReason(.sceneLifecycleRequired)
+    case sceneLifecycleRequired
     /// Any other orderly termination by the system.
-    public static let system = TerminationReason(.system)
+    case system
+
+    /// The reason's name.
+    public var description: String { rawValue }
 
     /// The crash-report termination code for this reason, or `nil` when the exit leaves none.
     ///
     /// Sources: [S22][S23]. Policies for older iOS versions may report a different code
     /// for the same reason (for example `0x8badf00d` for unfinished tasks before iOS 13).
     public var defaultCode: UInt32? {
-        switch base {
+        switch self {
         case .watchdog: 0x8bad_f00d
         case .backgroundTaskExpired: 0x2182_bad2
         case .backgroundFetchNotCompleted: 0x2182_bad4

@@ -6,146 +6,91 @@ extension BudgetPolicy {
     ///
     /// The fields grow as the model does, so this is a struct with a static member per field rather than an enum: a
     /// new one is not a breaking change. Compare with `==`, or match in a `switch` that has a `default`.
-    public struct Field: RawRepresentable, Sendable, Hashable, CaseIterable, CustomStringConvertible {
-        /// The fields the model knows, for the package's own exhaustive switches.
-        package enum Base: String, Sendable, Hashable, CaseIterable {
-            case didEnterBackgroundLimit
-            case willTerminateLimit
-            case launchWatchdog
-            case resumeWatchdog
-            case backgroundTaskAllowance
-            case expirationWarningLead
-            case expirationHandlerLimit
-            case allowanceResetsOnForeground
-            case maxOpenBackgroundTasks
-            case backgroundTaskExpiryCode
-            case eventWindow
-            case remoteNotificationWindow
-            case silentPushesPerHour
-            case silentPushWindow
-            case maxMonitoredRegions
-            case voipKeepAliveMinimumInterval
-            case voipKeepAliveWindow
-            case voipUnreportedPushLimit
-            case relaunchesLocationAppsAfterUserKill
-            case honoursExitsOnSuspend
-            case requiresSceneLifecycle
-            case jetsamOrderWithinBand
-            case fetchRuntime
-            case minimumFetchInterval
-            case fetchSeed
-            case processingTaskRuntimeCap
-            case continuedProcessingTaskLimit
-            case pendingRefreshTaskRequestLimit
-            case pendingProcessingTaskRequestLimit
-            case fetchNewDataFactor
-            case fetchNoDataFactor
-            case fetchFailedFactor
-            case fetchSlowFactor
-            case fetchSlowFraction
-            case fetchMinimumFactor
-            case fetchMaximumFactor
-            case fetchJitter
-        }
-
-        /// The field, for the package's own exhaustive switches.
-        package let base: Base
-
-        package init(_ base: Base) { self.base = base }
-
-        /// The field's name, as traces and outside files spell it.
-        public var rawValue: String { base.rawValue }
-
-        /// The field with that name, or `nil` for one the model does not know.
-        public init?(rawValue: String) {
-            guard let base = Base(rawValue: rawValue) else { return nil }
-            self.base = base
-        }
-
-        /// Every field the model knows, in declaration order.
-        public static var allCases: [Field] { Base.allCases.map(Field.init) }
-
+    #if hasAttribute(nonexhaustive)
+    @nonexhaustive
+    #endif
+    public enum Field: String, Sendable, Hashable, CaseIterable, CustomStringConvertible {
         /// ``BudgetPolicy/didEnterBackgroundLimit``.
-        public static let didEnterBackgroundLimit = Field(.didEnterBackgroundLimit)
+        case didEnterBackgroundLimit
         /// ``BudgetPolicy/willTerminateLimit``.
-        public static let willTerminateLimit = Field(.willTerminateLimit)
+        case willTerminateLimit
         /// ``BudgetPolicy/launchWatchdog``.
-        public static let launchWatchdog = Field(.launchWatchdog)
+        case launchWatchdog
         /// ``BudgetPolicy/resumeWatchdog``.
-        public static let resumeWatchdog = Field(.resumeWatchdog)
+        case resumeWatchdog
         /// ``BudgetPolicy/backgroundTaskAllowance``.
-        public static let backgroundTaskAllowance = Field(.backgroundTaskAllowance)
+        case backgroundTaskAllowance
         /// ``BudgetPolicy/expirationWarningLead``.
-        public static let expirationWarningLead = Field(.expirationWarningLead)
+        case expirationWarningLead
         /// ``BudgetPolicy/expirationHandlerLimit``.
-        public static let expirationHandlerLimit = Field(.expirationHandlerLimit)
+        case expirationHandlerLimit
         /// ``BudgetPolicy/allowanceResetsOnForeground``.
-        public static let allowanceResetsOnForeground = Field(.allowanceResetsOnForeground)
+        case allowanceResetsOnForeground
         /// ``BudgetPolicy/maxOpenBackgroundTasks``.
-        public static let maxOpenBackgroundTasks = Field(.maxOpenBackgroundTasks)
+        case maxOpenBackgroundTasks
         /// ``BudgetPolicy/backgroundTaskExpiryCode``.
-        public static let backgroundTaskExpiryCode = Field(.backgroundTaskExpiryCode)
+        case backgroundTaskExpiryCode
         /// ``BudgetPolicy/eventWindow``.
-        public static let eventWindow = Field(.eventWindow)
+        case eventWindow
         /// ``BudgetPolicy/remoteNotificationWindow``.
-        public static let remoteNotificationWindow = Field(.remoteNotificationWindow)
+        case remoteNotificationWindow
         /// ``BudgetPolicy/silentPushesPerHour``.
-        public static let silentPushesPerHour = Field(.silentPushesPerHour)
+        case silentPushesPerHour
         /// ``BudgetPolicy/silentPushWindow``.
-        public static let silentPushWindow = Field(.silentPushWindow)
+        case silentPushWindow
         /// ``BudgetPolicy/maxMonitoredRegions``.
-        public static let maxMonitoredRegions = Field(.maxMonitoredRegions)
+        case maxMonitoredRegions
         /// ``BudgetPolicy/voipKeepAliveMinimumInterval``.
-        public static let voipKeepAliveMinimumInterval = Field(.voipKeepAliveMinimumInterval)
+        case voipKeepAliveMinimumInterval
         /// ``BudgetPolicy/voipKeepAliveWindow``.
-        public static let voipKeepAliveWindow = Field(.voipKeepAliveWindow)
+        case voipKeepAliveWindow
         /// ``BudgetPolicy/voipUnreportedPushLimit``.
-        public static let voipUnreportedPushLimit = Field(.voipUnreportedPushLimit)
+        case voipUnreportedPushLimit
         /// ``BudgetPolicy/relaunchesLocationAppsAfterUserKill``.
-        public static let relaunchesLocationAppsAfterUserKill = Field(.relaunchesLocationAppsAfterUserKill)
+        case relaunchesLocationAppsAfterUserKill
         /// ``BudgetPolicy/honoursExitsOnSuspend``.
-        public static let honoursExitsOnSuspend = Field(.honoursExitsOnSuspend)
+        case honoursExitsOnSuspend
         /// ``BudgetPolicy/requiresSceneLifecycle``.
-        public static let requiresSceneLifecycle = Field(.requiresSceneLifecycle)
+        case requiresSceneLifecycle
         /// ``BudgetPolicy/jetsamOrderWithinBand``.
-        public static let jetsamOrderWithinBand = Field(.jetsamOrderWithinBand)
+        case jetsamOrderWithinBand
         /// ``BudgetPolicy/fetchRuntime``.
-        public static let fetchRuntime = Field(.fetchRuntime)
+        case fetchRuntime
         /// ``BudgetPolicy/minimumFetchInterval``.
-        public static let minimumFetchInterval = Field(.minimumFetchInterval)
+        case minimumFetchInterval
         /// ``BudgetPolicy/fetchSeed``.
-        public static let fetchSeed = Field(.fetchSeed)
+        case fetchSeed
         /// ``BudgetPolicy/processingTaskRuntimeCap``.
-        public static let processingTaskRuntimeCap = Field(.processingTaskRuntimeCap)
+        case processingTaskRuntimeCap
         /// ``BudgetPolicy/continuedProcessingTaskLimit``.
-        public static let continuedProcessingTaskLimit = Field(.continuedProcessingTaskLimit)
+        case continuedProcessingTaskLimit
         /// ``BudgetPolicy/pendingRefreshTaskRequestLimit``.
-        public static let pendingRefreshTaskRequestLimit = Field(.pendingRefreshTaskRequestLimit)
+        case pendingRefreshTaskRequestLimit
         /// ``BudgetPolicy/pendingProcessingTaskRequestLimit``.
-        public static let pendingProcessingTaskRequestLimit = Field(.pendingProcessingTaskRequestLimit)
+        case pendingProcessingTaskRequestLimit
         /// ``BudgetPolicy/FetchModelFactors/newData``.
-        public static let fetchNewDataFactor = Field(.fetchNewDataFactor)
+        case fetchNewDataFactor
         /// ``BudgetPolicy/FetchModelFactors/noData``.
-        public static let fetchNoDataFactor = Field(.fetchNoDataFactor)
+        case fetchNoDataFactor
         /// ``BudgetPolicy/FetchModelFactors/failed``.
-        public static let fetchFailedFactor = Field(.fetchFailedFactor)
+        case fetchFailedFactor
         /// ``BudgetPolicy/FetchModelFactors/slow``.
-        public static let fetchSlowFactor = Field(.fetchSlowFactor)
+        case fetchSlowFactor
         /// ``BudgetPolicy/FetchModelFactors/slowFraction``.
-        public static let fetchSlowFraction = Field(.fetchSlowFraction)
+        case fetchSlowFraction
         /// ``BudgetPolicy/FetchModelFactors/minimumFactor``.
-        public static let fetchMinimumFactor = Field(.fetchMinimumFactor)
+        case fetchMinimumFactor
         /// ``BudgetPolicy/FetchModelFactors/maximumFactor``.
-        public static let fetchMaximumFactor = Field(.fetchMaximumFactor)
+        case fetchMaximumFactor
         /// ``BudgetPolicy/FetchModelFactors/jitter``.
-        public static let fetchJitter = Field(.fetchJitter)
+        case fetchJitter
 
         /// The field's name.
         public var description: String { rawValue }
 
         /// Whether the field is a duration in seconds.
         public var isDuration: Bool {
-            switch base {
+            switch self {
             case .didEnterBackgroundLimit, .willTerminateLimit, .launchWatchdog, .resumeWatchdog, .backgroundTaskAllowance, .expirationWarningLead,
                  .expirationHandlerLimit, .eventWindow, .remoteNotificationWindow, .voipKeepAliveMinimumInterval, .voipKeepAliveWindow,
                  .fetchRuntime, .minimumFetchInterval, .processingTaskRuntimeCap, .silentPushWindow: true

@@ -14,7 +14,7 @@ extension BudgetPolicy.Field {
     ///   documents none; this is the model's limit: its deadlines are not meaningful below a
     ///   millisecond on a real clock, and nothing it schedules can repeat faster than that.
     public var floor: Duration? {
-        switch base {
+        switch self {
         // iOS: "The minimum acceptable timeout value is 600 seconds" [S33].
         case .voipKeepAliveMinimumInterval: .seconds(600)
         // The model's limit; Apple documents none [S41][S42].

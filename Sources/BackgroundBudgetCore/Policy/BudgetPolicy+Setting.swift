@@ -30,7 +30,7 @@ extension BudgetPolicy {
         let duration = Duration.nanoseconds(Int64(field.isDuration ? (value * 1e9).rounded() : 0))
         if let problem = field.problem(with: duration, written: value) { throw PolicyError(field: field, problem: problem) }
         var copy = self
-        switch field.base {
+        switch field {
         case .didEnterBackgroundLimit: copy.didEnterBackgroundLimit = duration
         case .willTerminateLimit: copy.willTerminateLimit = duration
         case .launchWatchdog: copy.launchWatchdog = duration

@@ -8,42 +8,19 @@ import BudgetTime
 ///
 /// The orders grow as the model does, so this is a struct with a static member per order rather than an enum: a new
 /// one is not a breaking change. Compare with `==`, or match in a `switch` that has a `default`.
-public struct JetsamOrder: RawRepresentable, Sendable, Hashable, CaseIterable, CustomStringConvertible {
-    /// The orders the model knows, for the package's own exhaustive switches.
-    package enum Base: String, Sendable, Hashable, CaseIterable {
-        case largestFootprint
-        case leastRecentlyUsed
-    }
-
-    /// The order, for the package's own exhaustive switches.
-    package let base: Base
-
-    package init(_ base: Base) { self.base = base }
-
-    /// The order's name, as traces and outside files spell it.
-    public var rawValue: String { base.rawValue }
-
-    /// The order with that name, or `nil` for one the model does not know.
-    public init?(rawValue: String) {
-        guard let base = Base(rawValue: rawValue) else { return nil }
-        self.base = base
-    }
-
-    /// Every order the model knows, in declaration order.
-    public static var allCases: [JetsamOrder] { Base.allCases.map(JetsamOrder.init) }
-
+public enum JetsamOrder: String, Sendable, Hashable, CaseIterable, CustomStringConvertible {
     /// Largest footprint first, least recently used first among equals. The model's assumption, kept
     /// as the default: no source orders jetsam victims by size within a band.
-    public static let largestFootprint = JetsamOrder(.largestFootprint)
+    case largestFootprint
     /// Least recently used first (the app that left the foreground longest ago), the largest footprint
     /// first among equals: xnu's order within a band, which takes the process longest in the band
     /// first [S101].
-    public static let leastRecentlyUsed = JetsamOrder(.leastRecentlyUsed)
+    case leastRecentlyUsed
 
     /// The number that stands for the order in ``BudgetPolicy/setting(_:to:)`` and scenario files:
     /// 0 for ``largestFootprint``, 1 for ``leastRecentlyUsed``.
     public var number: Double {
-        switch base {
+        switch self {
         case .largestFootprint: 0
         case .leastRecentlyUsed: 1
         }

@@ -53,7 +53,7 @@ public struct LogLineStyle: Sendable, Hashable {
     ///   - processIdentifier: The process identifier to print.
     public func line(for event: TraceEvent, processIdentifier: Int) -> String? {
         let message: String
-        switch event.kind.base {
+        switch event.kind {
         case .callback(let callback):
             message = callback.selector
         case .sceneCallback(let callback, _):

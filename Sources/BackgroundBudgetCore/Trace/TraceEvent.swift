@@ -27,7 +27,7 @@ public struct TraceEvent: Sendable, Hashable, CustomStringConvertible {
     /// (`"applicationWillResignActive"`), or the decision's name (`"stateChange"`, `"exit"`,
     /// `"beginBackgroundTask"`, …; the *Trace format* article lists them all).
     public var eventName: String {
-        switch kind.base {
+        switch kind {
         case .callback(let callback): callback.eventName
         case .sceneCallback(let callback, _): callback.eventName
         case .stateChange: "stateChange"
@@ -79,13 +79,13 @@ public struct TraceEvent: Sendable, Hashable, CustomStringConvertible {
 
     /// The new state, for state changes.
     public var state: ApplicationState? {
-        if case .stateChange(let state, _) = kind.base { return state }
+        if case .stateChange(let state, _) = kind { return state }
         return nil
     }
 
     /// The reason, for state changes and decisions (e.g. `"pressHome"`, `"noBackgroundWork"`, `"watchdog"`).
     public var reason: String? {
-        switch kind.base {
+        switch kind {
         case .stateChange(_, let cause): cause.reason
         case .exit(let reason, _): reason.rawValue
         case .backgroundTaskDenied(_, let denial): denial.rawValue
@@ -111,13 +111,13 @@ public struct TraceEvent: Sendable, Hashable, CustomStringConvertible {
 
     /// The termination code as crash reports print it (`"0x8badf00d"`), for exits that have one.
     public var code: String? {
-        guard case .exit(_, let code?) = kind.base else { return nil }
+        guard case .exit(_, let code?) = kind else { return nil }
         return formatCode(code)
     }
 
     /// The background task concerned, for task events.
     public var task: BackgroundTaskIdentifier? {
-        switch kind.base {
+        switch kind {
         case .backgroundTaskBegan(let task, _), .backgroundTaskEnded(let task), .backgroundTaskEndIgnored(let task, _),
              .expirationHandlerCalled(let task), .backgroundTaskOpenTooLong(let task): task
         default: nil
@@ -127,7 +127,7 @@ public struct TraceEvent: Sendable, Hashable, CustomStringConvertible {
     /// The name a task, activity or system event carries: the task's name, `"audioPlayback"`,
     /// `"silentPush"`, `"bluetooth(central)"`.
     public var name: String? {
-        switch kind.base {
+        switch kind {
         case .backgroundTaskBegan(_, let name), .backgroundTaskDenied(let name, _): name
         case .activityStarted(let activity), .activityStopped(let activity), .activityDenied(let activity, _):
             activity.rawValue
@@ -154,7 +154,7 @@ public struct TraceEvent: Sendable, Hashable, CustomStringConvertible {
         if let name { fields.append(("name", jsonString(name))) }
         if let reason { fields.append(("reason", jsonString(reason))) }
         if let code { fields.append(("code", jsonString(code))) }
-        switch kind.base {
+        switch kind {
         case .allowanceStarted(let expiry), .eventWindowStarted(let expiry):
             fields.append(("until", formatSeconds(expiry.nanoseconds)))
         case .workDropped(let count): fields.append(("count", String(count)))

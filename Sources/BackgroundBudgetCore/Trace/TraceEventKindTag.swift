@@ -21,166 +21,102 @@ extension TraceEvent.Kind {
     /// #expect(system.trace.instants(of: .expirationHandlerCalled) == [.seconds(25)])
     /// #expect(TraceEvent.Kind.fetchStarted.tag == .fetchStarted)
     /// ```
-    public struct Tag: RawRepresentable, Sendable, Hashable, CaseIterable, CustomStringConvertible {
-        /// The tags the model knows, for the package's own exhaustive switches.
-        package enum Base: String, Sendable, Hashable, CaseIterable {
-            case callback
-            case sceneCallback
-            case stateChange
-            case exit
-            case killedMidCallback
-            case workDropped
-            case backgroundTaskBegan
-            case backgroundTaskDenied
-            case backgroundTaskEnded
-            case backgroundTaskEndIgnored
-            case allowanceStarted
-            case backgroundTimeRemainingRead
-            case expirationHandlerCalled
-            case backgroundTaskOpenTooLong
-            case activityStarted
-            case activityStopped
-            case activityDenied
-            case eventDelivered
-            case eventQueued
-            case eventDropped
-            case eventWindowStarted
-            case remoteNotificationCompleted
-            case voipCallReported
-            case keepAliveHandlerCalled
-            case notificationDelivered
-            case notificationQueued
-            case fetchStarted
-            case fetchCompleted
-            case fetchCompletionIgnored
-            case fetchSkipped
-            case taskRegistered
-            case taskRegistrationRejected
-            case taskSubmitted
-            case taskSubmitRejected
-            case taskRequestCancelled
-            case taskQueued
-            case taskProgress
-            case taskStarted
-            case taskDropped
-            case taskExpired
-            case taskCompleted
-            case taskCompletionIgnored
-            case deviceChanged
-            case fileLockAcquired
-            case fileLockReleased
-            case regionMonitoringFailed
-        }
-
-        /// The tag, for the package's own exhaustive switches.
-        package let base: Base
-
-        package init(_ base: Base) { self.base = base }
-
-        /// The tag's name, as traces and outside files spell it.
-        public var rawValue: String { base.rawValue }
-
-        /// The tag with that name, or `nil` for a name the model does not know.
-        public init?(rawValue: String) {
-            guard let base = Base(rawValue: rawValue) else { return nil }
-            self.base = base
-        }
-
-        /// Every tag the model knows, in declaration order.
-        public static var allCases: [Tag] { Base.allCases.map(Tag.init) }
-
+    #if hasAttribute(nonexhaustive)
+    @nonexhaustive
+    #endif
+    public enum Tag: String, Sendable, Hashable, CaseIterable, CustomStringConvertible {
         /// The `callback` case.
-        public static let callback = Tag(Base.callback)
+        case callback
         /// The `sceneCallback` case.
-        public static let sceneCallback = Tag(Base.sceneCallback)
+        case sceneCallback
         /// The `stateChange` case.
-        public static let stateChange = Tag(Base.stateChange)
+        case stateChange
         /// The `exit` case.
-        public static let exit = Tag(Base.exit)
+        case exit
         /// The `killedMidCallback` case.
-        public static let killedMidCallback = Tag(Base.killedMidCallback)
+        case killedMidCallback
         /// The `workDropped` case.
-        public static let workDropped = Tag(Base.workDropped)
+        case workDropped
         /// The `backgroundTaskBegan` case.
-        public static let backgroundTaskBegan = Tag(Base.backgroundTaskBegan)
+        case backgroundTaskBegan
         /// The `backgroundTaskDenied` case.
-        public static let backgroundTaskDenied = Tag(Base.backgroundTaskDenied)
+        case backgroundTaskDenied
         /// The `backgroundTaskEnded` case.
-        public static let backgroundTaskEnded = Tag(Base.backgroundTaskEnded)
+        case backgroundTaskEnded
         /// The `backgroundTaskEndIgnored` case.
-        public static let backgroundTaskEndIgnored = Tag(Base.backgroundTaskEndIgnored)
+        case backgroundTaskEndIgnored
         /// The `allowanceStarted` case.
-        public static let allowanceStarted = Tag(Base.allowanceStarted)
+        case allowanceStarted
         /// The `backgroundTimeRemainingRead` case.
-        public static let backgroundTimeRemainingRead = Tag(Base.backgroundTimeRemainingRead)
+        case backgroundTimeRemainingRead
         /// The `expirationHandlerCalled` case.
-        public static let expirationHandlerCalled = Tag(Base.expirationHandlerCalled)
+        case expirationHandlerCalled
         /// The `backgroundTaskOpenTooLong` case.
-        public static let backgroundTaskOpenTooLong = Tag(Base.backgroundTaskOpenTooLong)
+        case backgroundTaskOpenTooLong
         /// The `activityStarted` case.
-        public static let activityStarted = Tag(Base.activityStarted)
+        case activityStarted
         /// The `activityStopped` case.
-        public static let activityStopped = Tag(Base.activityStopped)
+        case activityStopped
         /// The `activityDenied` case.
-        public static let activityDenied = Tag(Base.activityDenied)
+        case activityDenied
         /// The `eventDelivered` case.
-        public static let eventDelivered = Tag(Base.eventDelivered)
+        case eventDelivered
         /// The `eventQueued` case.
-        public static let eventQueued = Tag(Base.eventQueued)
+        case eventQueued
         /// The `eventDropped` case.
-        public static let eventDropped = Tag(Base.eventDropped)
+        case eventDropped
         /// The `eventWindowStarted` case.
-        public static let eventWindowStarted = Tag(Base.eventWindowStarted)
+        case eventWindowStarted
         /// The `remoteNotificationCompleted` case.
-        public static let remoteNotificationCompleted = Tag(Base.remoteNotificationCompleted)
+        case remoteNotificationCompleted
         /// The `voipCallReported` case.
-        public static let voipCallReported = Tag(Base.voipCallReported)
+        case voipCallReported
         /// The `keepAliveHandlerCalled` case.
-        public static let keepAliveHandlerCalled = Tag(Base.keepAliveHandlerCalled)
+        case keepAliveHandlerCalled
         /// The `notificationDelivered` case.
-        public static let notificationDelivered = Tag(Base.notificationDelivered)
+        case notificationDelivered
         /// The `notificationQueued` case.
-        public static let notificationQueued = Tag(Base.notificationQueued)
+        case notificationQueued
         /// The `fetchStarted` case.
-        public static let fetchStarted = Tag(Base.fetchStarted)
+        case fetchStarted
         /// The `fetchCompleted` case.
-        public static let fetchCompleted = Tag(Base.fetchCompleted)
+        case fetchCompleted
         /// The `fetchCompletionIgnored` case.
-        public static let fetchCompletionIgnored = Tag(Base.fetchCompletionIgnored)
+        case fetchCompletionIgnored
         /// The `fetchSkipped` case.
-        public static let fetchSkipped = Tag(Base.fetchSkipped)
+        case fetchSkipped
         /// The `taskRegistered` case.
-        public static let taskRegistered = Tag(Base.taskRegistered)
+        case taskRegistered
         /// The `taskRegistrationRejected` case.
-        public static let taskRegistrationRejected = Tag(Base.taskRegistrationRejected)
+        case taskRegistrationRejected
         /// The `taskSubmitted` case.
-        public static let taskSubmitted = Tag(Base.taskSubmitted)
+        case taskSubmitted
         /// The `taskSubmitRejected` case.
-        public static let taskSubmitRejected = Tag(Base.taskSubmitRejected)
+        case taskSubmitRejected
         /// The `taskRequestCancelled` case.
-        public static let taskRequestCancelled = Tag(Base.taskRequestCancelled)
+        case taskRequestCancelled
         /// The `taskQueued` case.
-        public static let taskQueued = Tag(Base.taskQueued)
+        case taskQueued
         /// The `taskProgress` case.
-        public static let taskProgress = Tag(Base.taskProgress)
+        case taskProgress
         /// The `taskStarted` case.
-        public static let taskStarted = Tag(Base.taskStarted)
+        case taskStarted
         /// The `taskDropped` case.
-        public static let taskDropped = Tag(Base.taskDropped)
+        case taskDropped
         /// The `taskExpired` case.
-        public static let taskExpired = Tag(Base.taskExpired)
+        case taskExpired
         /// The `taskCompleted` case.
-        public static let taskCompleted = Tag(Base.taskCompleted)
+        case taskCompleted
         /// The `taskCompletionIgnored` case.
-        public static let taskCompletionIgnored = Tag(Base.taskCompletionIgnored)
+        case taskCompletionIgnored
         /// The `deviceChanged` case.
-        public static let deviceChanged = Tag(Base.deviceChanged)
+        case deviceChanged
         /// The `fileLockAcquired` case.
-        public static let fileLockAcquired = Tag(Base.fileLockAcquired)
+        case fileLockAcquired
         /// The `fileLockReleased` case.
-        public static let fileLockReleased = Tag(Base.fileLockReleased)
+        case fileLockReleased
         /// The `regionMonitoringFailed` case.
-        public static let regionMonitoringFailed = Tag(Base.regionMonitoringFailed)
+        case regionMonitoringFailed
 
         /// The case's name, e.g. `expirationHandlerCalled`.
         public var description: String { rawValue }
@@ -192,7 +128,7 @@ extension TraceEvent.Kind {
     /// #expect(event.kind.tag == .stateChange)
     /// ```
     public var tag: Tag {
-        switch base {
+        switch self {
         case .callback: .callback
         case .sceneCallback: .sceneCallback
         case .stateChange: .stateChange

@@ -83,7 +83,7 @@ extension Explorer {
         var measure = ShrinkMeasure(events: events.count, totalWait: 0, menuPositions: 0, menuOrder: [])
         measure.menuOrder.reserveCapacity(events.count)
         for event in events {
-            if case .wait(let duration) = event.base {
+            if case .wait(let duration) = event {
                 let (sum, overflow) = measure.totalWait.addingReportingOverflow(duration.nanosecondsSaturating)
                 measure.totalWait = overflow ? .max : sum
             }
@@ -179,7 +179,7 @@ private struct Shrinker {
         var changed = false
         var index = 0
         while index + 1 < current.count, budget > 0 {
-            if case .wait(let first) = current[index].base, case .wait(let second) = current[index + 1].base {
+            if case .wait(let first) = current[index], case .wait(let second) = current[index + 1] {
                 var candidate = current
                 candidate.replaceSubrange(index...index + 1, with: [.wait(first + second)])
                 if take(candidate) { changed = true; continue }
@@ -248,7 +248,7 @@ private struct Shrinker {
         var changed = false
         var index = 0
         while index < current.count, budget > 0 {
-            if case .wait(let duration) = current[index].base {
+            if case .wait(let duration) = current[index] {
                 var shortened = false
                 for shorter in menuWaits where shorter < duration {
                     if take(replacingWait: index, by: shorter) { shortened = true; break }
@@ -291,7 +291,7 @@ private struct Shrinker {
     /// The menu's waits, shortest first.
     private var menuWaits: [Duration] {
         menuEvents.compactMap { event in
-            if case .wait(let wait) = event.base { return wait }
+            if case .wait(let wait) = event { return wait }
             return nil
         }.sorted()
     }

@@ -8,44 +8,25 @@ import BackgroundBudgetRuntime
 /// The events grow as the model does, so this is a struct with a static member (a static function for one with
 /// values) per event rather than an enum: a new one is not a breaking change. Compare with `==`, or match in a
 /// `switch` that has a `default`; read an event's values through the property of its name.
-public struct ExplorerEvent: Sendable, Hashable, CustomStringConvertible {
-    /// The events the model knows, with their values, for the package's own exhaustive switches.
-    package enum Base: Sendable, Hashable {
-        case wait(Duration)
-        case act(ScenarioAction)
-        case advance
-    }
-
-    /// The event, for the package's own exhaustive switches.
-    package let base: Base
-
-    package init(_ base: Base) { self.base = base }
-
+#if hasAttribute(nonexhaustive)
+@nonexhaustive
+#endif
+public enum ExplorerEvent: Sendable, Hashable, CustomStringConvertible {
     /// Time passes: timers fire, allowances run out, fetch opportunities come.
-    public static func wait(_ duration: Duration) -> ExplorerEvent { ExplorerEvent(.wait(duration)) }
-    /// What a ``wait(_:)`` event carries; `nil` for any other event.
-    public var wait: Duration? {
-        if case .wait(let v0) = base { v0 } else { nil }
-    }
-
+    case wait(Duration)
     /// An action of the scenario vocabulary happens now.
-    public static func act(_ scenarioAction: ScenarioAction) -> ExplorerEvent { ExplorerEvent(.act(scenarioAction)) }
-    /// What an ``act(_:)`` event carries; `nil` for any other event.
-    public var act: ScenarioAction? {
-        if case .act(let v0) = base { v0 } else { nil }
-    }
-
+    case act(ScenarioAction)
     /// Time passes up to the next thing the system or an app has armed on the clock: an allowance or
     /// a watchdog running out, a pending request's earliest date, a fetch opportunity, an app's own
     /// timer. Refused when nothing is armed. A sequence records it as the wait it took, so a bug hours
     /// out is reached in one event and the sequence replays the same.
-    public static let advance = ExplorerEvent(.advance)
+    case advance
 
     /// The actions an explorer can write back into a scenario file; the others (tasks and
     /// submissions with their options, system notifications, continued-processing cancellations)
     /// belong in an app's behaviour or the scenario's own events.
     public var isExplorable: Bool {
-        switch base {
+        switch self {
         case .wait(let duration): return duration > .zero
         case .advance: return true
         case .act(let action): return Self.fields(of: action) != nil
@@ -54,7 +35,7 @@ public struct ExplorerEvent: Sendable, Hashable, CustomStringConvertible {
 
     /// `wait 10 s`, `advance`, `open com.example.notes`, `setLowPowerMode enabled: true`.
     public var description: String {
-        switch base {
+        switch self {
         case .wait(let duration): return "wait \(plainNumber(duration.secondsDouble)) s"
         case .advance: return "advance"
         case .act(let action):
@@ -66,7 +47,7 @@ public struct ExplorerEvent: Sendable, Hashable, CustomStringConvertible {
 
     /// The event as a scenario file's event object at an instant.
     func json(at instant: BudgetInstant) -> String? {
-        guard case .act(let action) = base, let fields = Self.fields(of: action) else { return nil }
+        guard case .act(let action) = self, let fields = Self.fields(of: action) else { return nil }
         var members = ["\"at\": \(plainNumber(instant.seconds))", "\"do\": \"\(action.name)\""]
         for field in fields {
             let quoted = field.isText ? jsonString(field.value) : field.value
@@ -86,7 +67,7 @@ public struct ExplorerEvent: Sendable, Hashable, CustomStringConvertible {
     static func fields(of action: ScenarioAction) -> [Field]? {
         func app(_ id: AppID) -> Field { Field(key: "app", value: id.rawValue, isText: true) }
         func flag(_ key: String, _ value: Bool) -> Field { Field(key: key, value: value ? "true" : "false", isText: false) }
-        switch action.base {
+        switch action {
         case .launch(let id), .open(let id), .switchTo(let id), .killFromAppSwitcher(let id), .purge(let id):
             return [app(id)]
         case .home, .beginInterruption, .dismissInterruption, .answerInterruption, .reclaimResources, .reboot:
@@ -122,7 +103,7 @@ public struct ExplorerEvent: Sendable, Hashable, CustomStringConvertible {
 
     /// The scenario file's `event` name for a background event, and its region.
     private static func eventKind(_ event: BackgroundEvent) -> (String, String?)? {
-        switch event.base {
+        switch event {
         case .significantLocationChange: ("significantLocationChange", nil)
         case .regionBoundary(let region): ("regionBoundary", region)
         case .silentPush: ("silentPush", nil)

@@ -7,7 +7,7 @@ extension ExplorerInvariant {
     /// Flags a `kill` or `terminate` for `watchdog`. Does not flag any other exit.
     public static let noWatchdogKill = ExplorerInvariant("noWatchdogKill") {
         { event in
-            switch event.kind.base {
+            switch event.kind {
             case .stateChange(.notRunning, .kill(.watchdog)), .stateChange(.notRunning, .terminate(.watchdog)):
                 "\(event.app) killed by the watchdog (0x8badf00d)"
             default: nil
@@ -53,7 +53,7 @@ extension ExplorerInvariant {
         ExplorerInvariant("everyTaskEndsOnce") {
             var open = OpenTasks()
             return { event in
-                if case .backgroundTaskEndIgnored(let task, .alreadyEnded) = event.kind.base {
+                if case .backgroundTaskEndIgnored(let task, .alreadyEnded) = event.kind {
                     return "\(event.app) ended background task \(task) a second time"
                 }
                 return open.exit(event, counting: all) { cause, tasks in "background task \(tasks[0]) was never ended (process ended: \(cause))" }
@@ -78,7 +78,7 @@ extension ExplorerInvariant {
         ExplorerInvariant("scheduledTaskCompletes") {
             var running: [AppID: Set<String>] = [:]
             return { event in
-                switch event.kind.base {
+                switch event.kind {
                 case .taskStarted(let id): running[event.app, default: []].insert(id)
                 case .taskCompleted(let id, let completion):
                     if completion == .expiredUnfinished {
@@ -104,7 +104,7 @@ extension ExplorerInvariant {
     public static let noCallbackAfterExit = ExplorerInvariant("noCallbackAfterExit") {
         var ended: Set<AppID> = []
         return { event in
-            switch event.kind.base {
+            switch event.kind {
             case .stateChange(.notRunning, _): ended.insert(event.app)
             case .stateChange: ended.remove(event.app)
             case .callback(let callback) where ended.contains(event.app):
@@ -137,7 +137,7 @@ extension ExplorerInvariant {
             var unsaved: [AppID: BudgetInstant] = [:]
             var state: [AppID: ApplicationState] = [:]
             return { event in
-                switch event.kind.base {
+                switch event.kind {
                 case .callback(let callback):
                     if callbacks.contains(callback) { unsaved[event.app] = nil } else if callback == edit { unsaved[event.app] = event.time }
                 case .stateChange(.notRunning, let cause):
@@ -164,7 +164,7 @@ private struct OpenTasks {
     /// Follows one event; at an exit with tasks open that counts, returns `message` prefixed with the app.
     mutating func exit(_ event: TraceEvent, counting all: Bool,
                        _ message: (LifecycleEvent, [BackgroundTaskIdentifier]) -> String) -> String? {
-        switch event.kind.base {
+        switch event.kind {
         case .backgroundTaskBegan(let task, _): open[event.app, default: []].append(task)
         case .backgroundTaskEnded(let task): open[event.app]?.removeAll { $0 == task }
         case .stateChange(.notRunning, let cause):

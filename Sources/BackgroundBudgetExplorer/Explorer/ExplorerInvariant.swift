@@ -87,7 +87,7 @@ public struct ExplorerInvariant: Sendable {
     /// - Parameter cause: The lifecycle event of a `stateChange` to `notRunning`.
     /// - Returns: Whether the app could not have prevented it.
     public static func isBeyondTheAppsControl(_ cause: LifecycleEvent) -> Bool {
-        switch cause.base {
+        switch cause {
         case .killFromAppSwitcher, .purge: true
         case .terminate(let reason), .kill(let reason): [.memoryPressure, .userKill, .reboot, .system].contains(reason)
         default: false

@@ -7,7 +7,7 @@ extension ExplorerMenu {
     /// - Parameter event: The event.
     /// - Returns: Its name.
     public static func name(of event: ExplorerEvent) -> String {
-        switch event.base {
+        switch event {
         case .wait: "wait"
         case .advance: "advance"
         case .act(let action): action.name

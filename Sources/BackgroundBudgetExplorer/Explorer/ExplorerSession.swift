@@ -66,7 +66,7 @@ package struct ExplorerSession {
     /// - Returns: The event as done (``ExplorerEvent/advance`` as the wait it took), or `nil` when
     ///   the lifecycle refused the action or nothing is due: nothing happened.
     package mutating func perform(_ event: ExplorerEvent) -> ExplorerEvent? {
-        switch event.base {
+        switch event {
         case .wait(let duration):
             now = now + duration
             clock.advance(to: now)

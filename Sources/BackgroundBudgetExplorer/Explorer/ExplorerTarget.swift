@@ -91,7 +91,7 @@ public struct ExplorerTarget: Sendable {
         var instant = start
         var written = setupEvents
         for event in events {
-            if case .wait(let duration) = event.base { instant = instant + duration }
+            if case .wait(let duration) = event { instant = instant + duration }
             if let json = event.json(at: instant) { written.append(json) }
         }
         lines.append("  \"events\": [")

@@ -12,7 +12,7 @@ extension ScenarioAction {
     ///   refuses it, or ``ScenarioError/Problem/taskNotFound(_:)`` when the user cancels a task that
     ///   does not exist (nothing changes either way); the caller fills in the event's path.
     package func perform(in stage: ScenarioStage) throws(ScenarioError) {
-        if case .cancelContinuedTask(let id, let identifier) = base {
+        if case .cancelContinuedTask(let id, let identifier) = self {
             do {
                 try stage.system.cancelContinuedProcessingTask(identifier, of: stage.app(id))
             } catch {
@@ -29,7 +29,7 @@ extension ScenarioAction {
 
     /// Does every action but `cancelContinuedTask`.
     private func change(_ stage: ScenarioStage) throws(LifecycleError) {
-        switch base {
+        switch self {
         case .launch(let id): try stage.system.send(.launch, to: stage.app(id))
         case .open(let id): try stage.system.open(stage.app(id))
         case .switchTo(let id):

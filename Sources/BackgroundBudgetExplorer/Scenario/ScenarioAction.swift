@@ -15,197 +15,88 @@ import BackgroundBudgetRuntime
 /// The actions grow as the model does, so this is a struct with a static member (a static function for one with
 /// values) per action rather than an enum: a new one is not a breaking change. Compare with `==`, or match in a
 /// `switch` that has a `default`; read an action's values through the property of its name.
-public struct ScenarioAction: Sendable, Hashable, CustomStringConvertible {
-    /// The actions the model knows, with their values, for the package's own exhaustive switches.
-    package enum Base: Sendable, Hashable {
-        case launch(AppID)
-        case open(AppID)
-        case switchTo(AppID)
-        case home
-        case beginInterruption
-        case dismissInterruption
-        case answerInterruption
-        case killFromAppSwitcher(AppID)
-        case launchInBackground(AppID, reason: LaunchReason)
-        case reboot
-        case purge(AppID)
-        case terminate(AppID, reason: TerminationReason)
-        indirect case beginTask(AppID, ScenarioTask)
-        case startActivity(AppID, BackgroundActivity)
-        case stopActivity(AppID, BackgroundActivity)
-        indirect case deliver(AppID, BackgroundEvent)
-        case setMemoryCapacity(bytes: Int)
-        case setFootprint(AppID, bytes: Int)
-        indirect case post(SystemNotification)
-        case setBackgroundAppRefresh(enabled: Bool, app: AppID?)
-        case setBackgroundAppRefreshRestricted(Bool)
-        case setLowPowerMode(Bool)
-        case setCriticallyLowBattery(Bool)
-        case setNetwork(Bool)
-        case setExternalPower(Bool)
-        case setDeviceIdle(Bool)
-        indirect case submitTask(AppID, identifier: String, kind: TaskRequest.Kind, earliest: Duration?)
-        indirect case cancelContinuedTask(AppID, identifier: String)
-        case reclaimResources
-        case setSystemUnderLoad(Bool)
-        case setBackgroundGPU(Bool)
-        case openScene(AppID)
-        case closeScene(AppID, scene: SceneID)
-        case reclaimScene(AppID, scene: SceneID)
-    }
-
-    /// The action, for the package's own exhaustive switches.
-    package let base: Base
-
-    package init(_ base: Base) { self.base = base }
-
+#if hasAttribute(nonexhaustive)
+@nonexhaustive
+#endif
+public enum ScenarioAction: Sendable, Hashable {
     /// `launch`: a cold launch by the user; the app must not be running.
-    public static func launch(_ appID: AppID) -> ScenarioAction { ScenarioAction(.launch(appID)) }
-
+    case launch(AppID)
     /// `open`: the user taps the app's icon: a cold launch, a return to the foreground, or nothing if
     /// it is already there. The foreground app, if another, switches away.
-    public static func open(_ appID: AppID) -> ScenarioAction { ScenarioAction(.open(appID)) }
-
+    case open(AppID)
     /// `switchTo`: the user switches from the foreground app to another app (app switcher or link).
-    public static func switchTo(_ appID: AppID) -> ScenarioAction { ScenarioAction(.switchTo(appID)) }
-
+    case switchTo(AppID)
     /// `home`: the user presses Home; the foreground app goes to the background.
-    public static let home = ScenarioAction(.home)
+    case home
     /// `beginInterruption`: a call or message alert covers the foreground app.
-    public static let beginInterruption = ScenarioAction(.beginInterruption)
+    case beginInterruption
     /// `dismissInterruption`: the user dismisses the alert.
-    public static let dismissInterruption = ScenarioAction(.dismissInterruption)
+    case dismissInterruption
     /// `answerInterruption`: the user answers the call or replies to the message.
-    public static let answerInterruption = ScenarioAction(.answerInterruption)
-
+    case answerInterruption
     /// `killFromAppSwitcher`: the user swipes the app away in the app switcher.
-    public static func killFromAppSwitcher(_ appID: AppID) -> ScenarioAction {
-        ScenarioAction(.killFromAppSwitcher(appID))
-    }
-
+    case killFromAppSwitcher(AppID)
     /// `launchInBackground`: the system launches the app into the background for a reason.
-    public static func launchInBackground(_ appID: AppID, reason: LaunchReason) -> ScenarioAction {
-        ScenarioAction(.launchInBackground(appID, reason: reason))
-    }
-
+    case launchInBackground(AppID, reason: LaunchReason)
     /// `reboot`: the device restarts; every process ends, and VoIP apps are relaunched.
-    public static let reboot = ScenarioAction(.reboot)
-
+    case reboot
     /// `purge`: the system reclaims a suspended app's memory.
-    public static func purge(_ appID: AppID) -> ScenarioAction { ScenarioAction(.purge(appID)) }
-
+    case purge(AppID)
     /// `terminate`: the system terminates a background or suspended app for a reason.
-    public static func terminate(_ appID: AppID, reason: TerminationReason) -> ScenarioAction {
-        ScenarioAction(.terminate(appID, reason: reason))
-    }
-
+    case terminate(AppID, reason: TerminationReason)
     /// `beginTask`: the app begins a finite background task now (for example an upload the user
     /// started in the foreground); see ``ScenarioTask``.
-    public static func beginTask(_ appID: AppID, _ scenarioTask: ScenarioTask) -> ScenarioAction {
-        ScenarioAction(.beginTask(appID, scenarioTask))
-    }
-
+    indirect case beginTask(AppID, ScenarioTask)
     /// `startActivity`: the app starts a continuous activity now (the user presses play).
-    public static func startActivity(_ appID: AppID, _ backgroundActivity: BackgroundActivity) -> ScenarioAction {
-        ScenarioAction(.startActivity(appID, backgroundActivity))
-    }
-
+    case startActivity(AppID, BackgroundActivity)
     /// `stopActivity`: the app stops a continuous activity now (the user pauses).
-    public static func stopActivity(_ appID: AppID, _ backgroundActivity: BackgroundActivity) -> ScenarioAction {
-        ScenarioAction(.stopActivity(appID, backgroundActivity))
-    }
-
+    case stopActivity(AppID, BackgroundActivity)
     /// `deliver`: a system event for the app (a location event, a push, a Bluetooth or accessory
     /// event, a finished download); the system launches, wakes, queues or drops as the rules say.
-    public static func deliver(_ appID: AppID, _ backgroundEvent: BackgroundEvent) -> ScenarioAction {
-        ScenarioAction(.deliver(appID, backgroundEvent))
-    }
-
+    indirect case deliver(AppID, BackgroundEvent)
     /// `setMemoryCapacity`: the device's memory for apps becomes this many bytes (`mb`).
-    public static func setMemoryCapacity(bytes: Int) -> ScenarioAction {
-        ScenarioAction(.setMemoryCapacity(bytes: bytes))
-    }
-
+    case setMemoryCapacity(bytes: Int)
     /// `setFootprint`: an app's memory footprint becomes this many bytes (`mb`).
-    public static func setFootprint(_ appID: AppID, bytes: Int) -> ScenarioAction {
-        ScenarioAction(.setFootprint(appID, bytes: bytes))
-    }
-
+    case setFootprint(AppID, bytes: Int)
     /// `post`: a system notification for every app in memory.
-    public static func post(_ systemNotification: SystemNotification) -> ScenarioAction {
-        ScenarioAction(.post(systemNotification))
-    }
-
+    indirect case post(SystemNotification)
     /// `setBackgroundAppRefresh`: the device's switch, or one app's when `app` is given.
-    public static func setBackgroundAppRefresh(enabled: Bool, app: AppID?) -> ScenarioAction {
-        ScenarioAction(.setBackgroundAppRefresh(enabled: enabled, app: app))
-    }
-
+    case setBackgroundAppRefresh(enabled: Bool, app: AppID?)
     /// `setBackgroundAppRefreshRestricted`: the device forbids Background App Refresh (for example by
     /// parental controls), or no longer does: every app's status is `restricted` while it does.
-    public static func setBackgroundAppRefreshRestricted(_ value: Bool) -> ScenarioAction {
-        ScenarioAction(.setBackgroundAppRefreshRestricted(value))
-    }
-
+    case setBackgroundAppRefreshRestricted(Bool)
     /// `setLowPowerMode`: Low Power Mode on or off.
-    public static func setLowPowerMode(_ value: Bool) -> ScenarioAction { ScenarioAction(.setLowPowerMode(value)) }
-
+    case setLowPowerMode(Bool)
     /// `setCriticallyLowBattery`: the battery critically low or not (no fetch, refresh, processing or
     /// silent-push wake while it is).
-    public static func setCriticallyLowBattery(_ value: Bool) -> ScenarioAction {
-        ScenarioAction(.setCriticallyLowBattery(value))
-    }
-
+    case setCriticallyLowBattery(Bool)
     /// `setNetwork`: the device's network connection on or off.
-    public static func setNetwork(_ value: Bool) -> ScenarioAction { ScenarioAction(.setNetwork(value)) }
-
+    case setNetwork(Bool)
     /// `setExternalPower`: the device connected to power or not.
-    public static func setExternalPower(_ value: Bool) -> ScenarioAction { ScenarioAction(.setExternalPower(value)) }
-
+    case setExternalPower(Bool)
     /// `setDeviceIdle`: the device idle or not (processing tasks run only while it is idle).
-    public static func setDeviceIdle(_ value: Bool) -> ScenarioAction { ScenarioAction(.setDeviceIdle(value)) }
-
+    case setDeviceIdle(Bool)
     /// `submitTask`: the app submits a task request now (the user tapped Export, say); keys as for
     /// the `submitTask` step. A refusal is recorded in the trace.
-    public static func submitTask(_ appID: AppID, identifier: String, kind: TaskRequest.Kind, earliest: Duration?) -> ScenarioAction {
-        ScenarioAction(.submitTask(appID, identifier: identifier, kind: kind, earliest: earliest))
-    }
-
+    indirect case submitTask(AppID, identifier: String, kind: TaskRequest.Kind, earliest: Duration?)
     /// `cancelContinuedTask`: the user cancels a continued-processing task in the system's interface.
-    public static func cancelContinuedTask(_ appID: AppID, identifier: String) -> ScenarioAction {
-        ScenarioAction(.cancelContinuedTask(appID, identifier: identifier))
-    }
-
+    indirect case cancelContinuedTask(AppID, identifier: String)
     /// `reclaimResources`: the system expires the running continued-processing task with the least progress.
-    public static let reclaimResources = ScenarioAction(.reclaimResources)
-
+    case reclaimResources
     /// `setSystemUnderLoad`: while on, no continued-processing task starts.
-    public static func setSystemUnderLoad(_ value: Bool) -> ScenarioAction {
-        ScenarioAction(.setSystemUnderLoad(value))
-    }
-
+    case setSystemUnderLoad(Bool)
     /// `setBackgroundGPU`: whether the device supports background GPU use for continued processing.
-    public static func setBackgroundGPU(_ value: Bool) -> ScenarioAction { ScenarioAction(.setBackgroundGPU(value)) }
-
+    case setBackgroundGPU(Bool)
     /// `openScene`: the user opens another window of an active scene-based app (`"scenes": "multiple"`).
-    public static func openScene(_ appID: AppID) -> ScenarioAction { ScenarioAction(.openScene(appID)) }
-
+    case openScene(AppID)
     /// `closeScene`: the user closes one window (scene session `scene`, e.g. `"scene-1"`) of the app.
-    public static func closeScene(_ appID: AppID, scene: SceneID) -> ScenarioAction {
-        ScenarioAction(.closeScene(appID, scene: scene))
-    }
-
+    case closeScene(AppID, scene: SceneID)
     /// `reclaimScene`: the system disconnects a background scene of the app to reclaim memory.
-    public static func reclaimScene(_ appID: AppID, scene: SceneID) -> ScenarioAction {
-        ScenarioAction(.reclaimScene(appID, scene: scene))
-    }
-
-    /// The action's name and values, as Swift prints an enum case.
-    public var description: String { "\(base)" }
+    case reclaimScene(AppID, scene: SceneID)
 
     /// The app the action names, if it names one.
     public var app: AppID? {
-        switch base {
+        switch self {
         case .launch(let app), .open(let app), .switchTo(let app), .killFromAppSwitcher(let app),
              .launchInBackground(let app, _), .purge(let app), .terminate(let app, _), .beginTask(let app, _),
              .startActivity(let app, _), .stopActivity(let app, _), .deliver(let app, _), .setFootprint(let app, _),
@@ -223,7 +114,7 @@ public struct ScenarioAction: Sendable, Hashable, CustomStringConvertible {
 
     /// The action's name in scenario files, e.g. `"home"`.
     public var name: String {
-        switch base {
+        switch self {
         case .launch: "launch"
         case .open: "open"
         case .switchTo: "switchTo"

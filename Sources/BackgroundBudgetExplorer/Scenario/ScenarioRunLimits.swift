@@ -21,34 +21,14 @@ public struct ScenarioRunLimits: Sendable, Hashable {
     ///
     /// The limits grow as the model does, so this is a struct with a static member per limit rather than an enum: a
     /// new one is not a breaking change. Compare with `==`, or match in a `switch` that has a `default`.
-    public struct Kind: RawRepresentable, Sendable, Hashable, CaseIterable, CustomStringConvertible {
-        /// The limits the model knows, for the package's own exhaustive switches.
-        package enum Base: String, Sendable, Hashable, CaseIterable {
-            case traceEvents
-            case clockSteps
-        }
-
-        /// The limit, for the package's own exhaustive switches.
-        package let base: Base
-
-        package init(_ base: Base) { self.base = base }
-
-        /// The limit's name, as traces and outside files spell it.
-        public var rawValue: String { base.rawValue }
-
-        /// The limit with that name, or `nil` for one the model does not know.
-        public init?(rawValue: String) {
-            guard let base = Base(rawValue: rawValue) else { return nil }
-            self.base = base
-        }
-
-        /// Every limit the model knows, in declaration order.
-        public static var allCases: [Kind] { Base.allCases.map(Kind.init) }
-
+    #if hasAttribute(nonexhaustive)
+    @nonexhaustive
+    #endif
+    public enum Kind: String, Sendable, Hashable, CaseIterable, CustomStringConvertible {
         /// Trace events recorded.
-        public static let traceEvents = Kind(.traceEvents)
+        case traceEvents
         /// Clock steps taken.
-        public static let clockSteps = Kind(.clockSteps)
+        case clockSteps
 
         /// The limit's name.
         public var description: String { rawValue }

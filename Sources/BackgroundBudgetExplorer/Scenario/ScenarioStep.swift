@@ -14,188 +14,59 @@ import BackgroundBudgetRuntime
 /// The steps grow as the model does, so this is a struct with a static member (a static function for one with
 /// values) per step rather than an enum: a new one is not a breaking change. Compare with `==`, or match in a
 /// `switch` that has a `default`; read a step's values through the property of its name.
-public struct ScenarioStep: Sendable, Hashable, CustomStringConvertible {
-    /// The steps the model knows, with their values, for the package's own exhaustive switches.
-    package enum Base: Sendable, Hashable {
-        case work(Duration)
-        case beginTask(ScenarioTask)
-        case startActivity(BackgroundActivity)
-        case stopActivity(BackgroundActivity)
-        case monitorSignificantChanges
-        case monitorRegion(String)
-        case stopMonitoringSignificantChanges
-        case stopMonitoringRegion(String)
-        case reportCall
-        case setKeepAlive(interval: Duration, work: Duration)
-        case clearKeepAlive
-        case setFootprint(bytes: Int)
-        case setFetchInterval(BackgroundFetchInterval)
-        case registerTask(ScenarioTaskHandler)
-        case submitTask(identifier: String, kind: TaskRequest.Kind, earliest: Duration?)
-        case cancelTaskRequest(identifier: String)
-        case cancelAllTaskRequests
-        case readBackgroundTimeRemaining
-        case completeRemoteNotification(BackgroundFetchResult)
-        case acquireFileLock(String)
-        case releaseFileLock(String)
-    }
-
-    /// The step, for the package's own exhaustive switches.
-    package let base: Base
-
-    package init(_ base: Base) { self.base = base }
-
+#if hasAttribute(nonexhaustive)
+@nonexhaustive
+#endif
+public enum ScenarioStep: Sendable, Hashable {
     /// `work`: the callback spends this long before it returns (``/BackgroundBudget/Application/simulateWork(for:)``).
-    public static func work(_ duration: Duration) -> ScenarioStep { ScenarioStep(.work(duration)) }
-    /// What a ``work(_:)`` step carries; `nil` for any other step.
-    public var work: Duration? {
-        if case .work(let v0) = base { v0 } else { nil }
-    }
-
+    case work(Duration)
     /// `beginTask`: the app begins a finite background task (see ``ScenarioTask``).
-    public static func beginTask(_ scenarioTask: ScenarioTask) -> ScenarioStep {
-        ScenarioStep(.beginTask(scenarioTask))
-    }
-    /// What a ``beginTask(_:)`` step carries; `nil` for any other step.
-    public var beginTask: ScenarioTask? {
-        if case .beginTask(let v0) = base { v0 } else { nil }
-    }
-
+    case beginTask(ScenarioTask)
     /// `startActivity`: the app starts a continuous activity (audio, location updates, …).
-    public static func startActivity(_ backgroundActivity: BackgroundActivity) -> ScenarioStep {
-        ScenarioStep(.startActivity(backgroundActivity))
-    }
-    /// What a ``startActivity(_:)`` step carries; `nil` for any other step.
-    public var startActivity: BackgroundActivity? {
-        if case .startActivity(let v0) = base { v0 } else { nil }
-    }
-
+    case startActivity(BackgroundActivity)
     /// `stopActivity`: the app stops a continuous activity.
-    public static func stopActivity(_ backgroundActivity: BackgroundActivity) -> ScenarioStep {
-        ScenarioStep(.stopActivity(backgroundActivity))
-    }
-    /// What a ``stopActivity(_:)`` step carries; `nil` for any other step.
-    public var stopActivity: BackgroundActivity? {
-        if case .stopActivity(let v0) = base { v0 } else { nil }
-    }
-
+    case stopActivity(BackgroundActivity)
     /// `monitorSignificantChanges`: the app starts significant-change location monitoring.
-    public static let monitorSignificantChanges = ScenarioStep(.monitorSignificantChanges)
-
+    case monitorSignificantChanges
     /// `monitorRegion`: the app starts monitoring a region.
-    public static func monitorRegion(_ value: String) -> ScenarioStep { ScenarioStep(.monitorRegion(value)) }
-    /// What a ``monitorRegion(_:)`` step carries; `nil` for any other step.
-    public var monitorRegion: String? {
-        if case .monitorRegion(let v0) = base { v0 } else { nil }
-    }
-
+    case monitorRegion(String)
     /// `stopMonitoringSignificantChanges`: the app stops significant-change location monitoring.
-    public static let stopMonitoringSignificantChanges = ScenarioStep(.stopMonitoringSignificantChanges)
-
+    case stopMonitoringSignificantChanges
     /// `stopMonitoringRegion`: the app stops monitoring a region.
-    public static func stopMonitoringRegion(_ value: String) -> ScenarioStep {
-        ScenarioStep(.stopMonitoringRegion(value))
-    }
-    /// What a ``stopMonitoringRegion(_:)`` step carries; `nil` for any other step.
-    public var stopMonitoringRegion: String? {
-        if case .stopMonitoringRegion(let v0) = base { v0 } else { nil }
-    }
-
+    case stopMonitoringRegion(String)
     /// `reportCall`: the app reports an incoming call for the VoIP push it is handling.
-    public static let reportCall = ScenarioStep(.reportCall)
-
+    case reportCall
     /// `setKeepAlive`: the app installs the legacy VoIP keep-alive handler, whose run takes `work`.
-    public static func setKeepAlive(interval: Duration, work: Duration) -> ScenarioStep {
-        ScenarioStep(.setKeepAlive(interval: interval, work: work))
-    }
-    /// What a ``setKeepAlive(interval:work:)`` step carries; `nil` for any other step.
-    public var setKeepAlive: (interval: Duration, work: Duration)? {
-        if case .setKeepAlive(let v0, let v1) = base { (interval: v0, work: v1) } else { nil }
-    }
-
+    case setKeepAlive(interval: Duration, work: Duration)
     /// `clearKeepAlive`: the app removes the legacy VoIP keep-alive handler.
-    public static let clearKeepAlive = ScenarioStep(.clearKeepAlive)
-
+    case clearKeepAlive
     /// `setFootprint`: the app's memory footprint becomes this many bytes (`mb` in scenario files).
-    public static func setFootprint(bytes: Int) -> ScenarioStep { ScenarioStep(.setFootprint(bytes: bytes)) }
-    /// What a ``setFootprint(bytes:)`` step carries; `nil` for any other step.
-    public var setFootprint: Int? {
-        if case .setFootprint(let v0) = base { v0 } else { nil }
-    }
-
+    case setFootprint(bytes: Int)
     /// `setFetchInterval`: the app's minimum background fetch interval.
-    public static func setFetchInterval(_ backgroundFetchInterval: BackgroundFetchInterval) -> ScenarioStep {
-        ScenarioStep(.setFetchInterval(backgroundFetchInterval))
-    }
-    /// What a ``setFetchInterval(_:)`` step carries; `nil` for any other step.
-    public var setFetchInterval: BackgroundFetchInterval? {
-        if case .setFetchInterval(let v0) = base { v0 } else { nil }
-    }
-
+    case setFetchInterval(BackgroundFetchInterval)
     /// `registerTask`: the app registers a `BGTaskScheduler` launch handler (see ``ScenarioTaskHandler``).
-    public static func registerTask(_ scenarioTaskHandler: ScenarioTaskHandler) -> ScenarioStep {
-        ScenarioStep(.registerTask(scenarioTaskHandler))
-    }
-    /// What a ``registerTask(_:)`` step carries; `nil` for any other step.
-    public var registerTask: ScenarioTaskHandler? {
-        if case .registerTask(let v0) = base { v0 } else { nil }
-    }
-
+    case registerTask(ScenarioTaskHandler)
     /// `submitTask`: the app submits a task request; `earliest` counts from the moment it submits.
     /// A refused submission is recorded in the trace (`taskSubmitRejected`).
-    public static func submitTask(identifier: String, kind: TaskRequest.Kind, earliest: Duration?) -> ScenarioStep {
-        ScenarioStep(.submitTask(identifier: identifier, kind: kind, earliest: earliest))
-    }
-    /// What a ``submitTask(identifier:kind:earliest:)`` step carries; `nil` for any other step.
-    public var submitTask: (identifier: String, kind: TaskRequest.Kind, earliest: Duration?)? {
-        if case .submitTask(let v0, let v1, let v2) = base { (identifier: v0, kind: v1, earliest: v2) } else { nil }
-    }
-
+    case submitTask(identifier: String, kind: TaskRequest.Kind, earliest: Duration?)
     /// `cancelTaskRequest`: the app cancels its pending task request with this identifier
     /// (``/BackgroundBudget/Application/cancel(taskRequestWithIdentifier:)``); a running task is not affected.
-    public static func cancelTaskRequest(identifier: String) -> ScenarioStep {
-        ScenarioStep(.cancelTaskRequest(identifier: identifier))
-    }
-    /// What a ``cancelTaskRequest(identifier:)`` step carries; `nil` for any other step.
-    public var cancelTaskRequest: String? {
-        if case .cancelTaskRequest(let v0) = base { v0 } else { nil }
-    }
-
+    case cancelTaskRequest(identifier: String)
     /// `cancelAllTaskRequests`: the app cancels every pending task request
     /// (``/BackgroundBudget/Application/cancelAllTaskRequests()``).
-    public static let cancelAllTaskRequests = ScenarioStep(.cancelAllTaskRequests)
+    case cancelAllTaskRequests
     /// `readBackgroundTimeRemaining`: the app reads its remaining background time, recorded in the trace
     /// (``/BackgroundBudget/Application/recordBackgroundTimeRemaining()``).
-    public static let readBackgroundTimeRemaining = ScenarioStep(.readBackgroundTimeRemaining)
-
+    case readBackgroundTimeRemaining
     /// `completeRemoteNotification`: the app calls the completion handler of the silent push it is
     /// handling (``/BackgroundBudget/Application/completeRemoteNotification(_:)``), which ends its window;
     /// without it, a push delivered in the background terminates the app when its window ends.
-    public static func completeRemoteNotification(_ backgroundFetchResult: BackgroundFetchResult) -> ScenarioStep {
-        ScenarioStep(.completeRemoteNotification(backgroundFetchResult))
-    }
-    /// What a ``completeRemoteNotification(_:)`` step carries; `nil` for any other step.
-    public var completeRemoteNotification: BackgroundFetchResult? {
-        if case .completeRemoteNotification(let v0) = base { v0 } else { nil }
-    }
-
+    case completeRemoteNotification(BackgroundFetchResult)
     /// `acquireFileLock`: take a lock on the file at `path` (``/BackgroundBudget/Application/acquireFileLock(_:)``):
     /// suspended while it holds one, the app is killed (`0xdead10cc`).
-    public static func acquireFileLock(_ value: String) -> ScenarioStep { ScenarioStep(.acquireFileLock(value)) }
-    /// What an ``acquireFileLock(_:)`` step carries; `nil` for any other step.
-    public var acquireFileLock: String? {
-        if case .acquireFileLock(let v0) = base { v0 } else { nil }
-    }
-
+    case acquireFileLock(String)
     /// `releaseFileLock`: release the lock on the file at `path`.
-    public static func releaseFileLock(_ value: String) -> ScenarioStep { ScenarioStep(.releaseFileLock(value)) }
-    /// What a ``releaseFileLock(_:)`` step carries; `nil` for any other step.
-    public var releaseFileLock: String? {
-        if case .releaseFileLock(let v0) = base { v0 } else { nil }
-    }
-
-    /// The step's name and values, as Swift prints an enum case.
-    public var description: String { "\(base)" }
+    case releaseFileLock(String)
 
     /// One word of the behaviour vocabulary.
     package struct Verb: Sendable {
@@ -357,7 +228,7 @@ public struct ScenarioStep: Sendable, Hashable, CustomStringConvertible {
 
     /// Does the step inside a callback, on the app's executor.
     func perform(in application: Application) {
-        switch base {
+        switch self {
         case .work(let duration): application.simulateWork(for: duration)
         case .beginTask(let task): task.begin(in: application)
         case .startActivity(let activity): try? application.startActivity(activity)

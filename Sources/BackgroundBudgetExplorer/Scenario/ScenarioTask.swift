@@ -18,34 +18,11 @@ public struct ScenarioTask: Sendable, Hashable {
     ///
     /// The responses grow as the model does, so this is a struct with a static member per response rather than an
     /// enum: a new one is not a breaking change. Compare with `==`, or match in a `switch` that has a `default`.
-    public struct ExpirationResponse: RawRepresentable, Sendable, Hashable, CaseIterable, CustomStringConvertible {
-        /// The responses the model knows, for the package's own exhaustive switches.
-        package enum Base: String, Sendable, Hashable, CaseIterable {
-            case end
-            case ignore
-        }
-
-        /// The response, for the package's own exhaustive switches.
-        package let base: Base
-
-        package init(_ base: Base) { self.base = base }
-
-        /// The response's name, as traces and outside files spell it.
-        public var rawValue: String { base.rawValue }
-
-        /// The response with that name, or `nil` for one the model does not know.
-        public init?(rawValue: String) {
-            guard let base = Base(rawValue: rawValue) else { return nil }
-            self.base = base
-        }
-
-        /// Every response the model knows, in declaration order.
-        public static var allCases: [ExpirationResponse] { Base.allCases.map(ExpirationResponse.init) }
-
+    public enum ExpirationResponse: String, Sendable, Hashable, CaseIterable, CustomStringConvertible {
         /// End the task.
-        public static let end = ExpirationResponse(.end)
+        case end
         /// Do nothing.
-        public static let ignore = ExpirationResponse(.ignore)
+        case ignore
 
         /// The response's name.
         public var description: String { rawValue }

@@ -153,7 +153,7 @@ public struct TaskScheduler: Sendable {
     /// A pending lower-level request in this API's types, with its earliest begin date in both forms.
     static func request(_ request: TaskRequest, on system: BackgroundSystem) -> any ScheduledTaskRequest {
         let begin = TaskBeginTime(date: request.earliestBeginDate.map(system.date(at:)), instant: request.earliestBeginDate)
-        switch request.kind.base {
+        switch request.kind {
         case .appRefresh:
             var refresh = AppRefreshTaskRequest(identifier: request.identifier)
             refresh.earliestBegin = begin

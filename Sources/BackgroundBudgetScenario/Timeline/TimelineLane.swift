@@ -55,7 +55,7 @@ struct TimelineLane {
         let t = event.time.nanoseconds
         let mark = TimelineMark(event.kind)
         tracker.record(event)
-        if case .allowanceStarted(let until) = event.kind.base {
+        if case .allowanceStarted(let until) = event.kind {
             allowances.append((t, until.nanoseconds, nil))
         }
         if case .state(let state) = mark {
@@ -92,8 +92,8 @@ struct TimelineLane {
 
     /// The visible label for something the user did, or `nil`.
     static func switchLabel(_ event: TraceEvent) -> String? {
-        guard case .stateChange(_, let cause) = event.kind.base else { return nil }
-        return switch cause.base {
+        guard case .stateChange(_, let cause) = event.kind else { return nil }
+        return switch cause {
         case .launch: "launch"
         case .pressHome: "Home"
         case .switchAway: "switched away"
@@ -115,7 +115,7 @@ struct TimelineLane {
         var text = "t=\(formatSeconds(event.time.nanoseconds))s \(event.eventName)"
         if let state = event.state { text += " → \(state)" }
         if let name = event.name, event.callback == nil { text += " \(name)" }
-        if case .deviceChanged(let change) = event.kind.base { text += " \(change.value)" }
+        if case .deviceChanged(let change) = event.kind { text += " \(change.value)" }
         if let reason = event.reason { text += " (\(reason)\(event.code.map { ", \($0)" } ?? ""))" }
         return text
     }

@@ -45,7 +45,7 @@ enum TimelineMark: Sendable, Hashable {
 
     /// The mark for a trace event.
     init(_ kind: TraceEvent.Kind) {
-        switch kind.base {
+        switch kind {
         case .stateChange(let state, _): self = .state(state)
         case .callback, .sceneCallback: self = .callback
         case .exit: self = .exit

@@ -62,7 +62,7 @@ struct TimelineSpanTracker: Sendable {
 
     mutating func record(_ event: TraceEvent) {
         let t = event.time.nanoseconds
-        switch event.kind.base {
+        switch event.kind {
         case .activityStarted(let activity): start("activity \(activity)", .activity, Self.label(of: activity), at: t)
         case .activityStopped(let activity): stop("activity \(activity)", at: t, "stopped")
         case .backgroundTaskBegan(let task, let name):
@@ -114,7 +114,7 @@ struct TimelineSpanTracker: Sendable {
     /// The label of a condition that is out of the ordinary, or `nil` for the usual value (which
     /// ends the span): Low Power Mode on, Background App Refresh off, no network, …
     static func label(of change: DeviceChange) -> String? {
-        switch change.base {
+        switch change {
         case .lowPowerMode(let on): on ? "Low Power Mode" : nil
         case .criticallyLowBattery(let on): on ? "critically low battery" : nil
         case .reboot: nil        // an instant, not a condition that lasts

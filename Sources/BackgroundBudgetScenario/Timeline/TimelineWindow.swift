@@ -74,49 +74,20 @@ public struct TimelineWindow: Sendable, Hashable {
 /// The errors grow as the model does, so this is a struct with a static member (a static function for one with
 /// values) per error rather than an enum: a new one is not a breaking change. Compare with `==`, or match in a
 /// `switch` that has a `default`; read an error's values through the property of its name.
-public struct TimelineWindowError: Error, Sendable, Hashable, CustomStringConvertible {
-    /// The errors the model knows, with their values, for the package's own exhaustive switches.
-    package enum Base: Sendable, Hashable {
-        case notADuration(option: String, value: String)
-        case emptyWindow(from: BudgetInstant, to: BudgetInstant)
-        case outsideRun(option: String, value: BudgetInstant, runEnd: BudgetInstant)
-    }
-
-    /// The error, for the package's own exhaustive switches.
-    package let base: Base
-
-    package init(_ base: Base) { self.base = base }
-
+#if hasAttribute(nonexhaustive)
+@nonexhaustive
+#endif
+public enum TimelineWindowError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The value of `option` is not a duration.
-    public static func notADuration(option: String, value: String) -> TimelineWindowError {
-        TimelineWindowError(.notADuration(option: option, value: value))
-    }
-    /// What a ``notADuration(option:value:)`` error carries; `nil` for any other error.
-    public var notADuration: (option: String, value: String)? {
-        if case .notADuration(let v0, let v1) = base { (option: v0, value: v1) } else { nil }
-    }
-
+    case notADuration(option: String, value: String)
     /// The window's start is not before its end.
-    public static func emptyWindow(from: BudgetInstant, to: BudgetInstant) -> TimelineWindowError {
-        TimelineWindowError(.emptyWindow(from: from, to: to))
-    }
-    /// What an ``emptyWindow(from:to:)`` error carries; `nil` for any other error.
-    public var emptyWindow: (from: BudgetInstant, to: BudgetInstant)? {
-        if case .emptyWindow(let v0, let v1) = base { (from: v0, to: v1) } else { nil }
-    }
-
+    case emptyWindow(from: BudgetInstant, to: BudgetInstant)
     /// The value of `option` is after the run's end.
-    public static func outsideRun(option: String, value: BudgetInstant, runEnd: BudgetInstant) -> TimelineWindowError {
-        TimelineWindowError(.outsideRun(option: option, value: value, runEnd: runEnd))
-    }
-    /// What an ``outsideRun(option:value:runEnd:)`` error carries; `nil` for any other error.
-    public var outsideRun: (option: String, value: BudgetInstant, runEnd: BudgetInstant)? {
-        if case .outsideRun(let v0, let v1, let v2) = base { (option: v0, value: v1, runEnd: v2) } else { nil }
-    }
+    case outsideRun(option: String, value: BudgetInstant, runEnd: BudgetInstant)
 
     /// The problem in a sentence, e.g. `--from '6x' is not a duration: …`.
     public var description: String {
-        switch base {
+        switch self {
         case .notADuration(let option, let value):
             "\(option) '\(BoundedText.clipped(value))' is not a duration: write seconds (90, 1.5) or a number with a unit, "
                 + "ms, s, min, h or d (250ms, 90s, 15min, 6h)"

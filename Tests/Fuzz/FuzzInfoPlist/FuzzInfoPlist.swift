@@ -38,7 +38,7 @@ enum InfoPlistCheck {
             if let key = error.key {
                 // A value nested too deep is reported under whichever root key holds it; any other error
                 // names a key the manifest reads.
-                if case .nestedTooDeep = error.problem.base {
+                if case .nestedTooDeep = error.problem {
                     // (Only checkable for ASCII keys in files that are not UTF-16.)
                     let checkable = key.utf8.allSatisfy { $0 < 0x80 } && !bytes.starts(with: [0xFE, 0xFF]) && !bytes.starts(with: [0xFF, 0xFE])
                     try require(!checkable || contains(bytes, Array(key.utf8)), "the error names the key \(key), which is not in the input")
@@ -46,7 +46,7 @@ enum InfoPlistCheck {
                     try require(keys.contains(String(key.prefix { $0 != "[" })), "the error names the key \(key)")
                 }
             }
-            if case .unreadable = error.problem.base { throw PropertyFailure("unreadable for bytes in memory: \(error)") }
+            if case .unreadable = error.problem { throw PropertyFailure("unreadable for bytes in memory: \(error)") }
             _ = error.description
             return
         }

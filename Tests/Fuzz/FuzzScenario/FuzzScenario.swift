@@ -33,12 +33,12 @@ enum ScenarioCheck {
             let end = SourcePosition.end(of: bytes)
             try require(position.line >= 1 && position.column >= 1 && position <= end,
                         "position \(position) outside the text, which ends at \(end): \(error)")
-            if case .eventRefused = error.problem.base { throw PropertyFailure("decoding ran an event: \(error)") }
+            if case .eventRefused = error.problem { throw PropertyFailure("decoding ran an event: \(error)") }
             #if DEBUG || FUZZING
             if let syntaxError {
                 try require(error.problem == .malformedJSON(syntaxError.message) && error.path == syntaxError.path.description,
                             "malformed JSON reported as \(error), the parser said \(syntaxError.message) at \(syntaxError.path)")
-            } else if case .malformedJSON = error.problem.base {
+            } else if case .malformedJSON = error.problem {
                 throw PropertyFailure("well-formed JSON reported as malformed: \(error)")
             }
             #endif
@@ -65,7 +65,7 @@ enum ScenarioCheck {
             run = try scenario.run()
         } catch {
             // Only the lifecycle or a missing task stops a valid scenario, at an event with a position.
-            switch error.problem.base {
+            switch error.problem {
             case .eventRefused, .taskNotFound: break
             default: throw PropertyFailure("a valid scenario's run failed with \(error)")
             }

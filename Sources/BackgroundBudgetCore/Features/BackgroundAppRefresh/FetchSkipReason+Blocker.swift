@@ -5,7 +5,7 @@ extension FetchSkipReason {
     /// switch is ``FetchSkipReason/backgroundAppRefreshOff``; `nil` for a blocker that does not skip an
     /// opportunity (it stops fetches being planned, or only describes the plan).
     package init?(_ blocker: FetchBlocker) {
-        switch blocker.base {
+        switch blocker {
         case .backgroundAppRefreshOff, .backgroundAppRefreshOffForDevice, .lowPowerMode, .backgroundAppRefreshRestricted:
             self = .backgroundAppRefreshOff
         case .criticallyLowBattery: self = .criticallyLowBattery

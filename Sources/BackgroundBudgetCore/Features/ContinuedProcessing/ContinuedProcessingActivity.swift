@@ -8,34 +8,20 @@ public struct ContinuedProcessingActivity: Sendable, Hashable, CustomStringConve
     /// The phases grow as the model does, so this is a struct with a static member (a static function for one with
     /// values) per phase rather than an enum: a new one is not a breaking change. Compare with `==`, or match in a
     /// `switch` that has a `default`; read a phase's values through the property of its name.
-    public struct Phase: Sendable, Hashable, CustomStringConvertible {
-        /// The phases the model knows, with their values, for the package's own exhaustive switches.
-        package enum Base: Sendable, Hashable {
-            case queued(position: Int)
-            case running
-            case expiring
-        }
-
-        /// The phase, for the package's own exhaustive switches.
-        package let base: Base
-
-        package init(_ base: Base) { self.base = base }
-
+    #if hasAttribute(nonexhaustive)
+    @nonexhaustive
+    #endif
+    public enum Phase: Sendable, Hashable, CustomStringConvertible {
         /// Waiting in the system's queue at this position (0 is next).
-        public static func queued(position: Int) -> Phase { Phase(.queued(position: position)) }
-        /// What a ``queued(position:)`` phase carries; `nil` for any other phase.
-        public var queued: Int? {
-            if case .queued(let v0) = base { v0 } else { nil }
-        }
-
+        case queued(position: Int)
         /// Running.
-        public static let running = Phase(.running)
+        case running
         /// Expired (cancelled by the user or reclaimed) and not yet completed by the app.
-        public static let expiring = Phase(.expiring)
+        case expiring
 
         /// `queued(position: 0)`, `running`, `expiring`.
         public var description: String {
-            switch base {
+            switch self {
             case .queued(let position): "queued(position: \(position))"
             case .running: "running"
             case .expiring: "expiring"

@@ -7,35 +7,12 @@ public struct ContinuedProcessingOptions: Sendable, Hashable {
     ///
     /// The strategies grow as the model does, so this is a struct with a static member per strategy rather than an
     /// enum: a new one is not a breaking change. Compare with `==`, or match in a `switch` that has a `default`.
-    public struct SubmissionStrategy: RawRepresentable, Sendable, Hashable, CaseIterable, CustomStringConvertible {
-        /// The strategies the model knows, for the package's own exhaustive switches.
-        package enum Base: String, Sendable, Hashable, CaseIterable {
-            case queue
-            case fail
-        }
-
-        /// The strategy, for the package's own exhaustive switches.
-        package let base: Base
-
-        package init(_ base: Base) { self.base = base }
-
-        /// The strategy's name, as traces and outside files spell it.
-        public var rawValue: String { base.rawValue }
-
-        /// The strategy with that name, or `nil` for one the model does not know.
-        public init?(rawValue: String) {
-            guard let base = Base(rawValue: rawValue) else { return nil }
-            self.base = base
-        }
-
-        /// Every strategy the model knows, in declaration order.
-        public static var allCases: [SubmissionStrategy] { Base.allCases.map(SubmissionStrategy.init) }
-
+    public enum SubmissionStrategy: String, Sendable, Hashable, CaseIterable, CustomStringConvertible {
         /// Put the request at the back of the system's queue; it starts as soon as it can. The
         /// default. Queued requests are cancelled when the user removes the app from the app switcher.
-        public static let queue = SubmissionStrategy(.queue)
+        case queue
         /// Refuse the request with ``TaskSchedulerError/Code/immediateRunIneligible``.
-        public static let fail = SubmissionStrategy(.fail)
+        case fail
 
         /// The strategy's name.
         public var description: String { rawValue }

@@ -149,7 +149,7 @@ extension DeviceCore {
             if let running = records[slot(app)].taskRequests.running[number] { activities.append(running.activity(app: app)) }
         }
         for (position, queued) in continued.queue.enumerated() {
-            guard case .continuedProcessing(let options) = queued.pending.request.kind.base else { continue }
+            guard case .continuedProcessing(let options) = queued.pending.request.kind else { continue }
             activities.append(ContinuedProcessingActivity(
                 app: queued.app, identifier: queued.pending.request.identifier, title: options.title, subtitle: options.subtitle,
                 phase: .queued(position: position), completedUnitCount: 0, totalUnitCount: 0))

@@ -13,84 +13,43 @@ import BudgetTime
 /// default: print(blocker)
 /// }
 /// ```
-public struct FetchBlocker: Sendable, Hashable, CustomStringConvertible {
-    /// The blockers the model knows, with their values, for the package's own exhaustive switches.
-    package enum Base: Sendable, Hashable {
-        case fetchModeMissing
-        case usesTaskScheduler
-        case exitsOnSuspend
-        case intervalNever
-        case backgroundAppRefreshOff
-        case backgroundAppRefreshOffForDevice
-        case lowPowerMode
-        case backgroundAppRefreshRestricted
-        case criticallyLowBattery
-        case killedByUser
-        case inForeground
-        case fetchInProgress
-        case notBefore(BudgetInstant)
-        case throttled(factor: Double)
-    }
-
-    /// The blocker, for the package's own exhaustive switches.
-    package let base: Base
-
-    package init(_ base: Base) { self.base = base }
-
+#if hasAttribute(nonexhaustive)
+@nonexhaustive
+#endif
+public enum FetchBlocker: Sendable, Hashable, CustomStringConvertible {
     /// `UIBackgroundModes` does not declare `fetch`.
-    public static let fetchModeMissing = FetchBlocker(Base.fetchModeMissing)
-
+    case fetchModeMissing
     /// The app has `BGTaskSchedulerPermittedIdentifiers`, which turn legacy fetch off [S44].
-    public static let usesTaskScheduler = FetchBlocker(Base.usesTaskScheduler)
-
+    case usesTaskScheduler
     /// The app exits on suspend: it is never woken in the background.
-    public static let exitsOnSuspend = FetchBlocker(Base.exitsOnSuspend)
-
+    case exitsOnSuspend
     /// The app's minimum fetch interval is `never` (the default).
-    public static let intervalNever = FetchBlocker(Base.intervalNever)
-
+    case intervalNever
     /// The app's own Background App Refresh switch is off.
-    public static let backgroundAppRefreshOff = FetchBlocker(Base.backgroundAppRefreshOff)
-
+    case backgroundAppRefreshOff
     /// Background App Refresh is off for the whole device (Settings › General › Background App Refresh).
-    public static let backgroundAppRefreshOffForDevice = FetchBlocker(Base.backgroundAppRefreshOffForDevice)
-
+    case backgroundAppRefreshOffForDevice
     /// Low Power Mode is on, which turns Background App Refresh off for every app [S60][S66].
-    public static let lowPowerMode = FetchBlocker(Base.lowPowerMode)
-
+    case lowPowerMode
     /// The device forbids Background App Refresh (for example parental controls) [S61].
-    public static let backgroundAppRefreshRestricted = FetchBlocker(Base.backgroundAppRefreshRestricted)
-
+    case backgroundAppRefreshRestricted
     /// The battery is critically low, which stops background fetches like Low Power Mode [S59].
-    public static let criticallyLowBattery = FetchBlocker(Base.criticallyLowBattery)
-
+    case criticallyLowBattery
     /// The user killed the app from the app switcher and has not opened it since.
-    public static let killedByUser = FetchBlocker(Base.killedByUser)
-
+    case killedByUser
     /// The app is on screen; opportunities while it is are skipped.
-    public static let inForeground = FetchBlocker(Base.inForeground)
-
+    case inForeground
     /// A fetch is running.
-    public static let fetchInProgress = FetchBlocker(Base.fetchInProgress)
-
+    case fetchInProgress
     /// The next opportunity the fetch model planned is at this instant.
-    public static func notBefore(_ value: BudgetInstant) -> FetchBlocker { FetchBlocker(.notBefore(value)) }
-    /// What a ``notBefore(_:)`` blocker carries; `nil` for any other blocker.
-    public var notBefore: BudgetInstant? {
-        if case .notBefore(let v0) = base { v0 } else { nil }
-    }
-
+    case notBefore(BudgetInstant)
     /// Recent `noData`, `failed` or slow fetches stretched the gap between opportunities by this
     /// factor (the fetch model's factor); `newData` shrinks it again.
-    public static func throttled(factor: Double) -> FetchBlocker { FetchBlocker(.throttled(factor: factor)) }
-    /// What a ``throttled(factor:)`` blocker carries; `nil` for any other blocker.
-    public var throttled: Double? {
-        if case .throttled(let v0) = base { v0 } else { nil }
-    }
+    case throttled(factor: Double)
 
     /// A sentence.
     public var description: String {
-        switch base {
+        switch self {
         case .fetchModeMissing: "UIBackgroundModes does not declare \"fetch\"."
         case .usesTaskScheduler: "The app has BGTaskSchedulerPermittedIdentifiers, which turn legacy background fetch off."
         case .exitsOnSuspend: "The app exits on suspend, so it is never woken in the background."

@@ -14,51 +14,27 @@ import BudgetTime
 /// ```
 ///
 /// Sources: [S14][S17].
-public struct BackgroundTaskDenial: RawRepresentable, Sendable, Hashable, CaseIterable, CustomStringConvertible, Error {
-    /// The denials the model knows, for the package's own exhaustive switches.
-    package enum Base: String, Sendable, Hashable, CaseIterable {
-        case allowanceSpent
-        case suspended
-        case notRunning
-        case exitsOnSuspend
-        case terminating
-        case tooManyTasks
-    }
-
-    /// The denial, for the package's own exhaustive switches.
-    package let base: Base
-
-    package init(_ base: Base) { self.base = base }
-
-    /// The denial's name, as traces and outside files spell it.
-    public var rawValue: String { base.rawValue }
-
-    /// The denial with that name, or `nil` for a name the model does not know.
-    public init?(rawValue: String) {
-        guard let base = Base(rawValue: rawValue) else { return nil }
-        self.base = base
-    }
-
-    /// Every denial the model knows, in declaration order.
-    public static var allCases: [BackgroundTaskDenial] { Base.allCases.map(BackgroundTaskDenial.init) }
-
+#if hasAttribute(nonexhaustive)
+@nonexhaustive
+#endif
+public enum BackgroundTaskDenial: String, Sendable, Hashable, CaseIterable, CustomStringConvertible, Error {
     /// The app's background allowance is used up.
-    public static let allowanceSpent = BackgroundTaskDenial(Base.allowanceSpent)
+    case allowanceSpent
     /// The app is suspended and executes no code.
-    public static let suspended = BackgroundTaskDenial(Base.suspended)
+    case suspended
     /// The app is not running.
-    public static let notRunning = BackgroundTaskDenial(Base.notRunning)
+    case notRunning
     /// The app sets `UIApplicationExitsOnSuspend` and never runs in the background.
-    public static let exitsOnSuspend = BackgroundTaskDenial(Base.exitsOnSuspend)
+    case exitsOnSuspend
     /// The app is being terminated (`applicationWillTerminate` is running).
-    public static let terminating = BackgroundTaskDenial(Base.terminating)
+    case terminating
     /// The app already holds the maximum number of task assertions; asking for one more terminated it
     /// (`0xbada5e47`).
-    public static let tooManyTasks = BackgroundTaskDenial(Base.tooManyTasks)
+    case tooManyTasks
 
     /// A sentence saying why.
     public var description: String {
-        switch base {
+        switch self {
         case .allowanceSpent: "the background allowance is used up"
         case .suspended: "the app is suspended"
         case .notRunning: "the app is not running"

@@ -12,38 +12,17 @@ import BudgetTime
 /// default: print(problem)   // its name
 /// }
 /// ```
-public struct BackgroundTaskEndProblem: RawRepresentable, Sendable, Hashable, CaseIterable, CustomStringConvertible {
-    /// The problems the model knows, for the package's own exhaustive switches.
-    package enum Base: String, Sendable, Hashable, CaseIterable {
-        case invalidIdentifier
-        case unknownTask
-        case alreadyEnded
-    }
-
-    /// The problem, for the package's own exhaustive switches.
-    package let base: Base
-
-    package init(_ base: Base) { self.base = base }
-
-    /// The problem's name, as traces and outside files spell it.
-    public var rawValue: String { base.rawValue }
-
-    /// The problem with that name, or `nil` for a name the model does not know.
-    public init?(rawValue: String) {
-        guard let base = Base(rawValue: rawValue) else { return nil }
-        self.base = base
-    }
-
-    /// Every problem the model knows, in declaration order.
-    public static var allCases: [BackgroundTaskEndProblem] { Base.allCases.map(BackgroundTaskEndProblem.init) }
+#if hasAttribute(nonexhaustive)
+@nonexhaustive
+#endif
+public enum BackgroundTaskEndProblem: String, Sendable, Hashable, CaseIterable, CustomStringConvertible {
+    /// The identifier was ``BackgroundTaskIdentifier/invalid``.
+    case invalidIdentifier
+    /// No task with this identifier was ever begun by this app.
+    case unknownTask
+    /// The task was already ended, or ended when its app terminated.
+    case alreadyEnded
 
     /// The problem's name.
     public var description: String { rawValue }
-
-    /// The identifier was ``BackgroundTaskIdentifier/invalid``.
-    public static let invalidIdentifier = BackgroundTaskEndProblem(Base.invalidIdentifier)
-    /// No task with this identifier was ever begun by this app.
-    public static let unknownTask = BackgroundTaskEndProblem(Base.unknownTask)
-    /// The task was already ended, or ended when its app terminated.
-    public static let alreadyEnded = BackgroundTaskEndProblem(Base.alreadyEnded)
 }

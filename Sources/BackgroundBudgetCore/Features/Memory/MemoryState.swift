@@ -32,7 +32,7 @@ package struct MemoryState: Sendable {
     /// first and largest footprint among equals (xnu's order within a band [S101]).
     /// - Parameter order: The policy's ``BudgetPolicy/jetsamOrderWithinBand``.
     func purgeRank(_ order: JetsamOrder) -> (Int64, Int64) {
-        switch order.base {
+        switch order {
         case .largestFootprint: (Int64(-footprint), lastUsed.nanoseconds)
         case .leastRecentlyUsed: (lastUsed.nanoseconds, Int64(-footprint))
         }

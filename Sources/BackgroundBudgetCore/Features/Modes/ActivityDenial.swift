@@ -12,41 +12,20 @@ import BudgetTime
 /// default: print(denial)   // its name
 /// }
 /// ```
-public struct ActivityDenial: RawRepresentable, Sendable, Hashable, CaseIterable, CustomStringConvertible, Error {
-    /// The denials the model knows, for the package's own exhaustive switches.
-    package enum Base: String, Sendable, Hashable, CaseIterable {
-        case modeNotDeclared
-        case notRunning
-        case exitsOnSuspend
-    }
-
-    /// The denial, for the package's own exhaustive switches.
-    package let base: Base
-
-    package init(_ base: Base) { self.base = base }
-
-    /// The denial's name, as traces and outside files spell it.
-    public var rawValue: String { base.rawValue }
-
-    /// The denial with that name, or `nil` for a name the model does not know.
-    public init?(rawValue: String) {
-        guard let base = Base(rawValue: rawValue) else { return nil }
-        self.base = base
-    }
-
-    /// Every denial the model knows, in declaration order.
-    public static var allCases: [ActivityDenial] { Base.allCases.map(ActivityDenial.init) }
-
+#if hasAttribute(nonexhaustive)
+@nonexhaustive
+#endif
+public enum ActivityDenial: String, Sendable, Hashable, CaseIterable, CustomStringConvertible, Error {
     /// The app does not declare the activity's mode in `UIBackgroundModes`.
-    public static let modeNotDeclared = ActivityDenial(Base.modeNotDeclared)
+    case modeNotDeclared
     /// The app is not running or is suspended.
-    public static let notRunning = ActivityDenial(Base.notRunning)
+    case notRunning
     /// The app sets `UIApplicationExitsOnSuspend` and never runs in the background.
-    public static let exitsOnSuspend = ActivityDenial(Base.exitsOnSuspend)
+    case exitsOnSuspend
 
     /// A sentence saying why.
     public var description: String {
-        switch base {
+        switch self {
         case .modeNotDeclared: "the app does not declare the background mode"
         case .notRunning: "the app is not running"
         case .exitsOnSuspend: "the app exits on suspend"

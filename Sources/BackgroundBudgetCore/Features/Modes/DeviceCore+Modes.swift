@@ -77,7 +77,7 @@ extension DeviceCore {
             return (.delivered, deliverNow(event, to: app, at: now))
         }
         if let gate = exitsOnSuspendGate(slot: s) { return drop(EventDropReason(gate)) }
-        switch event.base {
+        switch event {
         case .significantLocationChange, .regionBoundary:
             // Monitoring, not the `location` mode, is what relaunches the app [S29][S32].
             if !records[s].modes.monitors(event) { return drop(.notMonitoring) }

@@ -51,7 +51,7 @@ package struct ModeState: Sendable {
     /// Whether a location event is one the app monitors, which is what relaunches it [S29][S32];
     /// `false` for any other event.
     func monitors(_ event: BackgroundEvent) -> Bool {
-        switch event.base {
+        switch event {
         case .significantLocationChange: monitorsSignificantChanges
         case .regionBoundary(let region): monitoredRegions.contains(region)
         default: false

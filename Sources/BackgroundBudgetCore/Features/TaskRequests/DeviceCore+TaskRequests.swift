@@ -83,7 +83,7 @@ extension DeviceCore {
     /// Submits a request (`BGTaskScheduler.submit`): refused with the error Apple's method throws, or
     /// pending (and run at once if its conditions hold).
     package mutating func submitTask(_ request: TaskRequest, app: AppID, at now: BudgetInstant) -> (TaskSchedulerError?, [Effect]) {
-        if case .continuedProcessing(let options) = request.kind.base {
+        if case .continuedProcessing(let options) = request.kind {
             return submitContinuedProcessing(request, options, app: app, at: now)
         }
         let s = slot(app)
@@ -117,7 +117,7 @@ extension DeviceCore {
         // An app that exits on suspend is never woken in the background, and on screen no task starts.
         if let gate = exitsOnSuspendGate(slot: s) { blockers.append(TaskRequestBlocker(gate)) }
         if let blocker = startBlocker(slot: s) { blockers.append(blocker) }
-        if case .processing(let network, let power) = pending.request.kind.base {
+        if case .processing(let network, let power) = pending.request.kind {
             if !conditions.deviceIdle { blockers.append(.deviceNotIdle) }
             if power, !conditions.externalPower { blockers.append(.noExternalPower) }
             if network, !conditions.networkAvailable { blockers.append(.noNetwork) }

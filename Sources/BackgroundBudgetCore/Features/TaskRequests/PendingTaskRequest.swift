@@ -18,7 +18,7 @@ package struct PendingTaskRequest: Sendable {
     /// earliest begin date; a continued-processing request for nothing [S47].
     package func notBefore(_ policy: BudgetPolicy) -> BudgetInstant {
         let earliest = request.earliestBeginDate ?? submittedAt
-        switch request.kind.base {
+        switch request.kind {
         case .appRefresh: return max(earliest, submittedAt + policy.minimumFetchInterval)
         case .processing: return earliest
         case .continuedProcessing: return submittedAt   // the earliest begin date is ignored [S47]

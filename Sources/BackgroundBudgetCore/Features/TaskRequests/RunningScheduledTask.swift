@@ -45,7 +45,7 @@ package struct RunningScheduledTask: Sendable {
     /// (``TaskRequestState/allotmentStart``), and from the task's own start when there is none.
     package func deadline(_ policy: BudgetPolicy, allotmentStart: BudgetInstant? = nil) -> BudgetInstant? {
         let start = allotmentStart ?? started
-        switch kind.base {
+        switch kind {
         case .appRefresh:
             return start + policy.fetchRuntime - (expiredAt == nil ? policy.expirationWarningLead : .zero)
         case .processing:
@@ -60,7 +60,7 @@ package struct RunningScheduledTask: Sendable {
     /// subtitle.
     init(_ request: TaskRequest, started: BudgetInstant) {
         self.init(identifier: request.identifier, kind: request.kind, started: started)
-        if case .continuedProcessing(let options) = request.kind.base { (title, subtitle) = (options.title, options.subtitle) }
+        if case .continuedProcessing(let options) = request.kind { (title, subtitle) = (options.title, options.subtitle) }
     }
 
     /// What the system does when the task's deadline passes.
@@ -77,7 +77,7 @@ package struct RunningScheduledTask: Sendable {
     /// expires at its cap; an expired processing or continued-processing task is marked failed; `nil`
     /// for a running continued-processing task (it has no deadline).
     var actionAtDeadline: DeadlineAction? {
-        switch (kind.base, expiredAt) {
+        switch (kind, expiredAt) {
         case (.appRefresh, nil): .expire(.runtimeEnding)
         case (.appRefresh, _?): .killApp
         case (.processing, nil): .expire(.runtimeCap)
@@ -90,7 +90,7 @@ package struct RunningScheduledTask: Sendable {
     /// in use, external power it requires was lost, the network it requires was lost; `nil` while its
     /// conditions hold, for another kind of task, and for a task that already expired.
     func lostConditions(_ conditions: DeviceConditions) -> TaskExpiryReason? {
-        guard expiredAt == nil, case .processing(let network, let power) = kind.base else { return nil }
+        guard expiredAt == nil, case .processing(let network, let power) = kind else { return nil }
         if !conditions.deviceIdle { return .deviceInUse }
         if power && !conditions.externalPower { return .externalPowerLost }
         if network && !conditions.networkAvailable { return .networkLost }

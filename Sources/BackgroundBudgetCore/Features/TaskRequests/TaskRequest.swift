@@ -13,59 +13,36 @@ public struct TaskRequest: Sendable, Hashable, CustomStringConvertible {
     /// The kinds grow as the model does, so this is a struct with a static member (a static function for one with
     /// values) per kind rather than an enum: a new one is not a breaking change. Compare with `==`, or match in a
     /// `switch` that has a `default`; read a kind's values through the property of its name.
-    public struct Kind: Sendable, Hashable, CustomStringConvertible {
-        /// The kinds the model knows, with their values, for the package's own exhaustive switches.
-        package enum Base: Sendable, Hashable {
-            case appRefresh
-            case processing(requiresNetworkConnectivity: Bool, requiresExternalPower: Bool)
-            case continuedProcessing(ContinuedProcessingOptions)
-        }
-
-        /// The kind, for the package's own exhaustive switches.
-        package let base: Base
-
-        package init(_ base: Base) { self.base = base }
-
+    #if hasAttribute(nonexhaustive)
+    @nonexhaustive
+    #endif
+    public enum Kind: Sendable, Hashable, CustomStringConvertible {
         /// A short refresh (`BGAppRefreshTaskRequest`): up to ``BudgetPolicy/fetchRuntime`` (30 s).
-        public static let appRefresh = Kind(.appRefresh)
-
+        case appRefresh
         /// A deferrable maintenance task (`BGProcessingTaskRequest`): it runs only while the device is
         /// idle, for up to ``BudgetPolicy/processingTaskRuntimeCap``, and, when asked, only with a
         /// network connection or external power.
-        public static func processing(requiresNetworkConnectivity: Bool, requiresExternalPower: Bool) -> Kind {
-            Kind(.processing(requiresNetworkConnectivity: requiresNetworkConnectivity, requiresExternalPower: requiresExternalPower))
-        }
-        /// What a ``processing(requiresNetworkConnectivity:requiresExternalPower:)`` kind carries; `nil` for any other kind.
-        public var processing: (requiresNetworkConnectivity: Bool, requiresExternalPower: Bool)? {
-            if case .processing(let v0, let v1) = base { (requiresNetworkConnectivity: v0, requiresExternalPower: v1) } else { nil }
-        }
-
+        case processing(requiresNetworkConnectivity: Bool, requiresExternalPower: Bool)
         /// Work the user started that may go on in the background (`BGContinuedProcessingTaskRequest`,
         /// iOS 26): submitted from the foreground, started at once or queued, shown with its progress
         /// and cancellable by the user ([S46][S47][S53][S54][S55]).
-        public static func continuedProcessing(_ continuedProcessingOptions: ContinuedProcessingOptions) -> Kind {
-            Kind(.continuedProcessing(continuedProcessingOptions))
-        }
-        /// What a ``continuedProcessing(_:)`` kind carries; `nil` for any other kind.
-        public var continuedProcessing: ContinuedProcessingOptions? {
-            if case .continuedProcessing(let v0) = base { v0 } else { nil }
-        }
+        case continuedProcessing(ContinuedProcessingOptions)
 
         /// Whether this is a processing request (`BGProcessingTaskRequest`).
         public var isProcessing: Bool {
-            if case .processing = base { return true }
+            if case .processing = self { return true }
             return false
         }
 
         /// Whether this is a continued-processing request (`BGContinuedProcessingTaskRequest`).
         public var isContinuedProcessing: Bool {
-            if case .continuedProcessing = base { return true }
+            if case .continuedProcessing = self { return true }
             return false
         }
 
         /// `refresh`, `processing` or `continuedProcessing`, as scenario files name them.
         public var description: String {
-            switch base {
+            switch self {
             case .appRefresh: "refresh"
             case .processing: "processing"
             case .continuedProcessing: "continuedProcessing"

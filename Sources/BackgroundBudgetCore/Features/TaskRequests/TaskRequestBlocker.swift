@@ -14,113 +14,58 @@ import BudgetTime
 ///     if let instant = blocker.notBefore { print("not before \(instant)") }
 /// }
 /// ```
-public struct TaskRequestBlocker: Sendable, Hashable, CustomStringConvertible {
-    /// The blockers the model knows, with their values, for the package's own exhaustive switches.
-    package enum Base: Sendable, Hashable {
-        case backgroundAppRefreshOff
-        case backgroundAppRefreshOffForDevice
-        case lowPowerMode
-        case backgroundAppRefreshRestricted
-        case criticallyLowBattery
-        case notBefore(BudgetInstant)
-        case killedByUser
-        case exitsOnSuspend
-        case appInForeground
-        case appRunningInBackground
-        case deviceNotIdle
-        case noExternalPower
-        case noNetwork
-        case notRegistered
-        case alreadyRunning
-        case continuedProcessingLimit(Int)
-        case queuedBehind(Int)
-        case appTerminating
-        case systemUnderLoad
-    }
-
-    /// The blocker, for the package's own exhaustive switches.
-    package let base: Base
-
-    package init(_ base: Base) { self.base = base }
-
+#if hasAttribute(nonexhaustive)
+@nonexhaustive
+#endif
+public enum TaskRequestBlocker: Sendable, Hashable, CustomStringConvertible {
     /// The app's own Background App Refresh switch is off.
-    public static let backgroundAppRefreshOff = TaskRequestBlocker(Base.backgroundAppRefreshOff)
-
+    case backgroundAppRefreshOff
     /// Background App Refresh is off for the whole device.
-    public static let backgroundAppRefreshOffForDevice = TaskRequestBlocker(Base.backgroundAppRefreshOffForDevice)
-
+    case backgroundAppRefreshOffForDevice
     /// Low Power Mode is on, which turns Background App Refresh off for every app [S60][S66].
-    public static let lowPowerMode = TaskRequestBlocker(Base.lowPowerMode)
-
+    case lowPowerMode
     /// The device forbids Background App Refresh (for example parental controls) [S61].
-    public static let backgroundAppRefreshRestricted = TaskRequestBlocker(Base.backgroundAppRefreshRestricted)
-
+    case backgroundAppRefreshRestricted
     /// The battery is critically low, which stops background tasks like Low Power Mode [S59].
-    public static let criticallyLowBattery = TaskRequestBlocker(Base.criticallyLowBattery)
-
+    case criticallyLowBattery
     /// The request may not run before this instant (its earliest begin date, or for a refresh the
     /// submit time plus ``BudgetPolicy/minimumFetchInterval``).
-    public static func notBefore(_ value: BudgetInstant) -> TaskRequestBlocker { TaskRequestBlocker(.notBefore(value)) }
-    /// What a ``notBefore(_:)`` blocker carries; `nil` for any other blocker.
-    public var notBefore: BudgetInstant? {
-        if case .notBefore(let v0) = base { v0 } else { nil }
-    }
-
+    case notBefore(BudgetInstant)
     /// The user killed the app from the app switcher and has not opened it since.
-    public static let killedByUser = TaskRequestBlocker(Base.killedByUser)
-
+    case killedByUser
     /// The app exits on suspend: it is never woken in the background, and tasks never start on screen.
-    public static let exitsOnSuspend = TaskRequestBlocker(Base.exitsOnSuspend)
-
+    case exitsOnSuspend
     /// The app is in the foreground: the system starts refresh and processing tasks only by taking an
     /// app from suspended or not running to running in the background [S87], so the request waits
     /// until the app has left the foreground and is suspended or terminated.
-    public static let appInForeground = TaskRequestBlocker(Base.appInForeground)
-
+    case appInForeground
     /// The app runs in the background for something other than a task of this launch (a finite task,
     /// an activity, an event): the request waits until the app is suspended or terminated [S87].
-    public static let appRunningInBackground = TaskRequestBlocker(Base.appRunningInBackground)
-
+    case appRunningInBackground
     /// The device is not idle (processing only).
-    public static let deviceNotIdle = TaskRequestBlocker(Base.deviceNotIdle)
-
+    case deviceNotIdle
     /// The request requires external power and the device is not connected (processing only).
-    public static let noExternalPower = TaskRequestBlocker(Base.noExternalPower)
-
+    case noExternalPower
     /// The request requires a network connection and there is none (processing only).
-    public static let noNetwork = TaskRequestBlocker(Base.noNetwork)
-
+    case noNetwork
     /// The running process has no launch handler for the identifier: the request is dropped when it runs.
-    public static let notRegistered = TaskRequestBlocker(Base.notRegistered)
-
+    case notRegistered
     /// A task with this identifier is running.
-    public static let alreadyRunning = TaskRequestBlocker(Base.alreadyRunning)
-
+    case alreadyRunning
     /// A queued continued-processing request: this many continued-processing tasks run, the most the
     /// system allows (``BudgetPolicy/continuedProcessingTaskLimit``).
-    public static func continuedProcessingLimit(_ value: Int) -> TaskRequestBlocker { TaskRequestBlocker(.continuedProcessingLimit(value)) }
-    /// What a ``continuedProcessingLimit(_:)`` blocker carries; `nil` for any other blocker.
-    public var continuedProcessingLimit: Int? {
-        if case .continuedProcessingLimit(let v0) = base { v0 } else { nil }
-    }
-
+    case continuedProcessingLimit(Int)
     /// A queued continued-processing request: this many requests are ahead of it in the system's queue.
-    public static func queuedBehind(_ value: Int) -> TaskRequestBlocker { TaskRequestBlocker(.queuedBehind(value)) }
-    /// What a ``queuedBehind(_:)`` blocker carries; `nil` for any other blocker.
-    public var queuedBehind: Int? {
-        if case .queuedBehind(let v0) = base { v0 } else { nil }
-    }
-
+    case queuedBehind(Int)
     /// The app is terminating (its `applicationWillTerminate` runs).
-    public static let appTerminating = TaskRequestBlocker(Base.appTerminating)
-
+    case appTerminating
     /// A queued continued-processing request: the system is under load
     /// (`BackgroundSystem.setSystemUnderLoad(_:)`).
-    public static let systemUnderLoad = TaskRequestBlocker(Base.systemUnderLoad)
+    case systemUnderLoad
 
     /// A sentence.
     public var description: String {
-        switch base {
+        switch self {
         case .backgroundAppRefreshOff: "Background App Refresh is off for the app."
         case .backgroundAppRefreshOffForDevice: "Background App Refresh is off for the whole device."
         case .lowPowerMode: "Low Power Mode is on, which turns Background App Refresh off for every app."

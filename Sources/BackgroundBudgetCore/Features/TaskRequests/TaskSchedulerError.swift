@@ -14,48 +14,26 @@ public struct TaskSchedulerError: Error, Sendable, Hashable, CustomStringConvert
     ///
     /// The codes grow as the model does, so this is a struct with a static member per code rather than an enum: a
     /// new one is not a breaking change. Compare with `==`, or match in a `switch` that has a `default`.
-    public struct Code: RawRepresentable, Sendable, Hashable, CaseIterable, CustomStringConvertible {
-        /// The codes the model knows, for the package's own exhaustive switches.
-        package enum Base: Int, Sendable, Hashable, CaseIterable {
-            case unavailable = 1
-            case tooManyPendingTaskRequests = 2
-            case notPermitted = 3
-            case immediateRunIneligible = 4
-        }
-
-        /// The code, for the package's own exhaustive switches.
-        package let base: Base
-
-        package init(_ base: Base) { self.base = base }
-
-        /// The code's raw value.
-        public var rawValue: Int { base.rawValue }
-
-        /// The code with that raw value, or `nil` for one the model does not know.
-        public init?(rawValue: Int) {
-            guard let base = Base(rawValue: rawValue) else { return nil }
-            self.base = base
-        }
-
-        /// Every code the model knows, in declaration order.
-        public static var allCases: [Code] { Base.allCases.map(Code.init) }
-
+    #if hasAttribute(nonexhaustive)
+    @nonexhaustive
+    #endif
+    public enum Code: Int, Sendable, Hashable, CaseIterable, CustomStringConvertible {
         /// The app cannot schedule background work: Background App Refresh is off for a refresh
         /// request (or the app is not installed on a system).
-        public static let unavailable = Code(.unavailable)
+        case unavailable = 1
         /// The app already has 1 refresh or 10 processing requests pending.
-        public static let tooManyPendingTaskRequests = Code(.tooManyPendingTaskRequests)
+        case tooManyPendingTaskRequests = 2
         /// The identifier is not permitted, the matching background mode is not declared, a
         /// continued-processing request came from the background, or it needs a resource the device
         /// lacks.
-        public static let notPermitted = Code(.notPermitted)
+        case notPermitted = 3
         /// A continued-processing request with the ``ContinuedProcessingOptions/SubmissionStrategy/fail``
         /// strategy could not start at once [S55].
-        public static let immediateRunIneligible = Code(.immediateRunIneligible)
+        case immediateRunIneligible = 4
 
         /// The code's name, e.g. `notPermitted`.
         public var description: String {
-            switch base {
+            switch self {
             case .unavailable: "unavailable"
             case .tooManyPendingTaskRequests: "tooManyPendingTaskRequests"
             case .notPermitted: "notPermitted"
@@ -69,64 +47,33 @@ public struct TaskSchedulerError: Error, Sendable, Hashable, CustomStringConvert
     /// The causes grow as the model does, so this is a struct with a static member (a static function for one with
     /// values) per cause rather than an enum: a new one is not a breaking change. Compare with `==`, or match in a
     /// `switch` that has a `default`; read a cause's values through the property of its name.
-    public struct Cause: Sendable, Hashable, CustomStringConvertible {
-        /// The causes the model knows, with their values, for the package's own exhaustive switches.
-        package enum Base: Sendable, Hashable {
-            case notInstalled
-            case backgroundAppRefreshUnavailable
-            case pendingLimitReached(Int)
-            case identifierNotPermitted
-            case backgroundModeMissing(BackgroundModes)
-            case notInForeground
-            case resourceUnavailable
-            case cannotStartNow
-        }
-
-        /// The cause, for the package's own exhaustive switches.
-        package let base: Base
-
-        package init(_ base: Base) { self.base = base }
-
+    #if hasAttribute(nonexhaustive)
+    @nonexhaustive
+    #endif
+    public enum Cause: Sendable, Hashable {
         /// The app is not installed on a system.
-        public static let notInstalled = Cause(.notInstalled)
+        case notInstalled
         /// Background App Refresh is not available to the app (a refresh request).
-        public static let backgroundAppRefreshUnavailable = Cause(.backgroundAppRefreshUnavailable)
-
+        case backgroundAppRefreshUnavailable
         /// The app already has this many requests of the kind pending (1 refresh, 10 processing).
-        public static func pendingLimitReached(_ value: Int) -> Cause { Cause(.pendingLimitReached(value)) }
-        /// What a ``pendingLimitReached(_:)`` cause carries; `nil` for any other cause.
-        public var pendingLimitReached: Int? {
-            if case .pendingLimitReached(let v0) = base { v0 } else { nil }
-        }
-
+        case pendingLimitReached(Int)
         /// The identifier is not in `BGTaskSchedulerPermittedIdentifiers`; for a continued-processing
         /// request, it matches no wildcard entry that starts with the app's bundle identifier.
-        public static let identifierNotPermitted = Cause(.identifierNotPermitted)
-
+        case identifierNotPermitted
         /// The background mode the kind needs (`fetch` for refresh, `processing` for processing) is
         /// not in `UIBackgroundModes`.
-        public static func backgroundModeMissing(_ backgroundModes: BackgroundModes) -> Cause {
-            Cause(.backgroundModeMissing(backgroundModes))
-        }
-        /// What a ``backgroundModeMissing(_:)`` cause carries; `nil` for any other cause.
-        public var backgroundModeMissing: BackgroundModes? {
-            if case .backgroundModeMissing(let v0) = base { v0 } else { nil }
-        }
-
+        case backgroundModeMissing(BackgroundModes)
         /// A continued-processing request was submitted while the app was not in the foreground.
-        public static let notInForeground = Cause(.notInForeground)
+        case notInForeground
         /// A continued-processing request asked for the GPU on a device without background GPU support.
-        public static let resourceUnavailable = Cause(.resourceUnavailable)
+        case resourceUnavailable
         /// A continued-processing request with the `fail` strategy could not start at once: as many
         /// continued-processing tasks run as the system allows, others wait, or the system is under load.
-        public static let cannotStartNow = Cause(.cannotStartNow)
-
-        /// The cause's name and values, as Swift prints an enum case.
-        public var description: String { "\(base)" }
+        case cannotStartNow
 
         /// Apple's code for the cause.
         public var code: Code {
-            switch base {
+            switch self {
             case .notInstalled, .backgroundAppRefreshUnavailable: .unavailable
             case .pendingLimitReached: .tooManyPendingTaskRequests
             case .identifierNotPermitted, .backgroundModeMissing, .notInForeground, .resourceUnavailable: .notPermitted
@@ -136,7 +83,7 @@ public struct TaskSchedulerError: Error, Sendable, Hashable, CustomStringConvert
 
         /// The reason, as a clause.
         var clause: String {
-            switch base {
+            switch self {
             case .notInstalled: "the app is not installed on a system"
             case .backgroundAppRefreshUnavailable: "Background App Refresh is not available to the app"
             case .pendingLimitReached(let limit):
@@ -148,7 +95,7 @@ public struct TaskSchedulerError: Error, Sendable, Hashable, CustomStringConvert
             case .notInForeground: "continued-processing requests are submitted from the foreground"
             case .resourceUnavailable: "the device does not support background GPU use"
             case .cannotStartNow: "it cannot start now and its strategy is \"fail\""
-            }
+    }
         }
     }
 

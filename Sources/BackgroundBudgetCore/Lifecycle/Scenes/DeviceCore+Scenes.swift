@@ -21,10 +21,10 @@ extension DeviceCore {
         defer { builder.handBack(to: &scenes) }
         func transition() -> Lifecycle.Transition {
             var final = state
-            for step in builder.steps { if case .enter(let next) = step.base { final = next } }
+            for step in builder.steps { if case .enter(let next) = step { final = next } }
             return Lifecycle.Transition(from: state, to: final, steps: builder.steps)
         }
-        switch event.base {
+        switch event {
         case .openScene:
             guard records[s].manifest.sceneManifest?.supportsMultipleScenes == true else { throw refuse(.multipleScenesNotSupported) }
             guard state == .active else { throw refuse(.notActive) }
@@ -53,7 +53,7 @@ extension DeviceCore {
         }
         // What follows the scenes' part: applicationWillTerminate and the exit.
         let tail = appLevel.steps.firstIndex { step in
-            if case .exit = step.base { return true }
+            if case .exit = step { return true }
             return step == .callback(.willTerminate)
         }.map { Array(appLevel.steps[$0...]) } ?? []
         let foreground = builder.scenes.ids(in: .foregroundActive) + builder.scenes.ids(in: .foregroundInactive)
@@ -88,7 +88,7 @@ extension DeviceCore {
             // Launches into the background, wakes, suspensions and exits: the app delegate's steps,
             // without the foreground and background callbacks the scenes replace [S10].
             builder.steps = appLevel.steps.filter { step in
-                guard case .callback(let callback) = step.base else { return true }
+                guard case .callback(let callback) = step else { return true }
                 return !SceneCallback.allCases.contains { $0.replacedAppCallback == callback }
             }
         }
@@ -102,7 +102,7 @@ extension DeviceCore {
     /// life cycle (TN3187 [S99]): UIKit asserts before any callback, and the app does not launch.
     func refusedLaunch(_ event: LifecycleEvent, slot s: Int) -> Lifecycle.Transition? {
         guard policy.requiresSceneLifecycle, !records[s].manifest.usesScenes, records[s].state == .notRunning else { return nil }
-        switch event.base {
+        switch event {
         case .launch, .launchInBackground:
             // The process ends before it reaches any state an app can see: only the exit is traced.
             return Lifecycle.Transition(from: .notRunning, to: .notRunning, steps: [.exit(.sceneLifecycleRequired)])

@@ -11,51 +11,27 @@ import BudgetTime
 ///
 /// The callbacks grow as the model does, so this is a struct with a static member per callback rather than an enum:
 /// a new one is not a breaking change. Compare with `==`, or match in a `switch` that has a `default`.
-public struct SceneCallback: RawRepresentable, Sendable, Hashable, CaseIterable, CustomStringConvertible {
-    /// The callbacks the model knows, for the package's own exhaustive switches.
-    package enum Base: String, Sendable, Hashable, CaseIterable {
-        case willConnect
-        case willEnterForeground
-        case didBecomeActive
-        case willResignActive
-        case didEnterBackground
-        case didDisconnect
-    }
-
-    /// The callback, for the package's own exhaustive switches.
-    package let base: Base
-
-    package init(_ base: Base) { self.base = base }
-
-    /// The callback's name, as traces and outside files spell it.
-    public var rawValue: String { base.rawValue }
-
-    /// The callback with that name, or `nil` for one the model does not know.
-    public init?(rawValue: String) {
-        guard let base = Base(rawValue: rawValue) else { return nil }
-        self.base = base
-    }
-
-    /// Every callback the model knows, in declaration order.
-    public static var allCases: [SceneCallback] { Base.allCases.map(SceneCallback.init) }
-
+#if hasAttribute(nonexhaustive)
+@nonexhaustive
+#endif
+public enum SceneCallback: String, Sendable, Hashable, CaseIterable, CustomStringConvertible {
     /// `scene(_:willConnectTo:options:)`: a session's scene is created and connects to the app.
-    public static let willConnect = SceneCallback(.willConnect)
+    case willConnect
     /// `sceneWillEnterForeground(_:)`.
-    public static let willEnterForeground = SceneCallback(.willEnterForeground)
+    case willEnterForeground
     /// `sceneDidBecomeActive(_:)`.
-    public static let didBecomeActive = SceneCallback(.didBecomeActive)
+    case didBecomeActive
     /// `sceneWillResignActive(_:)`.
-    public static let willResignActive = SceneCallback(.willResignActive)
+    case willResignActive
     /// `sceneDidEnterBackground(_:)`.
-    public static let didEnterBackground = SceneCallback(.didEnterBackground)
+    case didEnterBackground
     /// `sceneDidDisconnect(_:)`: the user closed the scene in the app switcher, or the system reclaimed
     /// a background scene; never on an ordinary app switch ([S11]).
-    public static let didDisconnect = SceneCallback(.didDisconnect)
+    case didDisconnect
 
     /// The Objective-C selector, e.g. `"sceneDidEnterBackground:"`.
     public var selector: String {
-        switch base {
+        switch self {
         case .willConnect: "scene:willConnectToSession:options:"
         case .willEnterForeground: "sceneWillEnterForeground:"
         case .didBecomeActive: "sceneDidBecomeActive:"
@@ -77,7 +53,7 @@ public struct SceneCallback: RawRepresentable, Sendable, Hashable, CaseIterable,
 
     /// The app-delegate callback this one replaces, whose time limit it shares, or `nil`.
     public var replacedAppCallback: AppCallback? {
-        switch base {
+        switch self {
         case .willEnterForeground: .willEnterForeground
         case .didBecomeActive: .didBecomeActive
         case .willResignActive: .willResignActive
