@@ -89,8 +89,7 @@ public struct ScenarioRun: Sendable, Hashable {
 
     /// The output formats of a run.
     ///
-    /// The formats grow as the model does, so this is a struct with a static member per format rather than an enum:
-    /// a new one is not a breaking change. Compare with `==`, or match in a `switch` that has a `default`.
+    /// The set is closed, so this is a plain enum: a `switch` over it needs no `default`.
     public enum Format: String, Sendable, Hashable, CaseIterable, CustomStringConvertible {
         /// `NSLog`-style lines with each app's display name (``/BackgroundBudgetCore/Trace/logLines(_:)``).
         case log

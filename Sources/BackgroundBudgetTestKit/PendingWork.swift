@@ -14,8 +14,8 @@ public struct PendingWork: Sendable, Hashable, CustomStringConvertible {
     /// #expect(system.pendingWork().map(\.kind) == [.timer, .timer, .openBackgroundTask])
     /// ```
     ///
-    /// The kinds grow as the model does, so this is a struct with a static member per kind rather than an enum: a
-    /// new one is not a breaking change. Compare with `==`, or match in a `switch` that has a `default`.
+    /// The kinds grow as the model does, so the enum is `@nonexhaustive`: a new case is not a breaking change, and a
+    /// `switch` outside this package needs an `@unknown default`.
     #if hasAttribute(nonexhaustive)
     @nonexhaustive
     #endif

@@ -3,9 +3,9 @@ import BackgroundBudget
 extension ScriptedDelegate {
     /// What the delegate received.
     ///
-    /// The callbacks grow as the model does, so this is a struct with a static member (a static function for one
-    /// with values) per callback rather than an enum: a new one is not a breaking change. Compare with `==`, or
-    /// match in a `switch` that has a `default`; read a callback's values through the property of its name.
+    /// The callbacks grow as the model does, so the enum is `@nonexhaustive`: a new case is not a breaking change, and
+    /// a `switch` outside this package needs an `@unknown default`. Read a case's values with `if case` and bindings,
+    /// or in the `switch`.
     #if hasAttribute(nonexhaustive)
     @nonexhaustive
     #endif
@@ -27,8 +27,8 @@ extension ScriptedDelegate {
         /// #expect(delegate.records(ofKind: .event).map(\.state) == [.background])
         /// ```
         ///
-        /// The kinds grow as the model does, so this is a struct with a static member per kind rather than an enum:
-        /// a new one is not a breaking change. Compare with `==`, or match in a `switch` that has a `default`.
+        /// The kinds grow as the model does, so the enum is `@nonexhaustive`: a new case is not a breaking change, and
+        /// a `switch` outside this package needs an `@unknown default`.
         #if hasAttribute(nonexhaustive)
         @nonexhaustive
         #endif

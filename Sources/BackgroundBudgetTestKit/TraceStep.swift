@@ -19,8 +19,8 @@ public struct TraceStep: Sendable, CustomStringConvertible {
     /// expectTrace(system, app: app, [.callback(.didEnterBackground)], comparing: .inOrder)
     /// ```
     ///
-    /// The comparisons grow as the model does, so this is a struct with a static member per comparison rather than
-    /// an enum: a new one is not a breaking change. Compare with `==`, or match in a `switch` that has a `default`.
+    /// The comparisons grow as the model does, so the enum is `@nonexhaustive`: a new case is not a breaking change,
+    /// and a `switch` outside this package needs an `@unknown default`.
     #if hasAttribute(nonexhaustive)
     @nonexhaustive
     #endif
@@ -43,7 +43,7 @@ public struct TraceStep: Sendable, CustomStringConvertible {
     /// A step of kind `tag` that holds when `predicate` does; `description` is printed on a mismatch.
     ///
     /// ```swift
-    /// .matching(.workDropped, "work dropped") { ($0.kind.workDropped ?? 0) > 0 }
+    /// .matching(.workDropped, "work dropped") { if case .workDropped(let count) = $0.kind { count > 0 } else { false } }
     /// ```
     public static func matching(_ tag: TraceEvent.Kind.Tag, _ description: String,
                                 where predicate: @escaping @Sendable (TraceEvent) -> Bool) -> TraceStep {

@@ -10,9 +10,9 @@ import BudgetTime
 public struct Explanation: Sendable, Hashable, CustomStringConvertible {
     /// Something that keeps an app running.
     ///
-    /// The holds grow as the model does, so this is a struct with a static member (a static function for one with
-    /// values) per hold rather than an enum: a new one is not a breaking change. Compare with `==`, or match in a
-    /// `switch` that has a `default`; read a hold's values through the property of its name.
+    /// The holds grow as the model does, so the enum is `@nonexhaustive`: a new case is not a breaking change, and a
+    /// `switch` outside this package needs an `@unknown default`. Read a case's values with `if case` and bindings, or
+    /// in the `switch`.
     #if hasAttribute(nonexhaustive)
     @nonexhaustive
     #endif
@@ -49,9 +49,8 @@ public struct Explanation: Sendable, Hashable, CustomStringConvertible {
 
     /// Something that stops the system relaunching a terminated app into the background.
     ///
-    /// The blockers grow as the model does, so this is a struct with a static member per blocker rather
-    /// than an enum: a new one is not a breaking change. Compare with `==`, or match in a `switch` that has
-    /// a `default`:
+    /// The blockers grow as the model does, so the enum is `@nonexhaustive`: a new case is not a breaking change, and a
+    /// `switch` outside this package needs an `@unknown default`:
     ///
     /// ```swift
     /// switch blocker {

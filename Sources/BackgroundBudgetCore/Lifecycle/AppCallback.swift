@@ -8,8 +8,8 @@ import BudgetTime
 ///
 /// Source: Apple's callback orders ([S2][S3][S5]–[S9]).
 ///
-/// The callbacks grow as the model does, so this is a struct with a static member per callback rather than an enum:
-/// a new one is not a breaking change. Compare with `==`, or match in a `switch` that has a `default`.
+/// The callbacks grow as the model does, so the enum is `@nonexhaustive`: a new case is not a breaking change, and a
+/// `switch` outside this package needs an `@unknown default`.
 #if hasAttribute(nonexhaustive)
 @nonexhaustive
 #endif

@@ -2,9 +2,8 @@ import BudgetTime
 
 /// Why an app stopped running.
 ///
-/// The reasons grow as the model does, so this is a struct with a static member per reason rather
-/// than an enum: a new one is not a breaking change. Compare with `==`, or match in a `switch` that has
-/// a `default`:
+/// The reasons grow as the model does, so the enum is `@nonexhaustive`: a new case is not a breaking change, and a
+/// `switch` outside this package needs an `@unknown default`:
 ///
 /// ```swift
 /// switch reason {

@@ -6,8 +6,7 @@ import BudgetTime
 /// the killer takes processes from the head, so within a band the process that has been there longest
 /// goes first ([S72][S101]). Apple documents no footprint order.
 ///
-/// The orders grow as the model does, so this is a struct with a static member per order rather than an enum: a new
-/// one is not a breaking change. Compare with `==`, or match in a `switch` that has a `default`.
+/// The set is closed, so this is a plain enum: a `switch` over it needs no `default`.
 public enum JetsamOrder: String, Sendable, Hashable, CaseIterable, CustomStringConvertible {
     /// Largest footprint first, least recently used first among equals. The model's assumption, kept
     /// as the default: no source orders jetsam victims by size within a band.

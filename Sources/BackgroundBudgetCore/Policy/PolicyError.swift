@@ -4,16 +4,15 @@ import BudgetTime
 public struct PolicyError: Error, Sendable, Hashable, CustomStringConvertible {
     /// What was wrong with the value.
     ///
-    /// The problems grow as the model does, so this is a struct with a static member (or, for a problem
-    /// with values, a static function) per problem rather than an enum: a new one is not a breaking
-    /// change. Compare with `==`, match in a `switch` that has a `default`, and read a problem's values
-    /// through the property of its name:
+    /// The problems grow as the model does, so the enum is `@nonexhaustive`: a new case is not a breaking change, and a
+    /// `switch` outside this package needs an `@unknown default`. Read a case's values with `if case` and bindings, or
+    /// in the `switch`:
     ///
     /// ```swift
     /// switch error.problem {
     /// case .notPositive(0): print("zero")
-    /// default:
-    ///     if let value = error.problem.exceeds { print("over its limit: \(value)") }
+    /// case .exceeds(let value, let field, let limit): print("\(value) is over \(field)'s limit \(limit)")
+    /// default: print(error)   // `@unknown default` outside this package
     /// }
     /// ```
     #if hasAttribute(nonexhaustive)

@@ -6,9 +6,8 @@ extension TraceEvent.Kind {
     /// article lists every tag with the JSON `event` name its entries carry (`expirationHandlerCalled`
     /// is written `expirationHandler`, `fetchStarted` is `performFetch`).
     ///
-    /// The tags grow as the model does, so this is a struct with a static member per tag rather
-    /// than an enum: a new one is not a breaking change. Compare with `==`, or match in a `switch` that has
-    /// a `default`:
+    /// The tags grow as the model does, so the enum is `@nonexhaustive`: a new case is not a breaking change, and a
+    /// `switch` outside this package needs an `@unknown default`:
     ///
     /// ```swift
     /// switch tag {

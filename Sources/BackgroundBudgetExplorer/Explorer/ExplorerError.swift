@@ -2,9 +2,9 @@ import BackgroundBudgetRuntime
 
 /// Why an explorer could not be set up.
 ///
-/// The errors grow as the model does, so this is a struct with a static member (a static function for one with
-/// values) per error rather than an enum: a new one is not a breaking change. Compare with `==`, or match in a
-/// `switch` that has a `default`; read an error's values through the property of its name.
+/// The errors grow as the model does, so the enum is `@nonexhaustive`: a new case is not a breaking change, and a
+/// `switch` outside this package needs an `@unknown default`. Read a case's values with `if case` and bindings, or in
+/// the `switch`.
 #if hasAttribute(nonexhaustive)
 @nonexhaustive
 #endif

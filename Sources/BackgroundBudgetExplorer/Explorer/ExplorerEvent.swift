@@ -5,9 +5,9 @@ import BackgroundBudgetRuntime
 /// A sequence of events becomes a scenario by giving each action the instant the waits before it
 /// add up to (``ExplorerFailure/scenarioFile``).
 ///
-/// The events grow as the model does, so this is a struct with a static member (a static function for one with
-/// values) per event rather than an enum: a new one is not a breaking change. Compare with `==`, or match in a
-/// `switch` that has a `default`; read an event's values through the property of its name.
+/// The events grow as the model does, so the enum is `@nonexhaustive`: a new case is not a breaking change, and a
+/// `switch` outside this package needs an `@unknown default`. Read a case's values with `if case` and bindings, or in
+/// the `switch`.
 #if hasAttribute(nonexhaustive)
 @nonexhaustive
 #endif

@@ -12,9 +12,9 @@ import BackgroundBudgetRuntime
 /// summary and how to read it. To add an action, add a case to `Base` and a static member here, an entry to
 /// the table, and a line to `perform(in:)` (the compiler points at the switch).
 ///
-/// The actions grow as the model does, so this is a struct with a static member (a static function for one with
-/// values) per action rather than an enum: a new one is not a breaking change. Compare with `==`, or match in a
-/// `switch` that has a `default`; read an action's values through the property of its name.
+/// The actions grow as the model does, so the enum is `@nonexhaustive`: a new case is not a breaking change, and a
+/// `switch` outside this package needs an `@unknown default`. Read a case's values with `if case` and bindings, or in
+/// the `switch`.
 #if hasAttribute(nonexhaustive)
 @nonexhaustive
 #endif

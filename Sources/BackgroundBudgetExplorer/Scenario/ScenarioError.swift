@@ -15,16 +15,15 @@ import BackgroundBudgetRuntime
 public struct ScenarioError: Error, Sendable, Hashable, CustomStringConvertible {
     /// What exactly was wrong.
     ///
-    /// The problems grow as the model does, so this is a struct with a static member (or, for a problem
-    /// with values, a static function) per problem rather than an enum: a new one is not a breaking
-    /// change. Compare with `==`, match in a `switch` that has a `default`, and read a problem's values
-    /// through the property of its name:
+    /// The problems grow as the model does, so the enum is `@nonexhaustive`: a new case is not a breaking change, and a
+    /// `switch` outside this package needs an `@unknown default`. Read a case's values with `if case` and bindings, or
+    /// in the `switch`:
     ///
     /// ```swift
     /// switch error.problem {
     /// case .missingKey("app"): print("no app")
-    /// default:
-    ///     if let value = error.problem.unknownKey { print("unknown key: \(value)") }
+    /// case .unknownKey(let key, accepted: _): print("unknown key: \(key)")
+    /// default: print(error)   // `@unknown default` outside this package
     /// }
     /// ```
     #if hasAttribute(nonexhaustive)

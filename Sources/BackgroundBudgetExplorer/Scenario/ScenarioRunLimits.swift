@@ -19,8 +19,8 @@ public struct ScenarioRunLimits: Sendable, Hashable {
 
     /// What a limit counts.
     ///
-    /// The limits grow as the model does, so this is a struct with a static member per limit rather than an enum: a
-    /// new one is not a breaking change. Compare with `==`, or match in a `switch` that has a `default`.
+    /// The limits grow as the model does, so the enum is `@nonexhaustive`: a new case is not a breaking change, and a
+    /// `switch` outside this package needs an `@unknown default`.
     #if hasAttribute(nonexhaustive)
     @nonexhaustive
     #endif

@@ -16,8 +16,7 @@ import BackgroundBudgetRuntime
 public struct ScenarioTaskHandler: Sendable, Hashable {
     /// What the task's expiration handler does.
     ///
-    /// The responses grow as the model does, so this is a struct with a static member per response rather than an
-    /// enum: a new one is not a breaking change. Compare with `==`, or match in a `switch` that has a `default`.
+    /// The set is closed, so this is a plain enum: a `switch` over it needs no `default`.
     public enum ExpirationResponse: String, Sendable, Hashable, CaseIterable, CustomStringConvertible {
         /// It stops the work and completes the task unsuccessfully, as it should.
         case complete

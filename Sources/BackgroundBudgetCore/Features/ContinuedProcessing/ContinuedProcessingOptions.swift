@@ -5,8 +5,7 @@ import BudgetTime
 public struct ContinuedProcessingOptions: Sendable, Hashable {
     /// What `submit` does when the task cannot start at once (`SubmissionStrategy`) [S55].
     ///
-    /// The strategies grow as the model does, so this is a struct with a static member per strategy rather than an
-    /// enum: a new one is not a breaking change. Compare with `==`, or match in a `switch` that has a `default`.
+    /// The set is closed, so this is a plain enum: a `switch` over it needs no `default`.
     public enum SubmissionStrategy: String, Sendable, Hashable, CaseIterable, CustomStringConvertible {
         /// Put the request at the back of the system's queue; it starts as soon as it can. The
         /// default. Queued requests are cancelled when the user removes the app from the app switcher.

@@ -2,9 +2,8 @@ import BudgetTime
 
 /// Why `endBackgroundTask` did nothing. Reported in the trace; never a crash.
 ///
-/// The problems grow as the model does, so this is a struct with a static member per problem rather
-/// than an enum: a new one is not a breaking change. Compare with `==`, or match in a `switch` that has
-/// a `default`:
+/// The problems grow as the model does, so the enum is `@nonexhaustive`: a new case is not a breaking change, and a
+/// `switch` outside this package needs an `@unknown default`:
 ///
 /// ```swift
 /// switch problem {

@@ -4,8 +4,8 @@ import BudgetTime
 /// [S72]); jetsam kills from the lowest band upward. Mapping suspended apps to the idle band is an
 /// inference, not documented.
 ///
-/// The bands grow as the model does, so this is a struct with a static member per band rather than an enum: a new
-/// one is not a breaking change. Compare with `==`, or match in a `switch` that has a `default`.
+/// The bands grow as the model does, so the enum is `@nonexhaustive`: a new case is not a breaking change, and a
+/// `switch` outside this package needs an `@unknown default`.
 #if hasAttribute(nonexhaustive)
 @nonexhaustive
 #endif

@@ -5,8 +5,8 @@ import BudgetTime
 ///
 /// Sources: [S25]–[S30], [S38].
 ///
-/// The activities grow as the model does, so this is a struct with a static member per activity rather than an
-/// enum: a new one is not a breaking change. Compare with `==`, or match in a `switch` that has a `default`.
+/// The activities grow as the model does, so the enum is `@nonexhaustive`: a new case is not a breaking change, and a
+/// `switch` outside this package needs an `@unknown default`.
 #if hasAttribute(nonexhaustive)
 @nonexhaustive
 #endif

@@ -7,9 +7,9 @@ import BudgetTime
 /// latest value wins); when the app runs again they are delivered first, before any other callback,
 /// in the order their kinds first arrived.
 ///
-/// The notifications grow as the model does, so this is a struct with a static member (a static function for one
-/// with values) per notification rather than an enum: a new one is not a breaking change. Compare with `==`, or
-/// match in a `switch` that has a `default`; read a notification's values through the property of its name.
+/// The notifications grow as the model does, so the enum is `@nonexhaustive`: a new case is not a breaking change, and
+/// a `switch` outside this package needs an `@unknown default`. Read a case's values with `if case` and bindings, or in
+/// the `switch`.
 #if hasAttribute(nonexhaustive)
 @nonexhaustive
 #endif

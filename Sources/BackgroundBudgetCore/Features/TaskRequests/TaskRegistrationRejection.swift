@@ -2,9 +2,8 @@ import BudgetTime
 
 /// Why `register(forTaskWithIdentifier:launchHandler:)` returned `false`.
 ///
-/// The rejections grow as the model does, so this is a struct with a static member per rejection rather
-/// than an enum: a new one is not a breaking change. Compare with `==`, or match in a `switch` that has
-/// a `default`:
+/// The rejections grow as the model does, so the enum is `@nonexhaustive`: a new case is not a breaking change, and a
+/// `switch` outside this package needs an `@unknown default`:
 ///
 /// ```swift
 /// switch rejection {

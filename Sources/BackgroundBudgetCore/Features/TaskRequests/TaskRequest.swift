@@ -10,9 +10,9 @@ import BudgetTime
 public struct TaskRequest: Sendable, Hashable, CustomStringConvertible {
     /// What kind of task the request asks for.
     ///
-    /// The kinds grow as the model does, so this is a struct with a static member (a static function for one with
-    /// values) per kind rather than an enum: a new one is not a breaking change. Compare with `==`, or match in a
-    /// `switch` that has a `default`; read a kind's values through the property of its name.
+    /// The kinds grow as the model does, so the enum is `@nonexhaustive`: a new case is not a breaking change, and a
+    /// `switch` outside this package needs an `@unknown default`. Read a case's values with `if case` and bindings, or
+    /// in the `switch`.
     #if hasAttribute(nonexhaustive)
     @nonexhaustive
     #endif

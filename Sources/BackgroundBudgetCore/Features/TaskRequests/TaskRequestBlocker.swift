@@ -2,16 +2,15 @@ import BudgetTime
 
 /// Something that keeps a pending ``TaskRequest`` from running now.
 ///
-/// The blockers grow as the model does, so this is a struct with a static member (or, for a blocker
-/// with values, a static function) per blocker rather than an enum: a new one is not a breaking
-/// change. Compare with `==`, match in a `switch` that has a `default`, and read a blocker's values
-/// through the property of its name:
+/// The blockers grow as the model does, so the enum is `@nonexhaustive`: a new case is not a breaking change, and a
+/// `switch` outside this package needs an `@unknown default`. Read a case's values with `if case` and bindings, or in
+/// the `switch`:
 ///
 /// ```swift
 /// switch blocker {
 /// case .lowPowerMode: print("charge the phone")
-/// default:
-///     if let instant = blocker.notBefore { print("not before \(instant)") }
+/// case .notBefore(let instant): print("not before \(instant)")
+/// default: print(blocker)   // `@unknown default` outside this package
 /// }
 /// ```
 #if hasAttribute(nonexhaustive)

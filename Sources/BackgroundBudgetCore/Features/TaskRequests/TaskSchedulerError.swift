@@ -12,8 +12,8 @@ import BudgetTime
 public struct TaskSchedulerError: Error, Sendable, Hashable, CustomStringConvertible {
     /// Apple's error codes.
     ///
-    /// The codes grow as the model does, so this is a struct with a static member per code rather than an enum: a
-    /// new one is not a breaking change. Compare with `==`, or match in a `switch` that has a `default`.
+    /// The codes grow as the model does, so the enum is `@nonexhaustive`: a new case is not a breaking change, and a
+    /// `switch` outside this package needs an `@unknown default`.
     #if hasAttribute(nonexhaustive)
     @nonexhaustive
     #endif
@@ -44,9 +44,9 @@ public struct TaskSchedulerError: Error, Sendable, Hashable, CustomStringConvert
 
     /// The rule a refused request broke; each maps to one ``Code``.
     ///
-    /// The causes grow as the model does, so this is a struct with a static member (a static function for one with
-    /// values) per cause rather than an enum: a new one is not a breaking change. Compare with `==`, or match in a
-    /// `switch` that has a `default`; read a cause's values through the property of its name.
+    /// The causes grow as the model does, so the enum is `@nonexhaustive`: a new case is not a breaking change, and a
+    /// `switch` outside this package needs an `@unknown default`. Read a case's values with `if case` and bindings, or
+    /// in the `switch`.
     #if hasAttribute(nonexhaustive)
     @nonexhaustive
     #endif
