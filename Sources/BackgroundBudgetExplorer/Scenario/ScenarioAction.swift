@@ -9,7 +9,7 @@ import BackgroundBudgetRuntime
 /// ```
 ///
 /// The vocabulary lives in one table, `vocabulary`: each entry is the name, the keys, a one-line
-/// summary and how to read it. To add an action, add a case to `Base` and a static member here, an entry to
+/// summary and how to read it. To add an action, add a case here, an entry to
 /// the table, and a line to `perform(in:)` (the compiler points at the switch).
 ///
 /// The actions grow as the model does, so the enum is `@nonexhaustive`: a new case is not a breaking change, and a
