@@ -5,7 +5,12 @@ extension TraceEvent {
     ///
     /// The kinds grow as the model does, so the enum is `@nonexhaustive`: a new case is not a breaking change, and a
     /// `switch` outside this package needs an `@unknown default`. Read a case's values with `if case` and bindings, or
-    /// in the `switch`.
+    /// in the `switch`:
+    ///
+    /// ```swift
+    /// if case .exit(let reason, let code) = event.kind { print(reason, code as Any) }
+    /// let dropped = trace.events.compactMap { if case .workDropped(let count) = $0.kind { count } else { nil } }
+    /// ```
     #if hasAttribute(nonexhaustive)
     @nonexhaustive
     #endif
