@@ -156,4 +156,48 @@ import BackgroundBudgetCore
         #expect(JetsamBand.idle < .background && JetsamBand.foreground < .audioAndAccessory)
         #expect(JetsamBand.allCases.sorted() == [.idle, .background, .foreground, .audioAndAccessory])
     }
+
+    /// The shape that crashed `swift build -c release` on Swift 6.3.1, with the vocabularies as structs:
+    /// "Found ownership error?!" in CopyPropagation, on `Examples/MemoryPressure`'s
+    /// `trace.events.filter { $0.callback == .didReceiveMemoryWarning }`. The compiler bug remains; the
+    /// minimal reproducer is two modules built with `-O` (SwiftPM's default cross-module optimisation
+    /// inlines `callback` into the client):
+    ///
+    /// ```swift
+    /// // module Lib
+    /// public struct Callback: Hashable, Sendable {
+    ///     let id: Int
+    ///     public init(id: Int) { self.id = id }
+    ///     public static let warning = Callback(id: 1)
+    /// }
+    /// public enum Kind: Sendable { case callback(Callback); case exit(String) }
+    /// public struct Event: Sendable {
+    ///     public var kind: Kind
+    ///     public init(kind: Kind) { self.kind = kind }
+    ///     public var callback: Callback? {
+    ///         if case .callback(let callback) = kind { return callback }
+    ///         return nil
+    ///     }
+    /// }
+    /// // module App, depending on Lib
+    /// func count(_ events: [Event]) -> Int { events.filter { $0.callback == .warning }.count }
+    /// ```
+    ///
+    /// Any struct in `Callback`'s place crashes it (a struct over a `package enum`, as the vocabularies
+    /// were, or one with an `Int`); the sibling case needs a payload that is not trivial (`String`). The
+    /// workarounds, each checked with 6.3.1: `Callback` an enum (what the vocabularies are now), or
+    /// matching the payload in the closure, `if case .callback(.warning) = $0.kind`. CI's release build
+    /// of `MemoryPressure` guards the original site; this test keeps its two spellings agreeing.
+    @Test func filteringEntriesByTheirCallbackAgreesWithMatchingTheirKind() {
+        let events: [TraceEvent] = [
+            TraceEvent(time: .seconds(1), app: "notes", kind: .callback(.didReceiveMemoryWarning)),
+            TraceEvent(time: .seconds(1), app: "notes", kind: .exit(.memoryPressure, code: nil)),
+            TraceEvent(time: .seconds(2), app: "maps", kind: .callback(.didEnterBackground)),
+            TraceEvent(time: .seconds(3), app: "maps", kind: .callback(.didReceiveMemoryWarning)),
+        ]
+        let byCallback = events.filter { $0.callback == .didReceiveMemoryWarning }
+        let byKind = events.filter { if case .callback(.didReceiveMemoryWarning) = $0.kind { true } else { false } }
+        #expect(byCallback.map(\.app) == ["notes", "maps"])
+        #expect(byKind.map(\.app) == byCallback.map(\.app))
+    }
 }
