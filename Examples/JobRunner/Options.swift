@@ -24,6 +24,8 @@ struct Options {
           --grace S         seconds from SIGTERM or SIGINT to every job's hard stop, 0 or more (30)
         Seconds are plain decimals, digits or digits.digits (30, 0.25), up to \(Int(maximumSeconds)) (a year): no sign,
         exponent, hex, inf or nan.
+        Jobs: a regular file of at most \(JobsInput.maximumBytes / 1024 / 1024) MiB, one JSON job a line, or a folder
+        of *.json files, one job each.
         Exit status: 0 every job done, or a signal's shutdown left the rest for the next run; 1 a job
         failed; 2 bad arguments, jobs or state; 3 another worker is using the state folder.
         """
