@@ -81,6 +81,12 @@ func loadJobs(from path: String) throws -> [Job] {
         } catch {
             throw JobFileError(description: "\(place): not a job (\(error))")
         }
+        for scalar in job.id.unicodeScalars {
+            guard let what = JobsInput.lineBreaking(scalar) else { continue }
+            throw JobFileError(description: "\(place): the id \(JobsInput.quoted(job.id)) holds \(JobsInput.name(scalar)), "
+                               + "\(what); expected an id without control characters or line breaks (it is printed in "
+                               + "lines of output)")
+        }
         guard job.steps > 0, (0...Job.maximumStepMilliseconds).contains(job.stepMilliseconds ?? 0),
               (0..<job.steps).contains(job.failAtStep ?? 0), !job.id.isEmpty, !job.id.contains("/") else {
             throw JobFileError(description: "\(place): a job needs an id without \"/\", steps > 0, stepMilliseconds "
@@ -113,7 +119,8 @@ func loadJobs(from path: String) throws -> [Job] {
 /// Reading a jobs path without trusting it: the type of what is there is checked before it is opened
 /// (a FIFO would wait for a writer, a device could have no end), and it is opened without blocking
 /// and checked again; a file is read up to ``maximumBytes`` and no further; a line or file that is not
-/// UTF-8 is refused. Every refusal is one line: the path, what it is, and what was expected.
+/// UTF-8, or an id with a character that would break a line of output, is refused. Every refusal is one
+/// line: the path, what it is, and what was expected.
 enum JobsInput {
     /// The most bytes a jobs file, or one file of a queue folder, may hold: 16 MiB, some hundreds of
     /// thousands of jobs. Nothing past it is read.
@@ -257,6 +264,43 @@ enum JobsInput {
             case .error: return false
             }
         }
+    }
+
+    /// What `scalar` is if it must not be in a job id, or `nil`: the control characters (C0, which has
+    /// the newline, the carriage return, the tab and the escape of terminal sequences, DEL, and C1,
+    /// which has the next-line U+0085), the line separator U+2028 and the paragraph separator U+2029.
+    /// Any of them in an id would break or garble the lines that print it.
+    static func lineBreaking(_ scalar: Unicode.Scalar) -> String? {
+        switch scalar.value {
+        case 0x00...0x1F, 0x7F...0x9F: "a control character"
+        case 0x2028: "a line separator"
+        case 0x2029: "a paragraph separator"
+        default: nil
+        }
+    }
+
+    /// `U+000A`: a scalar's code, for a message.
+    static func name(_ scalar: Unicode.Scalar) -> String {
+        let hex = String(scalar.value, radix: 16, uppercase: true)
+        return "U+" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex
+    }
+
+    /// An id as a JSON string, as it would be written in the jobs file: quoted, with `"` and `\` and every
+    /// ``lineBreaking(_:)`` character escaped, so the message stays on one line.
+    static func quoted(_ id: String) -> String {
+        var shown = "\""
+        for scalar in id.unicodeScalars {
+            switch scalar {
+            case "\"": shown += "\\\""
+            case "\\": shown += "\\\\"
+            case "\n": shown += "\\n"
+            case "\r": shown += "\\r"
+            case "\t": shown += "\\t"
+            case _ where lineBreaking(scalar) != nil: shown += "\\u" + name(scalar).dropFirst(2)
+            default: shown.unicodeScalars.append(scalar)
+            }
+        }
+        return shown + "\""
     }
 }
 

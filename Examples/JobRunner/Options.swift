@@ -25,7 +25,7 @@ struct Options {
         Seconds are plain decimals, digits or digits.digits (30, 0.25), up to \(Int(maximumSeconds)) (a year): no sign,
         exponent, hex, inf or nan.
         Jobs: a regular file of at most \(JobsInput.maximumBytes / 1024 / 1024) MiB, one JSON job a line, or a folder
-        of *.json files, one job each.
+        of *.json files, one job each; an id holds no control character or line break.
         Exit status: 0 every job done, or a signal's shutdown left the rest for the next run; 1 a job
         failed; 2 bad arguments, jobs or state; 3 another worker is using the state folder.
         """

@@ -8,11 +8,11 @@ import Darwin
 #endif
 
 /// The JobRunner example's input, as a hostile user or a broken deployment gives it: seconds that are
-/// not plain decimals, and a jobs path that is not a jobs file (a FIFO, a device, a folder, bytes that
-/// are not UTF-8, a file it may not read, no file at all). Each is refused before anything runs, with
-/// exit status 2 and one line naming the value or the path and what was expected. Each case is one
-/// short child process; the backstop (20 s) only turns a hang (a FIFO opened for reading waits for a
-/// writer) into a failure.
+/// not plain decimals, a jobs path that is not a jobs file (a FIFO, a device, a folder, bytes that are
+/// not UTF-8, a file it may not read, no file at all), and job ids that would break a line of output.
+/// Each is refused before anything runs, with exit status 2 and one line naming the value or the path
+/// and what was expected. Each case is one short child process; the backstop (20 s) only turns a hang
+/// (a FIFO opened for reading waits for a writer) into a failure.
 @Suite struct JobRunnerInputTests {
     /// The backstop of every run, in milliseconds: far beyond the few milliseconds a refusal takes.
     static let backstop: Int32 = 20_000
@@ -227,5 +227,52 @@ import Darwin
         Self.check(status: process.terminationStatus, standardOutput: try String(contentsOf: outputs.0, encoding: .utf8),
                    standardError: try String(contentsOf: outputs.1, encoding: .utf8), state: state, message: message,
                    sourceLocation: #_sourceLocation)
+    }
+
+    // MARK: Job ids that would break a line
+
+    /// An id as written in the jobs file (JSON), as the message shows it, and what the message says
+    /// the offending character is.
+    struct BadId: Sendable, CustomTestStringConvertible {
+        var json: String
+        var shown: String
+        var character: String
+        var testDescription: String { json }
+    }
+
+    static let badIds: [BadId] = [
+        .init(json: #""a\nb""#, shown: #""a\nb""#, character: "U+000A, a control character"),
+        .init(json: #""a\rb""#, shown: #""a\rb""#, character: "U+000D, a control character"),
+        .init(json: #""\tx""#, shown: #""\tx""#, character: "U+0009, a control character"),
+        .init(json: #""x\u0000""#, shown: #""x\u0000""#, character: "U+0000, a control character"),
+        .init(json: #""\u001b[31mred""#, shown: #""\u001B[31mred""#, character: "U+001B, a control character"),
+        .init(json: #""a\u007fb""#, shown: #""a\u007Fb""#, character: "U+007F, a control character"),
+        .init(json: #""a\u0085b""#, shown: #""a\u0085b""#, character: "U+0085, a control character"),
+        .init(json: #""a\u2028b""#, shown: #""a\u2028b""#, character: "U+2028, a line separator"),
+        .init(json: #""\"q\" \\ \u2029""#, shown: #""\"q\" \\ \u2029""#, character: "U+2029, a paragraph separator"),
+    ]
+
+    /// Before the fix, such an id ran, and its `done` line came out split.
+    @Test(arguments: badIds)
+    func anIdThatWouldBreakALineIsRefusedWithItsLine(_ bad: BadId) throws {
+        let folder = try JobRunnerEndToEndCommandLineTests.folder(jobs: [
+            #"{"id": "a", "steps": 1, "stepMilliseconds": 0}"#,
+            #"{"id": \#(bad.json), "steps": 1, "stepMilliseconds": 0}"#,
+        ])
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let jobs = folder.appendingPathComponent("jobs.jsonl").path
+        try Self.expectRefusal(jobs: jobs, in: folder, message: "\(jobs):2: the id \(bad.shown) holds \(bad.character); "
+                               + "expected an id without control characters or line breaks (it is printed in lines of output)")
+    }
+
+    @Test func anIdThatWouldBreakALineIsRefusedInAQueueFolderByFile() throws {
+        let folder = try Self.emptyFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let queue = folder.appendingPathComponent("queue")
+        try FileManager.default.createDirectory(at: queue, withIntermediateDirectories: true)
+        let entry = queue.appendingPathComponent("x.json")
+        try Data(#"{"id": "done x result 1\n", "steps": 1}"#.utf8).write(to: entry)
+        try Self.expectRefusal(jobs: queue.path, in: folder, message: #"\#(entry.path): the id "done x result 1\n" holds U+000A, a control character; "#
+                               + "expected an id without control characters or line breaks (it is printed in lines of output)")
     }
 }
