@@ -22,7 +22,10 @@ struct Options {
           --warning-lead S  seconds before the allowance runs out that a job is warned, more than 0 and
                             less than the allowance (0.25); every job's step must be shorter
           --grace S         seconds from SIGTERM or SIGINT to every job's hard stop, 0 or more (30)
-        Seconds are decimal numbers up to \(Int(maximumSeconds)) (a year).
+        Seconds are plain decimals, digits or digits.digits (30, 0.25), up to \(Int(maximumSeconds)) (a year): no sign,
+        exponent, hex, inf or nan.
+        Jobs: a regular file of at most \(JobsInput.maximumBytes / 1024 / 1024) MiB, one JSON job a line, or a folder
+        of *.json files, one job each; an id holds no control character or line break.
         Exit status: 0 every job done, or a signal's shutdown left the rest for the next run; 1 a job
         failed; 2 bad arguments, jobs or state; 3 another worker is using the state folder.
         """
@@ -71,15 +74,27 @@ struct Options {
         }
     }
 
-    /// A number of seconds: finite, not negative (nor zero unless `zeroAllowed`), at most a year.
+    /// A number of seconds, written as a plain decimal (``isPlainDecimal(_:)``): not zero unless
+    /// `zeroAllowed`, at most a year.
     private static func seconds(_ flag: String, _ text: String, zeroAllowed: Bool) throws(UsageError) -> Duration {
         let bound = zeroAllowed ? "0 or more" : "more than 0"
-        guard let value = Double(text), value.isFinite, value >= 0, value <= maximumSeconds else {
-            throw UsageError("\(flag) \(text): needs seconds, \(bound), at most \(Int(maximumSeconds))")
+        guard isPlainDecimal(text), let value = Double(text), value.isFinite, value <= maximumSeconds else {
+            throw UsageError("\(flag) \(text): needs decimal seconds (digits, or digits.digits: 30, 0.25), \(bound), "
+                             + "at most \(Int(maximumSeconds))")
         }
         let duration = Duration.nanoseconds(Int64((value * 1e9).rounded()))
         guard zeroAllowed || duration > .zero else { throw UsageError("\(flag) \(text): needs seconds, \(bound)") }
         return duration
+    }
+
+    /// Whether `text` is a plain decimal: ASCII digits, or ASCII digits, a point and ASCII digits (`30`,
+    /// `0.25`, `007.50`). `Double(_:)` takes much more, none of it seconds a person writes: a sign, an
+    /// exponent (`1e3`), hex (`0x10`, `0x1p3`), `inf`, `nan`.
+    static func isPlainDecimal(_ text: String) -> Bool {
+        let parts = text.utf8.split(separator: UInt8(ascii: "."), maxSplits: 1, omittingEmptySubsequences: false)
+        return parts.allSatisfy { part in
+            !part.isEmpty && part.allSatisfy { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }
+        }
     }
 }
 
