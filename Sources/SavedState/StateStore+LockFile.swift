@@ -87,6 +87,13 @@ extension StateStore {
         return StateStoreIssue(StateStoreError(.notARegularFile(kind), path: lockPath), keptAt: try setAside(lockPath))
     }
 
+    /// A new temporary file name, `name.state.tmp-<pid>-<random>`: the next save removes whatever a
+    /// killed save left under such a name.
+    func newTemporaryPath() -> String {
+        let suffix = String(UInt64.random(in: 0...UInt64.max), radix: 16)
+        return "\(temporaryPrefix)-\(getpid())-\(String(repeating: "0", count: 16 - suffix.count))\(suffix)"
+    }
+
     /// Writes the frame to a new, uniquely named temporary file (`name.state.tmp-<pid>-<random>`)
     /// and synchronises it.
     /// - Returns: The file's path.
@@ -94,8 +101,7 @@ extension StateStore {
         var attempts = 0
         while true {
             attempts += 1
-            let suffix = String(UInt64.random(in: 0...UInt64.max), radix: 16)
-            let path = "\(temporaryPrefix)-\(getpid())-\(String(repeating: "0", count: 16 - suffix.count))\(suffix)"
+            let path = newTemporaryPath()
             do {
                 try DurableFileIO.writeNewAndSync(frame, to: path)
                 return path
@@ -106,7 +112,8 @@ extension StateStore {
     }
 
     /// Removes what killed saves left behind: every temporary file of this store's name
-    /// (`name.state.tmp`, the name older versions used, and `name.state.tmp-<pid>-<hex>`). Called
+    /// (`name.state.tmp`, the name older versions used, and `name.state.tmp-<pid>-<hex>`: a new
+    /// state, or a hard link to the current file on its way to become the previous copy). Called
     /// with the lock file held, when no save is writing one. Regular files are removed (a symbolic
     /// link is removed itself, never followed); anything else there is set aside and reported.
     /// - Returns: The things set aside.
