@@ -35,14 +35,15 @@ import Foundation
 ///
 /// One store may be used from many threads, and several stores (in one process or in several) may
 /// save and load under the same folder and name at once: every save, and the part of every load that
-/// reads the files and sets damaged ones aside, holds an advisory lock on `name.state.lock` (`flock`),
-/// waiting up to ``lockTimeout`` for another holder, whether that is another thread of the same store,
-/// another store or another process. The value's `encode(to:)` and `init(from:)` run
-/// with no lock held. The lock file is opened close-on-exec, but a child process that another thread
-/// forks while a save holds the lock shares the lock until the child calls `exec` (a `flock` lock
-/// belongs to the open file, which `fork` shares): a zero or very short ``lockTimeout`` can then be
-/// refused for that moment, so a process that spawns children at any time should give saves a
-/// timeout of at least a few milliseconds.
+/// reads the files and sets damaged ones aside, holds an advisory lock on `name.state.lock` (record
+/// locks, `fcntl`), served first come, first served, whether the others waiting are threads of the
+/// same store, other stores or other processes, and waits up to ``lockTimeout`` for its turn. A
+/// waiter that gives up or is killed leaves the line and holds up nobody. The value's `encode(to:)`
+/// and `init(from:)` run with no lock held. The lock file is opened close-on-exec, but on Linux a
+/// child process that another thread forks while a save holds the lock shares the lock until the
+/// child calls `exec` (an open-file-description lock belongs to the open file, which `fork` shares):
+/// a zero or very short ``lockTimeout`` can then be refused for that moment, so a process that spawns
+/// children at any time should give saves a timeout of at least a few milliseconds.
 ///
 /// The store trusts nothing it finds on disk: it never follows a symbolic link, never blocks on a
 /// named pipe, refuses anything that is not a regular file, and reads a file's header before the rest,
@@ -69,8 +70,9 @@ public final class StateStore<Value: Codable & Sendable>: Sendable {
     /// The largest state file, header included, that the store writes or reads: a larger value is
     /// refused by ``save(_:)`` and a larger file is set aside by ``load()`` without being read.
     public let maximumFileSize: Int
-    /// How long a save or load waits for another store (in this process or another) to finish its
-    /// save before it gives up with ``StateStoreError/Problem/lockTimeout(waited:)``.
+    /// How long a save or load waits for its turn (for the saves and loads that asked before it, in
+    /// this process or another, to finish) before it gives up with
+    /// ``StateStoreError/Problem/lockTimeout(waited:)``.
     public let lockTimeout: Duration
 
     /// Creates a store for the state called `name` in a folder. Nothing is read or written until the
@@ -132,7 +134,8 @@ public final class StateStore<Value: Codable & Sendable>: Sendable {
     /// ```
     ///
     /// Saves from several threads, and from other stores and processes under the same name, are
-    /// serialised by the lock file; the value is encoded on the calling thread first, with no lock held.
+    /// serialised by the lock file and served in the order they asked for it; the value is encoded on
+    /// the calling thread first, with no lock held.
     ///
     /// - Parameter value: The state to save.
     /// - Returns: What the save found in its way and set aside (almost always nothing): a current
@@ -140,9 +143,9 @@ public final class StateStore<Value: Codable & Sendable>: Sendable {
     ///   symbolic link or other non-regular file at one of the store's names.
     /// - Throws: A ``StateStoreError``: ``StateStoreError/Problem/encodingFailed(codingPath:reason:)``
     ///   or ``StateStoreError/Problem/tooLarge(bytes:limit:)`` before anything is written,
-    ///   ``StateStoreError/Problem/lockTimeout(waited:)`` when another store kept the lock for longer
-    ///   than ``lockTimeout`` (nothing was changed), or ``StateStoreError/Problem/io(operation:errno:)``
-    ///   naming the call and file that failed. After an error ``load()`` returns the value saved
+    ///   ``StateStoreError/Problem/lockTimeout(waited:)`` when the saves and loads ahead of it kept the
+    ///   lock for longer than ``lockTimeout`` (nothing was changed), or
+    ///   ``StateStoreError/Problem/io(operation:errno:)`` naming the call and file that failed. After an error ``load()`` returns the value saved
     ///   before, except when the final `fsync` of the folder failed: the new value is then in place
     ///   but may not survive a power cut.
     @discardableResult
