@@ -3,7 +3,7 @@
 //
 //     StateStoreTorture <folder> [saves]
 //     StateStoreTorture --writer <folder> <saves> <id>
-//     StateStoreTorture --fair <folder> <seconds> <id> <lock timeout in ms, or "default"> <results file>
+//     StateStoreTorture --fair <folder> <seconds> <id> <lock timeout in ms, or "default"> <results file> [--announce]
 //
 // Prints `ready N` after loading (N is the sequence number found, 0 for none), then `writing N` before
 // and `saved N` after each save, and exits after `saves` saves (default: never). Any problem found is
@@ -17,7 +17,8 @@
 // it can for `seconds`, timing each save on the system-wide monotonic clock (so the test can compare
 // the times of several processes): it writes one line per save to the results file, `<called ns>
 // <returned ns> ok|timeout`, and prints `done N` (N saves) at the end. Any error other than a lock
-// timeout is a problem.
+// timeout is a problem. With `--announce` it also prints `saving N` before each save, so that a test
+// can kill it while it waits in line or holds the lock.
 import SavedState
 import Foundation
 
@@ -82,7 +83,7 @@ struct FairState: Codable, Sendable {
 
 /// The `--fair` mode: saves as fast as it can for `seconds`, recording when each save was called and
 /// when it returned, then writes the records to `results`.
-func runFair(folder: String, seconds: Int, id: Int, lockTimeout: Duration?, results: String) -> Never {
+func runFair(folder: String, seconds: Int, id: Int, lockTimeout: Duration?, results: String, announce: Bool) -> Never {
     do {
         let directory = URL(fileURLWithPath: folder)
         let store = try lockTimeout.map { try StateStore<FairState>(directory: directory, name: "fair", lockTimeout: $0) }
@@ -92,6 +93,7 @@ func runFair(folder: String, seconds: Int, id: Int, lockTimeout: Duration?, resu
         var number = 0
         while DispatchTime.now().uptimeNanoseconds < end {
             number += 1
+            if announce { report("saving \(number)") }
             let called = DispatchTime.now().uptimeNanoseconds
             let saved = Result { () throws(StateStoreError) in try store.save(FairState(process: id, number: number)) }
             let returned = DispatchTime.now().uptimeNanoseconds
@@ -107,12 +109,12 @@ func runFair(folder: String, seconds: Int, id: Int, lockTimeout: Duration?, resu
 }
 
 let arguments = CommandLine.arguments
-if arguments.count == 7, arguments[1] == "--fair" {
+if arguments.count == 7 || (arguments.count == 8 && arguments[7] == "--announce"), arguments[1] == "--fair" {
     guard let seconds = Int(arguments[3]), let id = Int(arguments[4]) else {
-        fail("usage: StateStoreTorture --fair <folder> <seconds> <id> <lock timeout ms|default> <results file>")
+        fail("usage: StateStoreTorture --fair <folder> <seconds> <id> <lock timeout ms|default> <results file> [--announce]")
     }
     runFair(folder: arguments[2], seconds: seconds, id: id,
-            lockTimeout: Int(arguments[5]).map { .milliseconds($0) }, results: arguments[6])
+            lockTimeout: Int(arguments[5]).map { .milliseconds($0) }, results: arguments[6], announce: arguments.count == 8)
 }
 if arguments.count == 5, arguments[1] == "--writer" {
     guard let saves = Int(arguments[3]), let id = Int(arguments[4]) else { fail("usage: StateStoreTorture --writer <folder> <saves> <id>") }

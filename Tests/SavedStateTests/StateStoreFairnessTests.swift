@@ -93,6 +93,59 @@ import TestSupport
         #expect(figures.perProcess.min()! * 2 >= figures.perProcess.max()!, "\(figures)")
     }
 
+    /// A process killed while it waits in line (holding a ticket) or holds the lock holds up nobody:
+    /// two processes save for the whole run, with a 2 s ``StateStore/lockTimeout``, while a third is
+    /// started and killed with `SIGKILL` again and again, each time a moment after it announced a save
+    /// (so it was in line or saving). A ticket written in the file would outlive its process and stop
+    /// the others until they time out; a ticket that is a lock dies with it.
+    @Test(.tags(.crash), .timeLimit(.minutes(3)))
+    func aProcessKilledWhileItWaitsOrSavesHoldsUpNobody() async throws {
+        let executable = try #require(StateStoreCrashTests.tortureExecutable(), "StateStoreTorture was not found; build it with `swift build --build-tests`")
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("fair-kill-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let seconds = Self.seconds
+        let (answers, kills) = await onDedicatedThread { () -> ([String], Int) in
+            do {
+                let savers = try (1...2).map { id in
+                    try ChildProcess(executable: executable, arguments: [
+                        "--fair", folder.path, "\(seconds)", "\(id)", "2000", folder.appendingPathComponent("results-\(id)").path])
+                }
+                var killer = RandomKiller(seed: LongRun.dailySeed)
+                var kills = 0
+                let end = DispatchTime.now().uptimeNanoseconds + UInt64(max(1, seconds - 1)) * 1_000_000_000
+                while DispatchTime.now().uptimeNanoseconds < end {
+                    let victim = try ChildProcess(executable: executable, arguments: [
+                        "--fair", folder.path, "\(seconds)", "3", "2000", folder.appendingPathComponent("results-3").path, "--announce"])
+                    // Wait for its first or second save to start, then kill it up to 20 ms later.
+                    let saves = 1 + Int(killer.next(below: 2))
+                    var seen = 0
+                    while seen < saves, let line = victim.nextLine(timeout: .seconds(10)), line.hasPrefix("saving ") { seen += 1 }
+                    _ = killer.kill(victim, within: .milliseconds(20))
+                    if seen == saves { kills += 1 }
+                }
+                return (savers.map { $0.nextLine(timeout: .seconds(seconds + 60)) ?? "no answer" }, kills)
+            } catch {
+                return (["\(error)"], 0)
+            }
+        }
+        try #require(answers.allSatisfy { $0.hasPrefix("done ") }, "\(answers)")
+        let saves = try (1...2).flatMap { id in
+            try String(contentsOf: folder.appendingPathComponent("results-\(id)"), encoding: .utf8)
+                .split(separator: "\n").map { line in
+                    let fields = line.split(separator: " ")
+                    return Save(process: id, called: UInt64(fields[0])!, returned: UInt64(fields[1])!, timedOut: fields[2] == "timeout")
+                }
+        }
+        let figures = Self.figures(saves, processes: 2)
+        print("StateStoreFairnessTests: 2 processes and \(kills) killed while saving, lockTimeout 2000 ms, \(seconds) s: "
+              + "\(figures); load \(Self.loadAverage())")
+        #expect(kills >= 5, "only \(kills) kills landed after a save started")
+        #expect(figures.timeouts == 0, "\(figures)")
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.contains("corrupt") }
+        #expect(leftovers.isEmpty, "\(leftovers)")
+    }
+
     /// The figures of a run: durations, estimated waits and overtakes.
     static func figures(_ saves: [Save], processes: Int) -> Figures {
         let byReturn = saves.sorted { $0.returned < $1.returned }
