@@ -72,6 +72,14 @@ enum DurableFileIO {
         }
     }
 
+    /// Makes a hard link: a second name, `destination`, for the file at `source`. Never replaces
+    /// anything at `destination`, and never follows a symbolic link at `source` (`linkat` without
+    /// `AT_SYMLINK_FOLLOW`).
+    /// - Returns: 0, or the `errno` of the failure.
+    static func link(_ source: String, to destination: String) -> Int32 {
+        retryingOnInterrupt { systemLink(source, destination) } == 0 ? 0 : errno
+    }
+
     /// Flushes a folder's entries (the renames in it) to stable storage. A file system that cannot
     /// synchronise folders (`EINVAL`, some network and FUSE file systems) is not an error.
     /// - Parameter path: The folder.
@@ -148,6 +156,10 @@ enum DurableFileIO {
 // The C functions under names that do not collide with `DurableFileIO`'s own methods.
 private func systemWrite(_ descriptor: Int32, _ buffer: UnsafeRawPointer, _ count: Int) -> Int {
     write(descriptor, buffer, count)
+}
+
+private func systemLink(_ source: String, _ destination: String) -> Int32 {
+    linkat(AT_FDCWD, source, AT_FDCWD, destination, 0)
 }
 
 private func systemRename(_ source: String, _ destination: String) -> Int32 {

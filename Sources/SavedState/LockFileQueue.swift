@@ -1,26 +1,26 @@
 import Foundation
 
-/// The line that the threads of one process wait in, in arrival order, before one of them tries the
-/// lock file of a store name (``StateFileLock``).
+/// The line that the threads of one process wait in, in arrival order, before one of them goes on to
+/// the lock file of a store name (``StateFileLock``).
 ///
-/// `flock` itself is not fair: a waiter polls it, and while it naps the other threads of the same
-/// process can take and release the lock many times, so under load a save could wait past its
-/// timeout behind saves that arrived after it. Queuing first makes the threads of one process take
-/// the lock file in the order they asked for it, and only the first in line polls `flock` (against
-/// other processes). The line is keyed by the lock file's path as the store spells it; two spellings
-/// of one file (a symbolic link in the folder's path) only lose the ordering, never the exclusion,
-/// which `flock` still gives.
+/// The lock file serves processes in the order they take tickets, one ticket per process at a time:
+/// with POSIX record locks (Darwin) a lock belongs to the process, so two of its threads could not
+/// exclude each other there, nor be ordered. Queuing first makes the threads of one process take the
+/// lock file one at a time, in the order they asked for it, without polling (they wait on a condition
+/// variable). The line is keyed by what the store passes, the folder's device and inode and the lock
+/// file's name (``StateStore/withLockFile(creatingFolder:_:)``), so every spelling of one folder
+/// shares a line.
 ///
 /// ```swift
-/// guard let ticket = LockFileQueue.enter(lockPath, until: deadline) else { /* timed out */ }
-/// defer { LockFileQueue.leave(lockPath, ticket: ticket) }
+/// guard let ticket = LockFileQueue.enter(key, until: deadline) else { /* timed out */ }
+/// defer { LockFileQueue.leave(key, ticket: ticket) }
 /// ```
 enum LockFileQueue {
     /// Guards ``lines`` and ``lastTicket``.
     private static let condition = NSCondition()
     // Both are read and written only between `condition.lock()` and `condition.unlock()`, which
     // serialises every access, so no two threads touch them at once.
-    /// The tickets waiting, and first the one holding, for each lock file's path.
+    /// The tickets waiting, and first the one holding, for each lock file's key.
     nonisolated(unsafe) private static var lines: [String: [UInt64]] = [:]
     /// The last ticket handed out.
     nonisolated(unsafe) private static var lastTicket: UInt64 = 0
@@ -28,7 +28,7 @@ enum LockFileQueue {
     /// Joins the line for `path` and waits until first in it, or until `deadline`.
     ///
     /// - Parameters:
-    ///   - path: The lock file.
+    ///   - path: The lock file's key (any string naming it: one line per string).
     ///   - deadline: When to give up; a deadline already passed takes the place only if the line
     ///     is empty.
     /// - Returns: The ticket to hand to ``leave(_:ticket:)``, or `nil` when the wait ran out (the

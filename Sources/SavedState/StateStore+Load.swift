@@ -22,8 +22,8 @@ extension StateStore {
     ///   no state files.
     /// - Throws: A ``StateStoreError`` with ``StateStoreError/Problem/noGoodCopy(_:)`` listing each
     ///   file and what was wrong with it, only when files exist and none of them can be used;
-    ///   ``StateStoreError/Problem/lockTimeout(waited:)`` when another store kept the lock for longer
-    ///   than ``lockTimeout``; ``StateStoreError/Problem/io(operation:errno:)`` when the lock file
+    ///   ``StateStoreError/Problem/lockTimeout(waited:)`` when the saves and loads ahead of it kept
+    ///   the lock for longer than ``lockTimeout``; ``StateStoreError/Problem/io(operation:errno:)`` when the lock file
     ///   could not be opened or locked in a folder this process can write to.
     public func load() throws(StateStoreError) -> LoadResult {
         // With the lock file held: read both files, and set aside those that are damaged.

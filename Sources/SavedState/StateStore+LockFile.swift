@@ -13,13 +13,13 @@ extension StateStore {
     /// store, or in another process) reads, writes or sets aside the store's files meanwhile. Never
     /// calls user code.
     ///
-    /// Each call opens the lock file itself, and `flock` locks belong to an open file, so the calls
-    /// of one store's threads exclude each other as those of two processes do. The threads of one
-    /// process first wait in line for the lock file (``LockFileQueue``), so they take it in the order
-    /// they asked, and only the first in line tries `flock`; the whole wait, in line and on `flock`,
-    /// lasts at most ``lockTimeout``. Something other than a regular file at the lock file's name is
-    /// set aside (holding the folder's own lock, so only one store does it) and reported, and the
-    /// lock taken on a new file.
+    /// The threads of one process first wait in line for the lock file (``LockFileQueue``, keyed by
+    /// the folder's device and inode, so every spelling of the folder shares one line), so they take
+    /// it in the order they asked, and only the first in line goes on to the lock file, where it
+    /// takes a ticket and waits its turn among the other processes (``StateFileLock``); the whole
+    /// wait, in line and for its turn, lasts at most ``lockTimeout``. Something other than a regular
+    /// file at the lock file's name is set aside (holding the folder's own lock, so only one store
+    /// does it) and reported, and the lock taken on a new file.
     ///
     /// - Parameters:
     ///   - creatingFolder: Whether to create a missing folder (a save). Without it (a load), a folder
@@ -28,21 +28,38 @@ extension StateStore {
     ///   - body: The work; it may append to the issues.
     /// - Returns: What `body` returned and the issues found.
     /// - Throws: What `body` threw, or a ``StateStoreError`` for the lock file: a timeout, a failed
-    ///   `open`, `fstat` or `flock`, or a non-regular file there that could not be set aside.
+    ///   `open`, `fstat` or `fcntl`, or a non-regular file there that could not be set aside.
     func withLockFile<Result>(
         creatingFolder: Bool,
         _ body: (inout [StateStoreIssue]) throws(StateStoreError) -> Result
     ) throws(StateStoreError) -> (result: Result, issues: [StateStoreIssue]) {
         var issues: [StateStoreIssue] = []
         let deadline = ContinuousClock.now.advanced(by: lockTimeout)
-        guard let ticket = LockFileQueue.enter(lockPath, until: deadline) else {
+        let line = lineKey(creatingFolder: creatingFolder)
+        guard let ticket = LockFileQueue.enter(line, until: deadline) else {
             throw StateStoreError(.lockTimeout(waited: lockTimeout), path: lockPath)
         }
-        defer { LockFileQueue.leave(lockPath, ticket: ticket) }
+        defer { LockFileQueue.leave(line, ticket: ticket) }
         let descriptor = try lockDescriptor(creatingFolder: creatingFolder, until: deadline, issues: &issues)
         defer { descriptor.map(StateFileLock.release) }
         let result = try body(&issues)
         return (result, issues)
+    }
+
+    /// The key of the lock file's line in ``LockFileQueue``: the folder's device and inode and the
+    /// lock file's name, so that two spellings of one folder (a symbolic link in its path, a bind
+    /// mount) share a line. POSIX record locks belong to the process, so two threads of one process
+    /// must never hold one lock file at once; this line is what prevents it where open-file-description
+    /// locks are missing (Darwin). A save first creates a missing folder, so that it has an inode;
+    /// a folder that cannot be reached falls back to the lock file's path as spelt (a load then goes
+    /// on without the lock file, and a save fails opening it).
+    private func lineKey(creatingFolder: Bool) -> String {
+        var info = stat()
+        if stat(directoryPath, &info) != 0, creatingFolder, errno == ENOENT {
+            _ = try? DurableFileIO.makeDirectory(directoryPath)      // a failure is reported by `open`
+        }
+        guard stat(directoryPath, &info) == 0 else { return lockPath }
+        return "\(info.st_dev):\(info.st_ino)/\(name).state.lock"
     }
 
     /// Takes the lock file: `nil` when a load may go on without it (see ``withLockFile(creatingFolder:_:)``).
@@ -87,6 +104,13 @@ extension StateStore {
         return StateStoreIssue(StateStoreError(.notARegularFile(kind), path: lockPath), keptAt: try setAside(lockPath))
     }
 
+    /// A new temporary file name, `name.state.tmp-<pid>-<random>`: the next save removes whatever a
+    /// killed save left under such a name.
+    func newTemporaryPath() -> String {
+        let suffix = String(UInt64.random(in: 0...UInt64.max), radix: 16)
+        return "\(temporaryPrefix)-\(getpid())-\(String(repeating: "0", count: 16 - suffix.count))\(suffix)"
+    }
+
     /// Writes the frame to a new, uniquely named temporary file (`name.state.tmp-<pid>-<random>`)
     /// and synchronises it.
     /// - Returns: The file's path.
@@ -94,8 +118,7 @@ extension StateStore {
         var attempts = 0
         while true {
             attempts += 1
-            let suffix = String(UInt64.random(in: 0...UInt64.max), radix: 16)
-            let path = "\(temporaryPrefix)-\(getpid())-\(String(repeating: "0", count: 16 - suffix.count))\(suffix)"
+            let path = newTemporaryPath()
             do {
                 try DurableFileIO.writeNewAndSync(frame, to: path)
                 return path
@@ -106,7 +129,8 @@ extension StateStore {
     }
 
     /// Removes what killed saves left behind: every temporary file of this store's name
-    /// (`name.state.tmp`, the name older versions used, and `name.state.tmp-<pid>-<hex>`). Called
+    /// (`name.state.tmp`, the name older versions used, and `name.state.tmp-<pid>-<hex>`: a new
+    /// state, or a hard link to the current file on its way to become the previous copy). Called
     /// with the lock file held, when no save is writing one. Regular files are removed (a symbolic
     /// link is removed itself, never followed); anything else there is set aside and reported.
     /// - Returns: The things set aside.

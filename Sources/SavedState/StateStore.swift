@@ -23,9 +23,10 @@ import Foundation
 ///
 /// The state is written as JSON inside a small checksummed frame (see *Saving state* in the
 /// documentation for the format), to a temporary file that is flushed to disk and then renamed over
-/// the current file, keeping the current file as the previous copy. A kill at any instant leaves a
-/// complete copy, and ``load()`` falls back to the previous copy when the current one is damaged,
-/// reporting why through ``LoadResult/issues``; it throws only when no copy can be used.
+/// the current file, keeping the current file as the previous copy (by a hard link, so `name.state`
+/// is never missing). A kill at any instant leaves `name.state` complete, and ``load()`` falls back to
+/// the previous copy when the current one is damaged, reporting why through ``LoadResult/issues``; it
+/// throws only when no copy can be used.
 ///
 /// The folder holds `name.state`, `name.state.previous` and `name.state.lock` (the lock file, empty),
 /// a `name.state.tmp-<pid>-<random>` file while a save runs (one left by a killed save is removed by
@@ -34,14 +35,15 @@ import Foundation
 ///
 /// One store may be used from many threads, and several stores (in one process or in several) may
 /// save and load under the same folder and name at once: every save, and the part of every load that
-/// reads the files and sets damaged ones aside, holds an advisory lock on `name.state.lock` (`flock`),
-/// waiting up to ``lockTimeout`` for another holder, whether that is another thread of the same store,
-/// another store or another process. The value's `encode(to:)` and `init(from:)` run
-/// with no lock held. The lock file is opened close-on-exec, but a child process that another thread
-/// forks while a save holds the lock shares the lock until the child calls `exec` (a `flock` lock
-/// belongs to the open file, which `fork` shares): a zero or very short ``lockTimeout`` can then be
-/// refused for that moment, so a process that spawns children at any time should give saves a
-/// timeout of at least a few milliseconds.
+/// reads the files and sets damaged ones aside, holds an advisory lock on `name.state.lock` (record
+/// locks, `fcntl`), served first come, first served, whether the others waiting are threads of the
+/// same store, other stores or other processes, and waits up to ``lockTimeout`` for its turn. A
+/// waiter that gives up or is killed leaves the line and holds up nobody. The value's `encode(to:)`
+/// and `init(from:)` run with no lock held. The lock file is opened close-on-exec, but on Linux a
+/// child process that another thread forks while a save holds the lock shares the lock until the
+/// child calls `exec` (an open-file-description lock belongs to the open file, which `fork` shares):
+/// a zero or very short ``lockTimeout`` can then be refused for that moment, so a process that spawns
+/// children at any time should give saves a timeout of at least a few milliseconds.
 ///
 /// The store trusts nothing it finds on disk: it never follows a symbolic link, never blocks on a
 /// named pipe, refuses anything that is not a regular file, and reads a file's header before the rest,
@@ -68,8 +70,9 @@ public final class StateStore<Value: Codable & Sendable>: Sendable {
     /// The largest state file, header included, that the store writes or reads: a larger value is
     /// refused by ``save(_:)`` and a larger file is set aside by ``load()`` without being read.
     public let maximumFileSize: Int
-    /// How long a save or load waits for another store (in this process or another) to finish its
-    /// save before it gives up with ``StateStoreError/Problem/lockTimeout(waited:)``.
+    /// How long a save or load waits for its turn (for the saves and loads that asked before it, in
+    /// this process or another, to finish) before it gives up with
+    /// ``StateStoreError/Problem/lockTimeout(waited:)``.
     public let lockTimeout: Duration
 
     /// Creates a store for the state called `name` in a folder. Nothing is read or written until the
@@ -131,7 +134,8 @@ public final class StateStore<Value: Codable & Sendable>: Sendable {
     /// ```
     ///
     /// Saves from several threads, and from other stores and processes under the same name, are
-    /// serialised by the lock file; the value is encoded on the calling thread first, with no lock held.
+    /// serialised by the lock file and served in the order they asked for it; the value is encoded on
+    /// the calling thread first, with no lock held.
     ///
     /// - Parameter value: The state to save.
     /// - Returns: What the save found in its way and set aside (almost always nothing): a current
@@ -139,9 +143,9 @@ public final class StateStore<Value: Codable & Sendable>: Sendable {
     ///   symbolic link or other non-regular file at one of the store's names.
     /// - Throws: A ``StateStoreError``: ``StateStoreError/Problem/encodingFailed(codingPath:reason:)``
     ///   or ``StateStoreError/Problem/tooLarge(bytes:limit:)`` before anything is written,
-    ///   ``StateStoreError/Problem/lockTimeout(waited:)`` when another store kept the lock for longer
-    ///   than ``lockTimeout`` (nothing was changed), or ``StateStoreError/Problem/io(operation:errno:)``
-    ///   naming the call and file that failed. After an error ``load()`` returns the value saved
+    ///   ``StateStoreError/Problem/lockTimeout(waited:)`` when the saves and loads ahead of it kept the
+    ///   lock for longer than ``lockTimeout`` (nothing was changed), or
+    ///   ``StateStoreError/Problem/io(operation:errno:)`` naming the call and file that failed. After an error ``load()`` returns the value saved
     ///   before, except when the final `fsync` of the folder failed: the new value is then in place
     ///   but may not survive a power cut.
     @discardableResult
@@ -171,16 +175,20 @@ public final class StateStore<Value: Codable & Sendable>: Sendable {
     ///    and is `fsync`ed. Until the renames below, neither `name.state` nor `name.state.previous` is
     ///    touched, so a kill here leaves them as they were; a torn temporary file is never read, and
     ///    the next save removes it.
-    /// 2. `rename(current, previous)`: the old current file, complete, is now `name.state.previous`.
-    ///    A kill here leaves no `name.state`; ``load()`` reports it missing and uses the previous copy.
+    /// 2. `link(current, tmp2)`, then `rename(tmp2, previous)`: the old current file, complete, is
+    ///    now also `name.state.previous` (two names for one file), and `name.state` never stopped
+    ///    being there. A kill between the two leaves a hard link under a temporary name, which the
+    ///    next save removes. (On a file system without hard links, `EPERM` or `ENOTSUP`, this step
+    ///    is `rename(current, previous)`, and a kill before step 3 leaves no `name.state`: ``load()``
+    ///    reports it missing and uses the previous copy.)
     /// 3. `rename(tmp, current)`: `name.state` is the new state, complete because it was `fsync`ed
     ///    before it got its name. `rename` replaces its destination atomically: no process ever sees
-    ///    a half-renamed file.
-    /// 4. `fsync` on the folder makes the renames themselves durable before `save` returns.
+    ///    a half-renamed file, nor a moment without one.
+    /// 4. `fsync` on the folder makes the link and the renames durable before `save` returns.
     ///
-    /// So at every instant either `name.state` (steps 0, 1 and 3) or `name.state.previous` (between 2
-    /// and 3) is complete. A power cut before step 4 may lose either rename or both; each moves a
-    /// complete, synchronised file, so whichever survive still leave a complete copy.
+    /// So at every instant `name.state` is there and complete. A power cut before step 4 may lose
+    /// any of the link and the renames; each names a complete, synchronised file, so whatever
+    /// survives still leaves a complete copy (at worst the previous copy is one save older).
     private func install(_ frame: [UInt8], issues: inout [StateStoreIssue]) throws(StateStoreError) {
         let current = DurableFileIO.readStateFile(currentPath, maximumSize: maximumFileSize)  // step 0
         // A read that failed (EMFILE, EIO…) says nothing about the file, which may be good: fail the
@@ -205,7 +213,7 @@ public final class StateStore<Value: Codable & Sendable>: Sendable {
         let temporaryPath = try writeTemporaryFile(frame)                     // step 1
         if keepCurrent {                                                      // step 2
             do {
-                try DurableFileIO.rename(currentPath, to: previousPath)
+                try keepCurrentAsPrevious()
             } catch let error {
                 // ENOENT: someone removed the current file meanwhile; there is nothing to keep.
                 if case .io(_, ENOENT) = error.problem.base {} else {
@@ -221,6 +229,34 @@ public final class StateStore<Value: Codable & Sendable>: Sendable {
             throw error
         }
         try DurableFileIO.syncDirectory(directoryPath)                        // step 4
+    }
+
+    /// Makes the current file the previous copy as well (``install(_:issues:)``, step 2), with no
+    /// moment when `name.state` is missing: a hard link to it under a new temporary name, renamed over
+    /// `name.state.previous`. On a file system without hard links it renames the current file instead.
+    /// - Throws: A ``StateStoreError`` for `link` or `rename`; `ENOENT` when there is no current file.
+    private func keepCurrentAsPrevious() throws(StateStoreError) {
+        var attempts = 0
+        while true {
+            attempts += 1
+            let linkPath = newTemporaryPath()
+            switch DurableFileIO.link(currentPath, to: linkPath) {
+            case 0:
+                // When both names already were one file (a kill between this step and the next),
+                // `rename` does nothing and leaves the link: remove it either way.
+                defer { DurableFileIO.removeIfPresent(linkPath) }
+                try DurableFileIO.rename(linkPath, to: previousPath)
+                return
+            case EEXIST where attempts < 4:
+                continue                                           // a name already taken: draw another
+            case EPERM, ENOTSUP, EOPNOTSUPP, ENOSYS, EMLINK:
+                // No hard links here (FAT, some network file systems), or not to this file: rename.
+                try DurableFileIO.rename(currentPath, to: previousPath)
+                return
+            case let code:
+                throw StateStoreError(.io(operation: "link to \(linkPath)", errno: code), path: currentPath)
+            }
+        }
     }
 
     /// Renames a damaged file (or anything else in the way) to the first free `path.corrupt-N`, and

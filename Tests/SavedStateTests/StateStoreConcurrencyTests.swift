@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import SavedState
+@testable import SavedState
 import BudgetClock
 import TestSupport
 @testable import StateStoreTorture
@@ -91,31 +91,79 @@ import Musl
 
     @Test func whileAnotherHolderKeepsTheLockSavesAndLoadsGiveUpAfterTheirTimeoutAndChangeNothing() throws {
         try withStateFolder { folder in
-            // The steps that must succeed use a store that waits: a child process that another test
-            // spawns at that moment holds a copy of the lock file's descriptor until its `exec`, so
-            // the lock can stay held for an instant after its holder closed it.
+            // The steps that must succeed use a store that waits: on Linux a child process that
+            // another test spawns at that moment holds a copy of the lock file's descriptor until its
+            // `exec`, so the lock can stay held for an instant after its holder closed it.
             let settled = try StateStore<Note>(directory: folder, name: "note")
             let store = try StateStore<Note>(directory: folder, name: "note", lockTimeout: .zero)
+            let patient = try StateStore<Note>(directory: folder, name: "note", lockTimeout: .milliseconds(20))
             try settled.save(Note(title: "before"))
             let lockPath = folder.appendingPathComponent("note.state.lock").path
-            // Another holder: the lock file, locked through a descriptor of the test's own.
-            let holder = open(lockPath, O_RDONLY | O_CLOEXEC)
-            try #require(holder >= 0)
-            try #require(flock(holder, LOCK_EX | LOCK_NB) == 0)
+            // Another holder: another store of this process, holding the lock on a thread of its own.
+            let holding = DispatchSemaphore(value: 0), letGo = DispatchSemaphore(value: 0), done = DispatchSemaphore(value: 0)
+            Thread {
+                _ = try? settled.withLockFile(creatingFolder: false) { (_: inout [StateStoreIssue]) in
+                    holding.signal()
+                    letGo.wait()
+                }
+                done.signal()
+            }.start()
+            holding.wait()
             #expect(throws: StateStoreError(.lockTimeout(waited: .zero), path: lockPath)) {
                 try store.save(Note(title: "refused"))
             }
-            let patient = try StateStore<Note>(directory: folder, name: "note", lockTimeout: .milliseconds(20))
             #expect(throws: StateStoreError(.lockTimeout(waited: .milliseconds(20)), path: lockPath)) {
                 try patient.load()
             }
-            close(holder)
+            letGo.signal()
+            done.wait()
+            #if os(Linux)
+            // The lock file itself, held through a descriptor of the test's own (open-file-description
+            // locks exclude descriptors, not processes; Darwin's POSIX record locks would not exclude
+            // this process from itself, which is why a process's threads queue first).
+            let holder = try StateFileLock.acquire(lockPath, timeout: .seconds(5))
+            #expect(throws: StateStoreError(.lockTimeout(waited: .zero), path: lockPath)) {
+                try store.save(Note(title: "refused"))
+            }
+            #expect(throws: StateStoreError(.lockTimeout(waited: .milliseconds(20)), path: lockPath)) {
+                try patient.load()
+            }
+            StateFileLock.release(holder)
+            #endif
             #expect(try settled.load() == .init(value: Note(title: "before"), source: .current))
             #expect(try fileNames(in: folder) == ["note.state"])
             try settled.save(Note(title: "after"))
             #expect(try settled.load().value == Note(title: "after"))
         }
     }
+
+    #if os(Linux)
+    /// A waiter holding a ticket holds up every later arrival, even while nobody holds the lock
+    /// (first come, first served), and a ticket whose descriptor is closed, as when its process is
+    /// killed, holds up nobody. (Open-file-description locks let one process play both waiters.)
+    @Test func aWaitingTicketIsServedFirstAndAClosedOneHoldsUpNobody() throws {
+        try withStateFolder { folder in
+            let store = try StateStore<Note>(directory: folder, name: "note", lockTimeout: .zero)
+            try store.save(Note(title: "before"))
+            let lockPath = folder.appendingPathComponent("note.state.lock").path
+            // An earlier arrival: a ticket taken as a waiter takes it, and not yet its turn served.
+            let waiter = open(lockPath, O_RDWR | O_CLOEXEC)
+            try #require(waiter >= 0)
+            var locks = RecordLocks(descriptor: waiter, path: lockPath)
+            try #require(try locks.tryLock(StateFileLock.doorByte) == .locked)
+            let ticket = try #require(try locks.takeTicket())
+            try locks.unlock(StateFileLock.doorByte)
+            #expect(ticket == StateFileLock.firstTicketByte)
+            // The holder byte is free, but a later arrival waits behind the ticket.
+            #expect(throws: StateStoreError(.lockTimeout(waited: .zero), path: lockPath)) {
+                try store.save(Note(title: "refused"))
+            }
+            close(waiter)                                  // the waiter dies: its ticket goes with it
+            try store.save(Note(title: "after"))
+            #expect(try store.load().value == Note(title: "after"))
+        }
+    }
+    #endif
 
     /// A folder (or anything else) at `note.state.lock` is set aside by one writer only, holding the
     /// folder's own lock, however many writers find it at once: none of them fails (formerly
