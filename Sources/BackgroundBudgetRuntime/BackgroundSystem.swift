@@ -55,6 +55,9 @@ public final class BackgroundSystem: Sendable {
     /// How much of the trace the system keeps: the retention it was created with, with
     /// ``TraceRetention/automatic`` resolved for its clock.
     public let traceRetention: TraceRetention
+    /// On a ``VirtualClock``, the hold on the runtime's global-executor hooks that brings app code's
+    /// own tasks into the model while the system lives (GlobalExecutorHooks.swift).
+    let concurrencyRun: (any Sendable)?
 
     /// Creates a device with no apps under the default policy, ``BudgetPolicy/iOS13``.
     /// - Parameters:
@@ -63,6 +66,7 @@ public final class BackgroundSystem: Sendable {
     ///     everything on a ``VirtualClock``, the latest 10,000 entries on a real clock.
     public init(clock: any BudgetClock, traceRetention: TraceRetention = .automatic) {
         self.clock = clock
+        self.concurrencyRun = Self.concurrencyRun(for: clock)
         self.policy = .iOS13
         self.traceRetention = traceRetention.resolved(for: clock)
         self.state = LockedValue(State(core: DeviceCore(policy: .iOS13, retention: self.traceRetention)))
@@ -78,6 +82,7 @@ public final class BackgroundSystem: Sendable {
     public init(policy: BudgetPolicy, clock: any BudgetClock, traceRetention: TraceRetention = .automatic) throws(PolicyError) {
         try policy.validate()
         self.clock = clock
+        self.concurrencyRun = Self.concurrencyRun(for: clock)
         self.policy = policy
         self.traceRetention = traceRetention.resolved(for: clock)
         self.state = LockedValue(State(core: DeviceCore(policy: policy, retention: self.traceRetention)))

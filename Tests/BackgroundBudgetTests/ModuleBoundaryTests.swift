@@ -42,7 +42,8 @@ import TestSupport
         "JobBudgets": ["BudgetClock", "Dispatch", "Darwin", "Glibc", "Musl"],
         "SavedState": ["Foundation", "Darwin", "Glibc", "Musl"],
         // The shell runs the core on a clock; Foundation only to read Info.plists and dates.
-        "BackgroundBudgetRuntime": ["BackgroundBudgetCore", "BudgetClock", "Dispatch", "Foundation", "Darwin", "Glibc", "Musl"],
+        // `_Concurrency` with its scheduling SPI: an app's task executor takes its tasks' sleeps.
+        "BackgroundBudgetRuntime": ["BackgroundBudgetCore", "BudgetClock", "Dispatch", "Foundation", "Darwin", "Glibc", "Musl", "_Concurrency"],
         // The umbrella re-exports; it uses nothing itself (see `theUmbrellaOnlyReExports`).
         "BackgroundBudget": ["BackgroundBudgetRuntime", "BackgroundBudgetCore", "BudgetClock", "JobBudgets", "SavedState"],
         // The scenario vocabulary, its parser and the explorer sit on the shell; Foundation only to read
