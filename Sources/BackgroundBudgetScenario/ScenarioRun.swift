@@ -1,4 +1,8 @@
-import BackgroundBudget
+import BackgroundBudgetRuntime
+import BudgetClock
+import BackgroundBudgetCore
+import BackgroundBudgetExplorer
+import BudgetTime
 
 extension Scenario {
     /// Runs the scenario on a fresh ``/BudgetClock/VirtualClock`` and returns what happened.

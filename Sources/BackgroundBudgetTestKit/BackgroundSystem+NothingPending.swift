@@ -1,4 +1,4 @@
-import BackgroundBudget
+import BackgroundBudgetRuntime
 #if canImport(Testing)
 import Testing
 #endif

@@ -1,4 +1,3 @@
-import BackgroundBudget
 import BackgroundBudgetExplorer
 import Testing
 

@@ -1,4 +1,5 @@
-import BackgroundBudget
+import BackgroundBudgetCore
+import BackgroundBudgetRuntime
 
 /// Something a ``BackgroundSystem`` still has outstanding: an armed deadline, an open task, work on an
 /// app's queue, a delivery not settled. ``BackgroundSystem/pendingWork(allowing:)`` lists them;

@@ -1,4 +1,5 @@
-import BackgroundBudget
+import BackgroundBudgetCore
+import BackgroundBudgetRuntime
 
 extension ScriptedDelegate: SceneDelegate {
     // MARK: Scripting scenes

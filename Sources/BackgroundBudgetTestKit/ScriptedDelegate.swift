@@ -1,4 +1,8 @@
-import BackgroundBudget
+import BackgroundBudgetCore
+import BackgroundBudgetRuntime
+import BudgetClock
+import BudgetLock
+import BudgetTime
 
 /// An ``ApplicationDelegate`` whose behaviour a test sets per callback, and which records every
 /// callback it receives: what, when, and the state the app reported during it. It is a

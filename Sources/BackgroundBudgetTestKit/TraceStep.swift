@@ -1,4 +1,5 @@
-import BackgroundBudget
+import BackgroundBudgetCore
+import BudgetTime
 
 /// One expected entry of a trace, for ``checkTrace(_:app:_:comparing:)`` and `expectTrace`.
 ///

@@ -1,3 +1,5 @@
+import BudgetTime
+
 #if canImport(Dispatch)
 /// `DispatchClock` is a Swift `Clock` on ``BudgetInstant``s, so async code sleeps on the same time
 /// line that budgets run on: `try await clock.sleep(for: .milliseconds(50))`.

@@ -1,4 +1,6 @@
 #if canImport(Dispatch)
+import BudgetLock
+import BudgetTime
 import Dispatch
 
 /// A clock on real time: work runs on a serial Dispatch queue when its deadline comes.

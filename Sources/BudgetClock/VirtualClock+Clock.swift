@@ -14,6 +14,9 @@
 /// clock.advance(by: .seconds(10))      // wakes it
 /// try await job.value                  // t=10.000s
 /// ```
+import BudgetLock
+import BudgetTime
+
 extension VirtualClock: Clock {
     /// One nanosecond, the unit of ``BudgetInstant``.
     public var minimumResolution: Duration { .nanoseconds(1) }

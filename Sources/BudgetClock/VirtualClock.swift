@@ -1,3 +1,5 @@
+import BudgetLock
+import BudgetTime
 
 /// A clock whose time moves only when you advance it, for deterministic unit tests of code that
 /// schedules work in time.

@@ -1,3 +1,4 @@
+import BudgetTime
 import BudgetClock
 
 /// A scheduler's clock as a Swift `Clock`, for code that holds only a ``BudgetScheduler``: hand it
