@@ -18,7 +18,7 @@ import BudgetLock
 import BudgetTime
 
 extension VirtualClock: Clock {
-    /// One nanosecond, the unit of ``BudgetInstant``.
+    /// One nanosecond, the unit of ``/BudgetTime/BudgetInstant``.
     public var minimumResolution: Duration { .nanoseconds(1) }
 
     /// Suspends until an advance of the clock reaches `deadline` (at once, on the next advance, if it

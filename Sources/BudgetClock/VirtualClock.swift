@@ -61,7 +61,7 @@ public final class VirtualClock: Sendable {
     package let sleepers = SleeperRegistry()
 
     /// Creates a clock with no pending work.
-    /// - Parameter start: The clock's initial ``now``; ``BudgetInstant/zero`` by default.
+    /// - Parameter start: The clock's initial ``now``; ``/BudgetTime/BudgetInstant/zero`` by default.
     public init(startingAt start: BudgetInstant = .zero) {
         state = LockedValue(State(now: start.nanoseconds))
         identity = ScheduledWork.nextClockIdentity()
