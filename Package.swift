@@ -35,22 +35,22 @@ let package = Package(
         // The package's one lock, on the platform's own primitive.
         .target(name: "BudgetLock"),
         .target(name: "BudgetClock", dependencies: ["BudgetTime", "BudgetLock", "CBudgetClockShims"]),
-        .target(name: "JobBudgets", dependencies: ["BudgetClock"]),
+        .target(name: "JobBudgets", dependencies: ["BudgetClock", "BudgetTime", "BudgetLock"]),
         .target(name: "SavedState"),
         // The pure model: values in, values out; no Foundation, Dispatch, locks or closures.
         .target(name: "BackgroundBudgetCore", dependencies: ["BudgetTime"]),
         // The runtime shell: the core's effects on a clock, with delegates, queues and the lock.
-        .target(name: "BackgroundBudgetRuntime", dependencies: ["BackgroundBudgetCore", "BudgetClock"]),
+        .target(name: "BackgroundBudgetRuntime", dependencies: ["BackgroundBudgetCore", "BudgetClock", "BudgetTime", "BudgetLock"]),
         // The umbrella: `import BackgroundBudget` brings the runtime, the clocks, job budgets and saved state.
-        .target(name: "BackgroundBudget", dependencies: ["BackgroundBudgetRuntime", "BackgroundBudgetCore", "BudgetClock", "JobBudgets", "SavedState"]),
+        .target(name: "BackgroundBudget", dependencies: ["BackgroundBudgetRuntime", "BackgroundBudgetCore", "BudgetClock", "BudgetTime", "BudgetLock", "JobBudgets", "SavedState"]),
         // The scenario vocabulary (actions, apps' behaviours, the file format's parser) and the explorer
         // that searches sequences of it; no command line, no SVG.
-        .target(name: "BackgroundBudgetExplorer", dependencies: ["BackgroundBudgetRuntime"]),
+        .target(name: "BackgroundBudgetExplorer", dependencies: ["BackgroundBudgetRuntime", "BackgroundBudgetCore", "BudgetClock", "BudgetTime", "BudgetLock"]),
         // Running and drawing scenarios (the SVG timeline) and the `bgbudget` command line.
-        .target(name: "BackgroundBudgetScenario", dependencies: ["BackgroundBudget", "BackgroundBudgetExplorer"]),
+        .target(name: "BackgroundBudgetScenario", dependencies: ["BackgroundBudgetExplorer", "BackgroundBudgetRuntime", "BackgroundBudgetCore", "BudgetClock", "BudgetTime", "BudgetLock"]),
         // What policy tests need: scripted delegates, typed trace expectations, a pending-work check, and
         // the explorer with Swift Testing issues (without the command line or the SVG timeline).
-        .target(name: "BackgroundBudgetTestKit", dependencies: ["BackgroundBudget", "BackgroundBudgetExplorer"]),
+        .target(name: "BackgroundBudgetTestKit", dependencies: ["BackgroundBudgetExplorer", "BackgroundBudgetRuntime", "BackgroundBudgetCore", "BudgetClock", "BudgetTime", "BudgetLock"]),
         .executableTarget(
             name: "StateLab",
             dependencies: ["BackgroundBudget"],
@@ -83,40 +83,61 @@ let package = Package(
         ),
         .executableTarget(
             name: "JobRunner",
-            dependencies: ["JobBudgets", "SavedState"],
+            dependencies: ["JobBudgets", "SavedState", "BudgetClock", "BudgetLock"],
             path: "Examples/JobRunner",
             exclude: ["README.md", "jobs.jsonl", "kubernetes.yaml"]
         ),
         .executableTarget(
             name: "DraftLoss",
-            dependencies: ["BackgroundBudget", "BackgroundBudgetScenario"],
+            dependencies: ["BackgroundBudget", "BackgroundBudgetScenario", "BackgroundBudgetExplorer"],
             path: "Examples/DraftLoss",
             exclude: ["README.md"]
         ),
-        .executableTarget(name: "BudgetBench", dependencies: ["BackgroundBudget", "BackgroundBudgetScenario"]),
+        .executableTarget(name: "BudgetBench", dependencies: ["BackgroundBudget", "BackgroundBudgetScenario", "BackgroundBudgetExplorer"]),
         .executableTarget(name: "bgbudget", dependencies: ["BackgroundBudgetScenario"]),
         // The child process the crash test kills while it saves; the tests find it next to their bundle.
         .executableTarget(name: "StateStoreTorture", dependencies: ["SavedState"]),
         // Helpers the test targets share: long-suite switches, tags, child processes, a thread-safe log.
-        .target(name: "TestSupport", dependencies: ["BudgetClock"], path: "Tests/TestSupport"),
-        .testTarget(name: "BudgetClockTests", dependencies: ["BudgetClock", "TestSupport"]),
-        // JobRunner is a dependency so that it is built before the end-to-end test runs it.
-        .testTarget(name: "JobBudgetsTests", dependencies: ["JobBudgets", "TestSupport", "JobRunner"]),
-        .testTarget(name: "SavedStateTests", dependencies: ["SavedState", "BudgetClock", "StateStoreTorture", "TestSupport"]),
-        .testTarget(name: "BackgroundBudgetCoreTests", dependencies: ["BackgroundBudgetCore", "BudgetClock", "TestSupport"]),
-        .testTarget(name: "BackgroundBudgetTests", dependencies: [
-            "BackgroundBudget", "BackgroundBudgetRuntime", "BackgroundBudgetTestKit", "BackgroundBudgetExplorer", "BackgroundBudgetScenario",
+        .target(name: "TestSupport", dependencies: ["BudgetClock", "BudgetTime", "BudgetLock"], path: "Tests/TestSupport"),
+        // One test target per library module, named after it: Tests/<Module>Tests tests Sources/<Module>
+        // (the umbrella's target holds the checks of the package as a whole). A module's test target
+        // depends on the module, on what its tests use as tools, and on an executable only if it runs it
+        // (bgbudget, StateStoreTorture): never on an example, a fuzz harness or the benchmark.
+        // `ModuleBoundaryTests` keeps it so.
+        .testTarget(name: "BudgetTimeTests", dependencies: ["BudgetTime"]),
+        .testTarget(name: "BudgetLockTests", dependencies: ["BudgetLock"]),
+        .testTarget(name: "BudgetClockTests", dependencies: ["BudgetClock", "BudgetTime", "BudgetLock", "TestSupport"]),
+        .testTarget(name: "JobBudgetsTests", dependencies: ["JobBudgets", "BudgetClock", "BudgetTime", "BudgetLock", "TestSupport"]),
+        .testTarget(name: "SavedStateTests", dependencies: ["SavedState", "BudgetClock", "BudgetLock", "StateStoreTorture", "TestSupport"]),
+        .testTarget(name: "BackgroundBudgetCoreTests", dependencies: ["BackgroundBudgetCore", "BudgetClock", "BudgetTime"]),
+        .testTarget(name: "BackgroundBudgetRuntimeTests", dependencies: [
+            "BackgroundBudgetRuntime", "BackgroundBudgetCore", "BudgetClock", "BudgetTime", "BackgroundBudget", "JobBudgets", "SavedState",
+            "BackgroundBudgetExplorer", "BackgroundBudgetScenario", "BackgroundBudgetTestKit", "TestSupport",
+        ]),
+        .testTarget(name: "BackgroundBudgetTests", dependencies: ["BackgroundBudget", "TestSupport"]),
+        .testTarget(name: "BackgroundBudgetExplorerTests", dependencies: [
+            "BackgroundBudgetExplorer", "BackgroundBudgetCore", "BudgetClock", "BudgetTime", "BackgroundBudget", "BackgroundBudgetScenario",
             "TestSupport",
         ]),
-        // The example executables are dependencies so that they are built before the tests, which run
-        // them and compare their output with Tests/BackgroundBudgetScenarioTests/ExpectedTraces (read
-        // from the source tree, hence excluded from the target).
         .testTarget(name: "BackgroundBudgetScenarioTests", dependencies: [
-            "BackgroundBudgetScenario", "BackgroundBudgetExplorer", "TestSupport", "bgbudget", "FuzzScenario", "FuzzInfoPlist", "FuzzStateFrame", "FuzzExploreArguments",
-            "FuzzSupport",
-            "StateLab", "AudioPlayer", "LocationTracker", "MemoryPressure", "NewsFetcher", "DraftLoss",
+            "BackgroundBudgetScenario", "BackgroundBudgetExplorer", "BackgroundBudgetCore", "BudgetClock", "BudgetTime", "BackgroundBudget",
+            "TestSupport", "bgbudget",
+        ]),
+        .testTarget(name: "BackgroundBudgetTestKitTests", dependencies: [
+            "BackgroundBudgetTestKit", "BackgroundBudget", "BackgroundBudgetExplorer", "BackgroundBudgetCore", "BudgetClock",
+            "BackgroundBudgetScenario", "TestSupport",
+        ]),
+        // The tests of the package's programs, in a target of their own so that no module's test target
+        // depends on a program: the example programs' output against Tests/ProgramTests/ExpectedTraces
+        // (read from the source tree, hence excluded), JobRunner end to end, and the fuzz harnesses'
+        // seed corpora replayed in-process. The programs are dependencies so that they are built before
+        // these tests run them. (`swift test` builds every target of the package before it tests, the
+        // examples, the harnesses and BudgetBench included, whatever the test targets depend on.)
+        .testTarget(name: "ProgramTests", dependencies: [
+            "BackgroundBudget", "BackgroundBudgetScenario", "BackgroundBudgetExplorer", "TestSupport",
+            "StateLab", "AudioPlayer", "LocationTracker", "MemoryPressure", "NewsFetcher", "DraftLoss", "JobRunner",
+            "FuzzSupport", "FuzzScenario", "FuzzInfoPlist", "FuzzStateFrame", "FuzzExploreArguments",
         ], exclude: ["ExpectedTraces"]),
-        .testTarget(name: "BackgroundBudgetTestKitTests", dependencies: ["BackgroundBudgetTestKit", "BackgroundBudgetScenario", "TestSupport"]),
         // Fuzz harnesses (Tests/Fuzz/README.md): each replays a corpus in an ordinary build
         // (`swift run FuzzScenario Tests/Fuzz/Corpus/scenario`) and is a libFuzzer target when built by
         // `.ci/fuzz` with `-DFUZZING -sanitize=fuzzer,address`.
@@ -124,7 +145,7 @@ let package = Package(
         .executableTarget(name: "FuzzScenario", dependencies: ["BackgroundBudgetScenario", "BackgroundBudgetExplorer", "FuzzSupport"], path: "Tests/Fuzz/FuzzScenario"),
         .executableTarget(name: "FuzzInfoPlist", dependencies: ["BackgroundBudget", "FuzzSupport"], path: "Tests/Fuzz/FuzzInfoPlist"),
         .executableTarget(name: "FuzzStateFrame", dependencies: ["SavedState", "FuzzSupport"], path: "Tests/Fuzz/FuzzStateFrame"),
-        .executableTarget(name: "FuzzExploreArguments", dependencies: ["BackgroundBudgetScenario", "FuzzSupport"],
+        .executableTarget(name: "FuzzExploreArguments", dependencies: ["BackgroundBudgetScenario", "BackgroundBudgetExplorer", "FuzzSupport"],
                           path: "Tests/Fuzz/FuzzExploreArguments"),
     ],
     swiftLanguageModes: [.v6]

@@ -7,6 +7,7 @@
 // then left with Home, is lost as soon as the system needs the memory. The explorer finds this from
 // random sequences of gestures and system events and shrinks it to three events; saving in
 // applicationDidEnterBackground as well fixes it, and the explorer then finds nothing.
+import BackgroundBudgetExplorer
 import BackgroundBudget
 import BackgroundBudgetScenario
 

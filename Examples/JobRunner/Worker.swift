@@ -1,3 +1,4 @@
+import BudgetLock
 import BudgetClock
 import Foundation
 import JobBudgets

@@ -17,6 +17,7 @@ let package = Package(
         // `Job.swift` and `Worker.swift` are links to the JobRunner example's: the very same jobs.
         .target(name: "JobWorker", dependencies: [
             .product(name: "BudgetClock", package: "BackgroundBudget"),
+            .product(name: "BudgetLock", package: "BackgroundBudget"),
             .product(name: "JobBudgets", package: "BackgroundBudget"),
             .product(name: "SavedState", package: "BackgroundBudget"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -28,6 +29,7 @@ let package = Package(
             .product(name: "ServiceLifecycleTestKit", package: "swift-service-lifecycle"),
             .product(name: "AsyncAlgorithms", package: "swift-async-algorithms"),
             .product(name: "BudgetClock", package: "BackgroundBudget"),
+            .product(name: "BudgetTime", package: "BackgroundBudget"),
         ]),
     ],
     swiftLanguageModes: [.v6]

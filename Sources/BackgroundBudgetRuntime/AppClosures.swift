@@ -4,6 +4,8 @@
 /// ``Effect/releaseKeepAliveHandler(_:)``, ``Effect/releaseScheduledTask(_:task:)``; the whole table
 /// with ``Effect/dropQueue(_:)`` when the process ends). What is let go of goes to
 /// `State.released` and is dropped after the lock is released.
+import BackgroundBudgetCore
+
 struct AppClosures: Sendable {
     /// Finite tasks' expiration handlers, by identifier (tasks begun without one have no entry).
     var expirationHandlers: [BackgroundTaskIdentifier: @Sendable () -> Void] = [:]

@@ -1,3 +1,5 @@
+import BudgetLock
+
 #if canImport(Dispatch)
 @preconcurrency import Dispatch
 #endif

@@ -1,3 +1,4 @@
+import BackgroundBudgetCore
 import Foundation
 
 extension AppManifest {

@@ -17,6 +17,9 @@
 /// The allowance (``BudgetPolicy/backgroundTaskAllowance``, 30 s under ``BudgetPolicy/iOS13``) is shared
 /// by all of the app's tasks and runs only while the app is in the background; tasks begun in the
 /// foreground stay dormant until then. Every begin must be balanced by an end.
+import BackgroundBudgetCore
+import BudgetTime
+
 extension Application {
     /// Begins a finite background task (`beginBackgroundTask(withName:expirationHandler:)`).
     ///

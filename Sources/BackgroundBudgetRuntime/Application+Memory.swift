@@ -1,4 +1,6 @@
 /// Memory footprints, memory pressure and system notifications.
+import BackgroundBudgetCore
+
 extension Application {
     /// The app's memory footprint in bytes while it is in memory; zero when it is not running.
     public var memoryFootprint: Int {

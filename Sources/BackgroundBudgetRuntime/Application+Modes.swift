@@ -6,6 +6,9 @@
 /// try system.pressHome()                 // still running in the background
 /// app.stopActivity(.audioPlayback)       // paused: suspended at once if nothing else holds it
 /// ```
+import BackgroundBudgetCore
+import BudgetTime
+
 extension Application {
     /// Starts a continuous activity. With its mode declared in `UIBackgroundModes`, it keeps the app
     /// running in the background until ``stopActivity(_:)``.

@@ -1,3 +1,4 @@
+import BudgetTime
 extension Application {
     /// Runs `body` after `delay` of the system's clock, on the app's main queue, as work of the app's
     /// current process: it waits while the app is suspended (it runs when the app next runs), and if

@@ -1,3 +1,5 @@
+import BackgroundBudgetCore
+
 extension Application {
     /// Calls the completion handler of the silent push being handled (the `fetchCompletionHandler` of
     /// `application(_:didReceiveRemoteNotification:fetchCompletionHandler:)`): the trace records

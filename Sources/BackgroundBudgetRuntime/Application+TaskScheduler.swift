@@ -12,6 +12,9 @@
 ///     return true
 /// }
 /// ```
+import BackgroundBudgetCore
+import BudgetTime
+
 extension Application {
     /// Registers the launch handler for a task identifier
     /// (`register(forTaskWithIdentifier:using:launchHandler:)`); the handler runs on the app's queue.

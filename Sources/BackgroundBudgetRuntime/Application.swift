@@ -1,3 +1,6 @@
+import BackgroundBudgetCore
+import BudgetClock
+import BudgetLock
 
 /// An installed app as the app itself sees it: its state, its delegate, and observers of its lifecycle.
 ///

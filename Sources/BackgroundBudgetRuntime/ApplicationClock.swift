@@ -15,6 +15,9 @@
 ///     }
 /// }
 /// ```
+import BudgetClock
+import BudgetTime
+
 public struct ApplicationClock: Clock {
     /// The app whose code sleeps.
     public let application: Application

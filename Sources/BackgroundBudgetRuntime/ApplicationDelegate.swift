@@ -17,6 +17,8 @@
 /// A delegate of this protocol is `Sendable`: its state goes behind a lock (``LockedValue``) or in
 /// `let`s. A `@MainActor` class with plain stored properties, as UIKit delegates are, adopts
 /// ``MainActorApplicationDelegate`` instead, and the system calls it on the main actor.
+import BackgroundBudgetCore
+
 public protocol ApplicationDelegate: AnyObject, Sendable {
     /// The launch process has begun (`application(_:willFinishLaunchingWithOptions:)`).
     func application(_ application: Application, willFinishLaunchingWithOptions options: LaunchOptions)

@@ -1,3 +1,7 @@
+import BudgetTime
+import BackgroundBudgetCore
+import BudgetClock
+
 #if canImport(Dispatch)
 @preconcurrency import Dispatch
 #endif

@@ -1,3 +1,5 @@
+import BackgroundBudgetCore
+
 extension Application {
     /// The app's Background App Refresh status (`backgroundRefreshStatus`).
     public var backgroundRefreshStatus: BackgroundRefreshStatus {

@@ -1,3 +1,6 @@
+import BackgroundBudgetCore
+import BudgetTime
+
 extension BackgroundSystem {
     /// The queues that received work or were resumed while effects were performed, in order of first
     /// appearance: drained once the lock is released.

@@ -1,3 +1,5 @@
+import BackgroundBudgetCore
+
 extension BackgroundSystem {
     /// Why an app gets no background fetch now: every condition not met (no `fetch` mode, task
     /// scheduler identifiers, exits on suspend, interval `never`, each Background App Refresh switch

@@ -1,4 +1,6 @@
 /// What tools that follow a run as it goes read: the trace a piece at a time, and a fingerprint of the state.
+import BackgroundBudgetCore
+
 extension BackgroundSystem {
     /// The trace events recorded after the first `count` (kept or discarded), in order; O(new events),
     /// unlike ``trace``, whose copy makes the next recording copy the whole trace. Events already

@@ -1,5 +1,9 @@
 /// What a system still has outstanding, read under its lock for the test kit's
 /// `expectNothingPending()`. Package access only: it names the shell's and the core's internals.
+import BackgroundBudgetCore
+import BudgetClock
+import BudgetTime
+
 extension BackgroundSystem {
     /// One outstanding item, as the test kit reports it.
     package enum PendingItem: Sendable, Hashable {

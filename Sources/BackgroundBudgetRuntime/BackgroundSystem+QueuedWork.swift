@@ -1,5 +1,7 @@
 /// Effects that hand the app's code to its queue: each takes what it needs from the shell's tables
 /// under the lock (bookkeeping only), and the queue runs the code once the lock is released.
+import BackgroundBudgetCore
+
 extension BackgroundSystem {
     func enqueueExpirationHandlers(_ tasks: [BackgroundTaskIdentifier], app id: AppID, incarnation: UInt64,
                                    in state: State, touched: inout TouchedQueues) {

@@ -1,5 +1,7 @@
 /// Scene events: the user opens and closes windows of a scene-based app, and the system reclaims
 /// background scenes.
+import BackgroundBudgetCore
+
 extension BackgroundSystem {
     /// The user opens another window of an active scene-based app (an iPad window): a new session's
     /// scene connects and comes to the foreground beside the others [S1].

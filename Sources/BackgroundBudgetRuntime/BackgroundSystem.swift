@@ -18,6 +18,11 @@
 /// Every call that cannot happen in the app's current state throws ``LifecycleError`` and changes
 /// nothing. State lives behind one lock; delegate methods and observers run on each app's own serial
 /// executor after the lock is released.
+import BackgroundBudgetCore
+import BudgetClock
+import BudgetLock
+import BudgetTime
+
 public final class BackgroundSystem: Sendable {
     /// The clock that timestamps the trace and runs deadlines.
     public let clock: any BudgetClock

@@ -5,6 +5,9 @@ import Glibc
 #elseif canImport(Musl)
 import Musl
 #endif
+import BudgetClock
+import BudgetLock
+import BudgetTime
 #if compiler(>=6.3)
 @_spi(ExperimentalScheduling) import _Concurrency
 #endif

@@ -12,6 +12,8 @@
 /// ```
 ///
 /// Nothing is half-applied: a plist either gives a whole manifest or this error.
+import BackgroundBudgetCore
+
 public struct InfoPlistError: Error, Sendable, Hashable, CustomStringConvertible {
     /// What exactly was wrong.
     ///

@@ -1,3 +1,4 @@
+import BackgroundBudgetCore
 import Foundation
 
 /// Reads the Info.plist keys of an ``AppManifest`` through `PropertyListDecoder`, one level at a time.

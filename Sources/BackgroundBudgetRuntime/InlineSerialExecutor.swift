@@ -1,3 +1,4 @@
+import BudgetLock
 
 /// A serial executor that runs work on a calling thread, in submission order: the backend of an app's
 /// queue on a ``VirtualClock``.

@@ -1,3 +1,5 @@
+import BackgroundBudgetCore
+
 #if canImport(Dispatch)
 @preconcurrency import Dispatch
 #endif

@@ -4,6 +4,9 @@
 ///
 /// ``Application/runLater(after:_:)``, ``ApplicationQueue/asyncAfter(_:_:)`` and the sleeps of
 /// ``ApplicationClock`` all schedule through one: the only way app code waits for time.
+import BudgetClock
+import BudgetTime
+
 final class ProcessClock: BudgetClock {
     /// The system's clock.
     let base: any BudgetClock

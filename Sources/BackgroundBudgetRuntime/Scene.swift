@@ -1,5 +1,7 @@
 /// A scene of a scene-based app as its delegate sees it (`UIScene`): its session, its activation
 /// state when the callback was delivered, and the app it belongs to.
+import BackgroundBudgetCore
+
 public struct Scene: Sendable {
     /// The scene's session.
     public var session: SceneSession

@@ -20,6 +20,8 @@
 /// }
 /// app.sceneDelegate = Scenes()
 /// ```
+import BackgroundBudgetCore
+
 public protocol SceneDelegate: AnyObject, Sendable {
     /// A scene connects to the app (`scene(_:willConnectTo:options:)`): its session's
     /// ``SceneSession/stateRestorationActivity`` is the activity the scene gave when it last went to

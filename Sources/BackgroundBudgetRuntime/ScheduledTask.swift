@@ -10,6 +10,10 @@
 /// task of any kind that expires with no ``expirationHandler`` set is marked so at once [S49]. When
 /// a task ends, its expiration handler is dropped, so a handler that captures the task does not keep
 /// it alive.
+import BackgroundBudgetCore
+import BudgetLock
+import BudgetTime
+
 public final class ScheduledTask: Sendable {
     /// The task's identifier.
     public let identifier: String

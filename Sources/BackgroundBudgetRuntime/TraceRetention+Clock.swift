@@ -1,3 +1,6 @@
+import BudgetClock
+import BackgroundBudgetCore
+
 extension TraceRetention {
     /// The retention this one means on a clock: ``automatic`` resolved, the others unchanged.
     /// - Parameter clock: The clock the system runs on.

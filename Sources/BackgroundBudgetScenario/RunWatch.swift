@@ -1,4 +1,8 @@
-import BackgroundBudget
+import BackgroundBudgetExplorer
+import BackgroundBudgetRuntime
+import BudgetClock
+import BudgetLock
+import BudgetTime
 
 /// Counts a run's clock steps and watches its trace; the first limit passed stays recorded.
 final class RunWatch: Sendable {

@@ -1,18 +1,22 @@
-import BackgroundBudget
+import BackgroundBudgetRuntime
+import BudgetClock
+import BackgroundBudgetCore
+import BackgroundBudgetExplorer
+import BudgetTime
 
 extension Scenario {
     /// Runs the scenario on a fresh ``/BudgetClock/VirtualClock`` and returns what happened.
     ///
     /// The clock moves to each event's time and the event happens; after the last event the clock
-    /// runs to ``end``. Apps perform their ``ScenarioBehaviour`` in each callback.
+    /// runs to ``/BackgroundBudgetExplorer/Scenario/end``. Apps perform their ``/BackgroundBudgetExplorer/ScenarioBehaviour`` in each callback.
     /// - Parameter limits: How much work the run may do before it is stopped;
-    ///   ``ScenarioRunLimits/standard(for:)`` by default (a million trace events and more, scaled to
+    ///   ``/BackgroundBudgetExplorer/ScenarioRunLimits/standard(for:)`` by default (a million trace events and more, scaled to
     ///   the number of events).
     /// - Returns: The complete trace, with the apps and the instant the run stopped.
-    /// - Throws: ``ScenarioError`` when the scenario is invalid (``validate()``), or when the
-    ///   lifecycle refuses an event (``ScenarioError/Problem/eventRefused(_:)``, with the event's
-    ///   path), the user cancels a task that does not exist (``ScenarioError/Problem/taskNotFound(_:)``),
-    ///   or the run passes one of its `limits` (``ScenarioError/Problem/runLimitExceeded(_:limit:seconds:)``,
+    /// - Throws: ``/BackgroundBudgetExplorer/ScenarioError`` when the scenario is invalid (``/BackgroundBudgetExplorer/Scenario/validate()``), or when the
+    ///   lifecycle refuses an event (``/BackgroundBudgetExplorer/ScenarioError/Problem/eventRefused(_:)``, with the event's
+    ///   path), the user cancels a task that does not exist (``/BackgroundBudgetExplorer/ScenarioError/Problem/taskNotFound(_:)``),
+    ///   or the run passes one of its `limits` (``/BackgroundBudgetExplorer/ScenarioError/Problem/runLimitExceeded(_:limit:seconds:)``,
     ///   at the event being performed, the event the clock was moving to (`$.events[3].at`), or `$.end`):
     ///   the run stops there and no trace is returned.
     public func run(limits: ScenarioRunLimits? = nil) throws(ScenarioError) -> ScenarioRun {
@@ -57,7 +61,7 @@ extension Scenario {
     }
 }
 
-/// The outcome of ``Scenario/run(limits:)``: the complete trace, and what its renderers need to know.
+/// The outcome of ``BackgroundBudgetExplorer/Scenario/run(limits:)``: the complete trace, and what its renderers need to know.
 ///
 /// ```swift
 /// let run = try Scenario(json: text).run()

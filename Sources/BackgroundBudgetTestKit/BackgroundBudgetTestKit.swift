@@ -1,7 +1,8 @@
-// BackgroundBudgetTestKit: what policy tests need, in one import.
+// BackgroundBudgetTestKit: what policy tests need, beside the model itself.
 //
+//     import BackgroundBudget          // the model: systems, apps, clocks, the trace
+//     import BackgroundBudgetTestKit   // scripted delegates, typed expectations, the nothing-pending check
 //     import Testing
-//     import BackgroundBudgetTestKit
 //
 //     @Test func anUnendedTaskIsExpired() throws {
 //         let clock = VirtualClock()
@@ -23,6 +24,6 @@
 // queries) and `TraceStep` replace `eventName` strings; `expectCallbacks` compares callback sequences
 // and prints a diff; `pendingWork(allowing:)`, `checkNothingPending(allowing:)` and
 // `expectNothingPending(allowing:)` report what a system still has outstanding.
-
-@_exported import BackgroundBudget
-@_exported import BackgroundBudgetExplorer
+//
+// The test kit re-exports nothing (only the umbrella does): a test imports the model with
+// `import BackgroundBudget`, and a test that explores adds `import BackgroundBudgetExplorer`.

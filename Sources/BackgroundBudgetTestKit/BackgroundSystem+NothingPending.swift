@@ -1,11 +1,11 @@
-import BackgroundBudget
+import BackgroundBudgetRuntime
 #if canImport(Testing)
 import Testing
 #endif
 
 extension BackgroundSystem {
     /// What the system still has outstanding, except what `allowances` allow: armed deadlines on its
-    /// ``VirtualClock`` (its own timers by app, the test's own work counted), open finite tasks,
+    /// ``/BudgetClock/VirtualClock`` (its own timers by app, the test's own work counted), open finite tasks,
     /// running and submitted `BGTaskScheduler` tasks, running fetches and activities, work queued on
     /// app queues and not run, deliveries not settled, events and notifications held for later.
     ///

@@ -1,4 +1,5 @@
-import BackgroundBudget
+import BackgroundBudgetCore
+import BackgroundBudgetRuntime
 #if canImport(Testing)
 import Testing
 #endif

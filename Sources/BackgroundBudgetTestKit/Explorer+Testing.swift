@@ -1,4 +1,3 @@
-import BackgroundBudget
 import BackgroundBudgetExplorer
 import Testing
 
@@ -23,7 +22,8 @@ extension Explorer {
     /// `depth`, the exhaustive search.
     ///
     /// ```swift
-    /// import BackgroundBudgetScenario
+    /// import BackgroundBudget
+    /// import BackgroundBudgetExplorer   // Explorer, ExplorerTarget (the test kit product brings the module)
     /// import BackgroundBudgetTestKit
     ///
     /// @Test func theDraftSurvivesEverySequence() throws {

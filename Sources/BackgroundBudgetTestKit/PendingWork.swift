@@ -1,7 +1,8 @@
-import BackgroundBudget
+import BackgroundBudgetCore
+import BackgroundBudgetRuntime
 
-/// Something a ``BackgroundSystem`` still has outstanding: an armed deadline, an open task, work on an
-/// app's queue, a delivery not settled. ``BackgroundSystem/pendingWork(allowing:)`` lists them;
+/// Something a ``/BackgroundBudget/BackgroundSystem`` still has outstanding: an armed deadline, an open task, work on an
+/// app's queue, a delivery not settled. ``BackgroundBudgetRuntime/BackgroundSystem/pendingWork(allowing:)`` lists them;
 /// `expectNothingPending` fails for each.
 ///
 /// ```swift
@@ -20,7 +21,7 @@ public struct PendingWork: Sendable, Hashable, CustomStringConvertible {
     @nonexhaustive
     #endif
     public enum Kind: String, Sendable, Hashable, CaseIterable, CustomStringConvertible {
-        /// Work armed on the ``VirtualClock`` that is not one of the system's timers (the test's own).
+        /// Work armed on the ``/BudgetClock/VirtualClock`` that is not one of the system's timers (the test's own).
         case clockDeadline
         /// One of the system's timers for an app: allowance warning or expiry, watchdog, event window, …
         case timer
@@ -56,7 +57,7 @@ public struct PendingWork: Sendable, Hashable, CustomStringConvertible {
     /// What it is, e.g. `news: open background task 1 "upload"`.
     public var description: String
 
-    /// Creates an item (the system's own come from ``BackgroundSystem/pendingWork(allowing:)``).
+    /// Creates an item (the system's own come from ``BackgroundBudgetRuntime/BackgroundSystem/pendingWork(allowing:)``).
     ///
     /// ```swift
     /// let item = PendingWork(kind: .queuedWork, app: "news", description: "news: 2 items on its queue")
@@ -69,7 +70,7 @@ public struct PendingWork: Sendable, Hashable, CustomStringConvertible {
 }
 
 extension PendingWork {
-    /// Leftovers a test expects, which ``BackgroundSystem/pendingWork(allowing:)`` leaves out.
+    /// Leftovers a test expects, which ``BackgroundBudgetRuntime/BackgroundSystem/pendingWork(allowing:)`` leaves out.
     ///
     /// ```swift
     /// system.expectNothingPending(allowing: [.heldWork(of: app), .kind(.pendingTaskRequest)])

@@ -1,4 +1,4 @@
-/// The error ``BackgroundSystem/checkNothingPending(allowing:)`` throws: what is still outstanding.
+/// The error ``BackgroundBudgetRuntime/BackgroundSystem/checkNothingPending(allowing:)`` throws: what is still outstanding.
 ///
 /// ```swift
 /// do { try system.checkNothingPending() } catch { #expect(error.items.map(\.kind) == [.timer]) }

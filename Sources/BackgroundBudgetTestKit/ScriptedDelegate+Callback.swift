@@ -1,4 +1,4 @@
-import BackgroundBudget
+import BackgroundBudgetCore
 
 extension ScriptedDelegate {
     /// What the delegate received.

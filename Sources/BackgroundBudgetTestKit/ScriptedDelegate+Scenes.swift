@@ -1,4 +1,5 @@
-import BackgroundBudget
+import BackgroundBudgetCore
+import BackgroundBudgetRuntime
 
 extension ScriptedDelegate: SceneDelegate {
     // MARK: Scripting scenes
@@ -17,7 +18,7 @@ extension ScriptedDelegate: SceneDelegate {
         script.withLock { $0.scene[callback] = handler }
     }
 
-    /// Answers ``SceneDelegate/stateRestorationActivity(for:)`` with `provider` (by default the
+    /// Answers ``/BackgroundBudget/SceneDelegate/stateRestorationActivity(for:)`` with `provider` (by default the
     /// delegate restores nothing).
     ///
     /// ```swift

@@ -1,15 +1,19 @@
-import BackgroundBudget
+import BackgroundBudgetCore
+import BackgroundBudgetRuntime
+import BudgetClock
+import BudgetLock
+import BudgetTime
 
-/// An ``ApplicationDelegate`` whose behaviour a test sets per callback, and which records every
+/// An ``/BackgroundBudget/ApplicationDelegate`` whose behaviour a test sets per callback, and which records every
 /// callback it receives: what, when, and the state the app reported during it. It is a
-/// `SceneDelegate` too: for a scene-based app set it as the app's ``Application/sceneDelegate`` and
+/// `SceneDelegate` too: for a scene-based app set it as the app's ``/BackgroundBudget/Application/sceneDelegate`` and
 /// script scene callbacks with ``onScene(_:perform:)``.
 ///
-/// Every method of the protocol is covered: the eight lifecycle callbacks (``AppCallback``), system
+/// Every method of the protocol is covered: the eight lifecycle callbacks (``/BackgroundBudget/AppCallback``), system
 /// events, notifications and background fetches. Set a handler with ``on(_:perform:)`` (or
 /// ``onEvent(_:)``, ``onNotification(_:)``, ``onFetch(_:)``); the recording is made before the handler
 /// runs, so the handler may cause further callbacks. Unscripted callbacks do what the protocol's
-/// defaults do (a fetch completes with ``BackgroundFetchResult/noData``).
+/// defaults do (a fetch completes with ``/BackgroundBudget/BackgroundFetchResult/noData``).
 ///
 /// ```swift
 /// let delegate = ScriptedDelegate(clock: clock)
@@ -35,7 +39,7 @@ public final class ScriptedDelegate: ApplicationDelegate {
     public struct Record: Sendable, Hashable {
         /// What was received.
         public var callback: Callback
-        /// The app's ``Application/applicationState`` as it read during the callback.
+        /// The app's ``/BackgroundBudget/Application/applicationState`` as it read during the callback.
         public var state: ApplicationState
         /// The clock's time when it was received, if the delegate knows a clock.
         public var time: BudgetInstant?
@@ -295,7 +299,7 @@ public final class ScriptedDelegate: ApplicationDelegate {
         script.withLock { $0.notification }?(application, notification)
     }
 
-    /// Records the fetch and runs the fetch handler, or completes with ``BackgroundFetchResult/noData``.
+    /// Records the fetch and runs the fetch handler, or completes with ``/BackgroundBudget/BackgroundFetchResult/noData``.
     public func application(_ application: Application,
                             performFetchWithCompletionHandler completionHandler: @escaping @Sendable (BackgroundFetchResult) -> Void) {
         note(.fetch, application)

@@ -1,4 +1,4 @@
-import BackgroundBudget
+import BackgroundBudgetCore
 
 /// One line of a readable comparison of expected ``TraceStep``s with the entries of a trace, aligned
 /// as `diff` aligns lines: on the longest run of steps that the entries meet in order.

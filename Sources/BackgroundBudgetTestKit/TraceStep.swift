@@ -1,9 +1,10 @@
-import BackgroundBudget
+import BackgroundBudgetCore
+import BudgetTime
 
 /// One expected entry of a trace, for ``checkTrace(_:app:_:comparing:)`` and `expectTrace`.
 ///
 /// A step names a kind of entry (its ``tag``) and what the entry must say: a callback, a new state,
-/// an exact ``TraceEvent/Kind``, or any entry of a kind. Add ``at(_:)`` to require the time as well.
+/// an exact ``/BackgroundBudgetCore/TraceEvent/Kind``, or any entry of a kind. Add ``at(_:)`` to require the time as well.
 ///
 /// ```swift
 /// expectTrace(system, app: app, [

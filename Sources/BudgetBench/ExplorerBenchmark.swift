@@ -1,3 +1,4 @@
+import BackgroundBudgetExplorer
 import BackgroundBudget
 import BackgroundBudgetScenario
 

@@ -3,6 +3,8 @@
 /// Two clocks ship with the package: ``VirtualClock`` for tests and examples (time moves only when you
 /// advance it; everything is synchronous and deterministic) and ``DispatchClock``, on real time, for
 /// programs that run for real. Both count ``BudgetInstant``s from their own origin.
+import BudgetTime
+
 public protocol BudgetClock: AnyObject, Sendable {
     /// The current time.
     var now: BudgetInstant { get }

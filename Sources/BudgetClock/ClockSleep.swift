@@ -1,5 +1,8 @@
 /// `BudgetInstant` is the `Instant` of both clocks' `Clock` conformances: `advanced(by:)` and
 /// `duration(to:)` are the protocol's requirements, saturating at the ends of the range.
+import BudgetLock
+import BudgetTime
+
 extension BudgetInstant: InstantProtocol {}
 
 /// What a clock that counts its sleepers is told (``VirtualClock``, so a test can wait for them).

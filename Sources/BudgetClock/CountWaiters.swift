@@ -3,6 +3,8 @@
 ///
 /// This is how tests wait for a suspension without polling: a waiter is resumed by the very change
 /// that makes the count reach its number, never by a `Task.yield()` loop.
+import BudgetLock
+
 package struct CountWaiters: Sendable {
     private var waiters: [(id: UInt64, count: Int, continuation: UnsafeContinuation<Void, any Error>)] = []
     private var nextID: UInt64 = 0

@@ -1,8 +1,10 @@
+import BudgetTime
+
 #if canImport(Dispatch)
 /// `DispatchClock` is a Swift `Clock` on ``BudgetInstant``s, so async code sleeps on the same time
 /// line that budgets run on: `try await clock.sleep(for: .milliseconds(50))`.
 extension DispatchClock: Clock {
-    /// One nanosecond, the unit of ``BudgetInstant``.
+    /// One nanosecond, the unit of ``/BudgetTime/BudgetInstant``.
     public var minimumResolution: Duration { .nanoseconds(1) }
 
     /// Suspends until the clock reaches `deadline`; the task is woken from the clock's queue.

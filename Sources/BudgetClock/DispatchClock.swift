@@ -1,4 +1,6 @@
 #if canImport(Dispatch)
+import BudgetLock
+import BudgetTime
 import Dispatch
 
 /// A clock on real time: work runs on a serial Dispatch queue when its deadline comes.
@@ -122,7 +124,7 @@ public final class DispatchClock: BudgetClock {
     /// Distinguishes this clock's handles from other clocks'.
     private let identity: UInt64
 
-    /// Creates a running clock with no pending work, its ``now`` starting at ``BudgetInstant/zero``.
+    /// Creates a running clock with no pending work, its ``now`` starting at ``/BudgetTime/BudgetInstant/zero``.
     /// - Parameters:
     ///   - label: The label of the serial queue the clock's work runs on, as debuggers show it.
     ///   - qos: The quality of service of that queue. Deadlines are the system's decisions (a

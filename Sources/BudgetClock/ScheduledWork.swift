@@ -1,3 +1,4 @@
+import BudgetLock
 
 /// A handle to work scheduled on a clock; pass it to the same clock's `cancel(_:)`
 /// (``VirtualClock/cancel(_:)``, ``DispatchClock/cancel(_:)``).

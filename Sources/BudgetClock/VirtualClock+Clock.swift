@@ -14,8 +14,11 @@
 /// clock.advance(by: .seconds(10))      // wakes it
 /// try await job.value                  // t=10.000s
 /// ```
+import BudgetLock
+import BudgetTime
+
 extension VirtualClock: Clock {
-    /// One nanosecond, the unit of ``BudgetInstant``.
+    /// One nanosecond, the unit of ``/BudgetTime/BudgetInstant``.
     public var minimumResolution: Duration { .nanoseconds(1) }
 
     /// Suspends until an advance of the clock reaches `deadline` (at once, on the next advance, if it

@@ -1,3 +1,5 @@
+import BudgetLock
+import BudgetTime
 
 /// A clock whose time moves only when you advance it, for deterministic unit tests of code that
 /// schedules work in time.
@@ -59,7 +61,7 @@ public final class VirtualClock: Sendable {
     package let sleepers = SleeperRegistry()
 
     /// Creates a clock with no pending work.
-    /// - Parameter start: The clock's initial ``now``; ``BudgetInstant/zero`` by default.
+    /// - Parameter start: The clock's initial ``now``; ``/BudgetTime/BudgetInstant/zero`` by default.
     public init(startingAt start: BudgetInstant = .zero) {
         state = LockedValue(State(now: start.nanoseconds))
         identity = ScheduledWork.nextClockIdentity()

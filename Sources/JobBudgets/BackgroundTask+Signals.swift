@@ -1,3 +1,4 @@
+import BudgetLock
 import BudgetClock
 
 extension BackgroundTask {

@@ -1,3 +1,5 @@
+import BudgetLock
+import BudgetTime
 import BudgetClock
 
 /// What work running under ``withBackgroundTask(named:allowance:warningLead:grace:maximumAllowance:scheduler:operation:)``

@@ -1,3 +1,4 @@
+import BudgetTime
 import BudgetClock
 
 /// A budget request or extension that cannot be granted. Nothing was scheduled or changed.

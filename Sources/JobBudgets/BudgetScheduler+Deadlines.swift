@@ -1,3 +1,4 @@
+import BudgetTime
 import BudgetClock
 
 /// Running deadlines: warnings, then stops, with handlers called after the lock is released.

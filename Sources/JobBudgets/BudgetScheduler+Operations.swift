@@ -1,3 +1,4 @@
+import BudgetTime
 import BudgetClock
 
 /// Operations on live budgets: extend one, stop one now, shut them all down within a grace period.

@@ -1,3 +1,5 @@
+import BudgetLock
+import BudgetTime
 import BudgetClock
 
 /// Waits for tests and framework code: for live budgets, for a shutdown, for job bodies, and for the

@@ -1,6 +1,6 @@
-// Re-exported: `import JobBudgets` alone gives a job runner the clocks (`DispatchClock`, `VirtualClock`)
-// and `BudgetInstant` its budgets are measured on.
-@_exported import BudgetClock
+import BudgetTime
+import BudgetLock
+import BudgetClock
 
 
 /// Time budgets for any work, in the image of iOS's background tasks: a job asks for an allowance, gets

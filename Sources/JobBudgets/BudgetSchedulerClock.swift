@@ -1,3 +1,4 @@
+import BudgetTime
 import BudgetClock
 
 /// A scheduler's clock as a Swift `Clock`, for code that holds only a ``BudgetScheduler``: hand it
@@ -11,7 +12,7 @@ import BudgetClock
 /// try await pollEvery(.seconds(5), on: scheduler.swiftClock)   // a VirtualClock in tests
 /// ```
 ///
-/// Its instants are ``/BudgetClock/BudgetInstant``s, the same as the scheduler's deadlines
+/// Its instants are ``/BudgetTime/BudgetInstant``s, the same as the scheduler's deadlines
 /// (``BudgetScheduler/deadline(of:)``). Sleeping is ``BudgetScheduler/sleep(until:)``: on a
 /// ``/BudgetClock/VirtualClock``, a counted sleeper that a test waits for with
 /// ``/BudgetClock/VirtualClock/waitForSleepers(_:)`` before advancing; on a

@@ -1,4 +1,5 @@
 #if canImport(Dispatch)
+import BudgetLock
 import BudgetClock
 import Dispatch
 #if canImport(Darwin)

@@ -1,3 +1,4 @@
+import BudgetTime
 @testable import BackgroundBudgetCore
 @testable import BudgetClock
 import Testing

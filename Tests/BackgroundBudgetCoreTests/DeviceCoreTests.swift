@@ -1,3 +1,4 @@
+import BudgetTime
 @testable import BackgroundBudgetCore
 import BudgetClock
 import Testing

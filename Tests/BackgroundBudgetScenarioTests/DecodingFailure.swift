@@ -1,3 +1,4 @@
+import BackgroundBudgetExplorer
 import BackgroundBudgetScenario
 
 /// The error decoding `text` as a scenario produces, as `line:column path: message`, or `"decoded"`.

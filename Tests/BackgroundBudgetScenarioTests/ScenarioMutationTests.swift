@@ -1,3 +1,4 @@
+import BackgroundBudgetExplorer
 import Foundation
 import Testing
 import TestSupport

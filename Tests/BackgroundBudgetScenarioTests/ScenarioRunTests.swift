@@ -1,3 +1,4 @@
+import BackgroundBudgetExplorer
 import Testing
 import BackgroundBudgetCore
 import BackgroundBudgetScenario

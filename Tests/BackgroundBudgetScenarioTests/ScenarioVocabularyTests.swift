@@ -1,3 +1,4 @@
+import BackgroundBudgetExplorer
 import Testing
 import BackgroundBudget
 import BackgroundBudgetCore

@@ -1,3 +1,5 @@
+import BackgroundBudgetExplorer
+import BudgetTime
 import Testing
 import TestSupport
 import BackgroundBudgetCore

@@ -1,3 +1,4 @@
+import BackgroundBudgetExplorer
 import Foundation
 #if canImport(FoundationXML)
 import FoundationXML

@@ -1,3 +1,4 @@
+import BackgroundBudget
 import Testing
 import BackgroundBudgetTestKit
 

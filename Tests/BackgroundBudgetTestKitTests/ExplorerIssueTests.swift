@@ -1,3 +1,5 @@
+import BackgroundBudget
+import BackgroundBudgetExplorer
 import BackgroundBudgetScenario
 import BackgroundBudgetTestKit
 import Testing

@@ -1,3 +1,4 @@
+import BudgetTime
 import Testing
 import BudgetClock
 

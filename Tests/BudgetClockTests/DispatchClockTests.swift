@@ -1,3 +1,5 @@
+import BudgetLock
+import BudgetTime
 import Dispatch
 import Testing
 @testable import BudgetClock

@@ -1,3 +1,5 @@
+import BudgetLock
+import BudgetTime
 import Testing
 import BudgetClock
 import TestSupport

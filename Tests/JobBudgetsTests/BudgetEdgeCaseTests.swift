@@ -1,3 +1,4 @@
+import BudgetLock
 #if canImport(Dispatch)
 import Dispatch
 #endif

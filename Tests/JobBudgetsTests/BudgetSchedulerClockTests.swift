@@ -1,3 +1,5 @@
+import BudgetTime
+import BudgetClock
 import Testing
 import JobBudgets
 

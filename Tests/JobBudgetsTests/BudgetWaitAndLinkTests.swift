@@ -1,9 +1,9 @@
+import BudgetClock      // the clocks: `JobBudgets` re-exports nothing, so a job runner imports both
 import Testing
-import JobBudgets      // alone: the clocks come with it (re-exported)
+import JobBudgets
 
 /// Waits for tests, sleeping on a scheduler's clock, errors that keep their type, and the test double
-/// for `BackgroundTask`. This file imports `JobBudgets` and nothing else, so it also proves that one
-/// import gives a job runner the clocks.
+/// for `BackgroundTask`. This file imports `JobBudgets` and `BudgetClock`, as a job runner does.
 @Suite struct BudgetWaitAndLinkTests {
     let clock = VirtualClock()
 

@@ -1,3 +1,5 @@
+import BudgetLock
+import BudgetTime
 #if canImport(Dispatch)
 import Dispatch
 #endif

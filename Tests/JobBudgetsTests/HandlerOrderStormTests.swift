@@ -1,4 +1,5 @@
 #if canImport(Dispatch)
+import BudgetLock
 import Dispatch
 import Foundation
 import Testing

@@ -1,4 +1,7 @@
 #if canImport(Dispatch)
+import BudgetClock
+import BudgetLock
+import BudgetTime
 import Dispatch
 import Testing
 import JobBudgets

@@ -1,3 +1,4 @@
+import BudgetLock
 import Testing
 import JobBudgets
 import BudgetClock

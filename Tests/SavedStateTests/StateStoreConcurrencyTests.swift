@@ -1,3 +1,4 @@
+import BudgetLock
 import Foundation
 import Testing
 @testable import SavedState

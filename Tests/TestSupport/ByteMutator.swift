@@ -1,3 +1,4 @@
+import BudgetTime
 import BudgetClock
 
 /// Seeded random edits of a file's bytes, for the tests that feed thousands of mutated files to a

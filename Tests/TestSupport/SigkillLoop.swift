@@ -1,3 +1,4 @@
+import BudgetTime
 import BudgetClock
 import Foundation
 import Testing

@@ -1,3 +1,5 @@
+import BudgetLock
+import BudgetTime
 import BudgetClock
 
 /// A thread-safe list that `@Sendable` work appends to, so tests can assert the order work ran in.

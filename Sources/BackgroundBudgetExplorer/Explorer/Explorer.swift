@@ -1,3 +1,4 @@
+import BudgetTime
 import BackgroundBudgetRuntime
 
 /// Drives a target through many sequences of user gestures and system events and reports every

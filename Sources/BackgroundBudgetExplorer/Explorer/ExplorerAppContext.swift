@@ -1,3 +1,5 @@
+import BackgroundBudgetCore
+import BudgetClock
 import BackgroundBudgetRuntime
 
 /// What a delegate made for one explored run is given: the app it serves, installed on that run's

@@ -1,3 +1,5 @@
+import BackgroundBudgetCore
+import BudgetTime
 import BackgroundBudgetRuntime
 
 /// One step of an explored sequence: time passing, or something the user or the system does.

@@ -1,3 +1,5 @@
+import BackgroundBudgetCore
+import BudgetTime
 import BackgroundBudgetRuntime
 
 /// The built-in invariants. Each reads the trace event by event (``ExplorerInvariant/init(_:watching:)``).

@@ -1,3 +1,4 @@
+import BackgroundBudgetCore
 import BackgroundBudgetRuntime
 
 /// A rule every explored sequence must keep, as a plain Swift predicate over what happened.

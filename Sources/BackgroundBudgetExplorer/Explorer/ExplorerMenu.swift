@@ -1,3 +1,5 @@
+import BackgroundBudgetCore
+import BudgetTime
 import BackgroundBudgetRuntime
 
 /// The events an explorer chooses from, each with a weight for random walks.

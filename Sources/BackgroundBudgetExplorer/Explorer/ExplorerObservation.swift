@@ -1,3 +1,5 @@
+import BackgroundBudgetCore
+import BudgetTime
 import BackgroundBudgetRuntime
 
 /// What an invariant looks at: the trace so far and, while exploring, the running system and apps.

@@ -1,3 +1,6 @@
+import BackgroundBudgetCore
+import BudgetClock
+import BudgetTime
 import BackgroundBudgetRuntime
 
 /// A delegate whose own state matters to what happens next: the explorer's seen-set includes it, so

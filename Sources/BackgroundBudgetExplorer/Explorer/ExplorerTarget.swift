@@ -1,3 +1,5 @@
+import BackgroundBudgetCore
+import BudgetTime
 import BackgroundBudgetRuntime
 
 /// What the explorer drives: a scenario's policy, apps and behaviours, and its events as the setup

@@ -1,3 +1,4 @@
+import BudgetTime
 import BackgroundBudgetRuntime
 
 /// A deterministic 64-bit fingerprint of a value's stored properties, walked by reflection.

@@ -1,3 +1,4 @@
+import BackgroundBudgetCore
 import BackgroundBudgetRuntime
 
 /// A strict RFC 8259 JSON parser that keeps each value's source offset.

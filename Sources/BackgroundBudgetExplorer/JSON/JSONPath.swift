@@ -1,3 +1,4 @@
+import BackgroundBudgetCore
 import BackgroundBudgetRuntime
 
 /// A JSONPath naming one value of a document, as errors print it: `$.events[3].do`.

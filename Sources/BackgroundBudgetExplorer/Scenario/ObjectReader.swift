@@ -1,3 +1,4 @@
+import BackgroundBudgetCore
 import BackgroundBudgetRuntime
 
 /// An object of a scenario file whose keys have been checked against the accepted ones.

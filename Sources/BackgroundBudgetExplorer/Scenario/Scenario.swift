@@ -1,3 +1,5 @@
+import BackgroundBudgetCore
+import BudgetTime
 import BackgroundBudgetRuntime
 
 /// A story to run on the virtual clock: the policy, the device, the apps and what each does in its

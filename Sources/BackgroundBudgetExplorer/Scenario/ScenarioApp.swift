@@ -1,3 +1,4 @@
+import BackgroundBudgetCore
 import BackgroundBudgetRuntime
 
 /// An app of a scenario: its Info.plist keys and what it does in its callbacks.

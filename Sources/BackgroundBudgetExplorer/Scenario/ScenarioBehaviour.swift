@@ -1,3 +1,4 @@
+import BackgroundBudgetCore
 import BackgroundBudgetRuntime
 
 /// What a scenario app does in each lifecycle callback: the steps, in order, per callback.

@@ -1,3 +1,4 @@
+import BackgroundBudgetCore
 import BackgroundBudgetRuntime
 
 /// The delegate a scenario installs for each app: it performs the app's behaviour in each callback.

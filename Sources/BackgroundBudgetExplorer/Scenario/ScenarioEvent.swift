@@ -1,3 +1,4 @@
+import BudgetTime
 import BackgroundBudgetRuntime
 
 /// Something that happens at an instant of a scenario.

@@ -1,3 +1,4 @@
+import BackgroundBudgetCore
 import BackgroundBudgetRuntime
 
 /// How a scenario app answers a background fetch: it works for `work`, then completes with `result`

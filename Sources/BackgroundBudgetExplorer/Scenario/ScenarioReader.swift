@@ -1,3 +1,4 @@
+import BackgroundBudgetCore
 import BackgroundBudgetRuntime
 
 /// Reads one JSON value of a scenario file and reports every problem with the value's JSONPath and

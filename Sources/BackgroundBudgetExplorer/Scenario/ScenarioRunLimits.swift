@@ -1,6 +1,6 @@
 import BackgroundBudgetRuntime
 
-/// How much work a scenario run may do before ``/BackgroundBudgetScenario/Scenario/run(limits:)`` stops it with
+/// How much work a scenario run may do before ``/BackgroundBudgetScenario/BackgroundBudgetExplorer/Scenario/run(limits:)`` stops it with
 /// ``ScenarioError/Problem/runLimitExceeded(_:limit:seconds:)``.
 ///
 /// A scenario is at most 10⁹ s long, but work that repeats (a keep-alive handler every 600 s, fetches,

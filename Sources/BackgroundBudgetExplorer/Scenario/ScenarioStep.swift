@@ -1,3 +1,5 @@
+import BudgetTime
+import BackgroundBudgetCore
 import BackgroundBudgetRuntime
 
 /// One thing a scenario app does inside a lifecycle callback.

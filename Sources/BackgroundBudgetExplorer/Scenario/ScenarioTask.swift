@@ -1,3 +1,5 @@
+import BackgroundBudgetCore
+import BudgetLock
 import BackgroundBudgetRuntime
 
 

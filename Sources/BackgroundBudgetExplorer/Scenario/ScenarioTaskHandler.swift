@@ -1,3 +1,4 @@
+import BudgetLock
 import BackgroundBudgetRuntime
 
 /// A scenario app's `BGTaskScheduler` launch handler: it works for `work`, then calls

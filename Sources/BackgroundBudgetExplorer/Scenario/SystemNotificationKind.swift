@@ -1,3 +1,4 @@
+import BackgroundBudgetCore
 import BackgroundBudgetRuntime
 
 /// The names of system notifications in scenario files, and the value each takes.

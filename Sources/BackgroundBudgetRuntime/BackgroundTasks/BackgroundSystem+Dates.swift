@@ -1,3 +1,6 @@
+import BudgetClock
+import BackgroundBudgetCore
+import BudgetTime
 import Foundation
 
 /// The one mapping between the system's instants and `Date`s, which ``ScheduledTaskRequest/earliestBeginDate``

@@ -1,3 +1,5 @@
+import BackgroundBudgetCore
+import BudgetTime
 import Foundation
 
 /// A request for ``TaskScheduler``, as `BGTaskRequest` is for `BGTaskScheduler` [S46][S47]: an

@@ -1,3 +1,6 @@
+import BudgetClock
+import BackgroundBudgetCore
+
 #if canImport(Dispatch)
 @preconcurrency import Dispatch
 #endif

@@ -1,5 +1,3 @@
-import BackgroundBudget
-
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)

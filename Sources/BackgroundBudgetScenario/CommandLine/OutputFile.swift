@@ -1,4 +1,4 @@
-import BackgroundBudget
+import BackgroundBudgetCore
 
 #if canImport(Glibc)
 import Glibc

@@ -1,4 +1,5 @@
-import BackgroundBudget
+import BackgroundBudgetExplorer
+import BudgetTime
 
 extension ScenarioCommand {
     /// The settings of `bgbudget explore`.

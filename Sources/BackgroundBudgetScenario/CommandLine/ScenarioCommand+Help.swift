@@ -1,4 +1,5 @@
-import BackgroundBudget
+import BackgroundBudgetCore
+import BackgroundBudgetExplorer
 
 extension ScenarioCommand {
     /// The options of `run`, as both help pages print them.

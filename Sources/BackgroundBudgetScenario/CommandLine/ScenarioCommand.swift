@@ -1,4 +1,6 @@
-import BackgroundBudget
+import BackgroundBudgetCore
+import BackgroundBudgetExplorer
+import BudgetTime
 import Foundation
 
 /// The `bgbudget` command-line tool, as a function from arguments to an outcome, so that tests run

@@ -1,5 +1,5 @@
-import BackgroundBudget
-
+import BackgroundBudgetCore
+import BackgroundBudgetExplorer
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)

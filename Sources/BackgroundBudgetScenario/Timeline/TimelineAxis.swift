@@ -1,4 +1,4 @@
-import BackgroundBudget
+import BudgetTime
 
 /// The time axis of the SVG timeline: a tick spacing a reader can count in (1, 2, 5, 10, 15, 30 s;
 /// 1, 2, 5, 10, 15, 30 min; 1, 2, 3, 6, 12 h; days) with at most ``maxTicks`` intervals, and labels

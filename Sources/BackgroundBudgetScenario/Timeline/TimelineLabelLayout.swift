@@ -1,5 +1,3 @@
-import BackgroundBudget
-
 /// Where a lane's labels of what the user did go (`launch`, `Home`, `switched away`, …): each at its
 /// instant, on the first row above the band where it does not touch a label already there, so that
 /// labels crowded together are stacked, never dropped.

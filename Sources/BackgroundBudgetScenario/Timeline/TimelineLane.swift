@@ -1,4 +1,5 @@
-import BackgroundBudget
+import BackgroundBudgetCore
+import BudgetTime
 
 /// One lane of the timeline as the renderer builds it from the trace: an app's state bands, marks,
 /// allowances, spans and switch labels, or the Device lane's conditions.

@@ -1,4 +1,4 @@
-import BackgroundBudget
+import BackgroundBudgetCore
 
 /// How the SVG timeline draws one kind of trace event.
 ///

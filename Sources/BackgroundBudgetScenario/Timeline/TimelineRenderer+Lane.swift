@@ -1,4 +1,4 @@
-import BackgroundBudget
+import BudgetTime
 
 extension TimelineRenderer {
     /// The colours of the Device lane: a pale background instead of state bands.

@@ -1,4 +1,4 @@
-import BackgroundBudget
+import BackgroundBudgetCore
 
 extension TimelineRenderer {
     /// The legend: the state colours; every kind of mark (``TimelineMark/legendEntries``); the bars,

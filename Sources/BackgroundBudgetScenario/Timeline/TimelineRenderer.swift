@@ -1,4 +1,5 @@
-import BackgroundBudget
+import BackgroundBudgetCore
+import BudgetTime
 
 /// Draws a ``ScenarioRun`` as a self-contained SVG timeline: one lane per app with a coloured band
 /// per state, marks for callbacks, exits and other decisions (hover for their names), labelled bars

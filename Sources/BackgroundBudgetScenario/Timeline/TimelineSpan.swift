@@ -1,4 +1,4 @@
-import BackgroundBudget
+import BackgroundBudgetCore
 
 /// Something that lasts, drawn as a labelled bar under a lane's state band: an activity, a finite
 /// task, a fetch, a scheduled task, or (in the Device lane, and for an app's own Background App

@@ -1,5 +1,3 @@
-import BackgroundBudget
-
 /// Where a lane's spans go: each on the first row where it, and its label, do not overlap what is
 /// already there. A label goes on the bar when it fits, else just after it, else just before it.
 ///

@@ -1,4 +1,5 @@
-import BackgroundBudget
+import BackgroundBudgetCore
+import BudgetTime
 
 /// The stretch of a run that a timeline draws: from ``from`` to ``to``, both within the run.
 ///

@@ -1,3 +1,4 @@
+import BackgroundBudgetExplorer
 import BackgroundBudgetScenario
 import Testing
 import BackgroundBudget

@@ -1,9 +1,10 @@
+import BackgroundBudgetExplorer
 import Foundation
 import FuzzSupport
+import BackgroundBudgetScenario
 #if DEBUG || FUZZING
 @testable import BackgroundBudgetScenario
 #else
-import BackgroundBudgetScenario
 #endif
 
 /// The checks for one input as the arguments of `bgbudget explore`: one argument per line.

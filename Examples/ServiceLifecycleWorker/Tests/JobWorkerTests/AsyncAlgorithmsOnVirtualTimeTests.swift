@@ -1,5 +1,6 @@
 import AsyncAlgorithms
 import BudgetClock
+import BudgetTime
 import Testing
 
 /// `VirtualClock` is a Swift `Clock`, so the ecosystem's clock-generic async code runs on virtual time:

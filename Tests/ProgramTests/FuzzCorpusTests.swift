@@ -1,3 +1,4 @@
+import BackgroundBudgetExplorer
 import Foundation
 import BackgroundBudgetScenario
 @testable import FuzzExploreArguments

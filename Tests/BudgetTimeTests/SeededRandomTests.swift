@@ -1,5 +1,5 @@
 import Testing
-import BudgetClock
+import BudgetTime
 
 @Suite struct SeededRandomTests {
     @Test func producesThePublishedSplitMix64Stream() {

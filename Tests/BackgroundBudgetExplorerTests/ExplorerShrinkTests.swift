@@ -1,3 +1,4 @@
+import BudgetTime
 import Foundation
 import Testing
 import TestSupport

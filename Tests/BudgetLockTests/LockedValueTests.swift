@@ -3,7 +3,7 @@ import Dispatch
 #endif
 import Foundation
 import Testing
-import BudgetClock
+import BudgetLock
 
 @Suite struct LockedValueTests {
     /// Eight threads add under the lock; not one increment may be lost. Under ThreadSanitizer (which

@@ -1,5 +1,5 @@
 import Testing
-import BudgetClock
+import BudgetTime
 
 @Suite struct BudgetInstantTests {
     @Test func formatsSecondsWithThreeDecimals() {

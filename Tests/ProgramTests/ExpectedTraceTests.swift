@@ -1,3 +1,4 @@
+import BackgroundBudgetExplorer
 import BackgroundBudget
 import BackgroundBudgetScenario
 import Foundation
@@ -26,7 +27,7 @@ import TestSupport
 ///
 /// ```sh
 /// BGBUDGET_RECORD_TRACES=1 swift test --filter ExpectedTrace
-/// git diff --stat Tests/BackgroundBudgetScenarioTests/ExpectedTraces   # then review every changed line
+/// git diff --stat Tests/ProgramTests/ExpectedTraces   # then review every changed line
 /// ```
 ///
 /// A recording run writes the current outputs over the stored files instead of comparing them, and
@@ -133,7 +134,7 @@ import TestSupport
         }
 
         // Every folder of Examples with a main.swift is a program whose output is checked here, except the
-        // real-time JobRunner, whose output depends on timing: JobBudgetsTests/JobRunnerEndToEndTests runs it.
+        // real-time JobRunner, whose output depends on timing: ProgramTests/JobRunnerEndToEndTests runs it.
         let programs = try FileManager.default.contentsOfDirectory(atPath: Self.examples.path).filter {
             FileManager.default.fileExists(atPath: Self.examples.appendingPathComponent("\($0)/main.swift").path)
                 && $0 != "JobRunner"
