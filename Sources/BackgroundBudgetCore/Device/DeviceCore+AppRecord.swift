@@ -8,13 +8,12 @@ extension DeviceCore {
     package struct AppRecord: Sendable {
         /// What the app declares (its Info.plist).
         package private(set) var manifest: AppManifest
-        /// The app's authoritative state.
-        package internal(set) var state: ApplicationState = .notRunning
         /// Counts launches; timers and queued work of an earlier incarnation are ignored.
         package internal(set) var incarnation: UInt64 = 0
-        /// The running process and what only means something while it runs; `nil` when the app is
-        /// not running. Made when the process launches, dropped whole when it ends.
-        package internal(set) var process: RunningProcess?
+        /// The app's process: ``AppProcess/notRunning``, or running with its state and what only
+        /// means something while it runs. Made when the process launches, dropped whole when it ends;
+        /// the app's authoritative state (``state``) is read from it.
+        package internal(set) var process: AppProcess = .notRunning
         /// The last suspension, for explanations.
         var lastSuspension: (time: BudgetInstant, reason: SuspensionReason)?
         /// Set when the user kills the app from the app switcher; cleared when the user opens it.
@@ -51,7 +50,7 @@ extension DeviceCore {
         /// Counts a delivery or handler batch handed to the app's queue (it holds the app until it
         /// settles) and returns the incarnation it belongs to.
         mutating func handOff() -> UInt64 {
-            running.inFlight += 1
+            process.modify { $0.inFlight += 1 }
             return incarnation
         }
 
@@ -78,7 +77,7 @@ extension DeviceCore {
         /// - Returns: Whether a fetch was cut short (its opportunity is used up, and the plan goes on
         ///   from `now`), and whether a memory warning was being handled.
         mutating func processEnded(at now: BudgetInstant) -> (fetchCutShort: Bool, memoryWarningDropped: Bool) {
-            process = nil
+            process = .notRunning
             finiteTasks.processEnded()
             modes.processEnded()
             let fetchCutShort = fetch.processEnded(at: now)

@@ -19,7 +19,7 @@ extension DeviceCore {
             if record.inFlight > 0 { holds.append(.codeRunning) }
         }
         var blockers: [Explanation.RelaunchBlocker] = []
-        if record.state == .notRunning {
+        if !record.isRunning {
             let s = slot(app)
             let locationMonitoring = record.modes.monitorsLocation
             if exitsOnSuspendGate(slot: s) != nil { blockers.append(.exitsOnSuspend) }

@@ -68,7 +68,7 @@ extension DeviceCore.AppRecord {
         }
         h.mix(backgroundAppRefresh)
         h.mix(finishedWork?.rawValue ?? "")
-        process.mix(into: &h)
+        process.running.mix(into: &h)
         finiteTasks.mix(into: &h)
         modes.mix(into: &h)
         switch fetch.interval {

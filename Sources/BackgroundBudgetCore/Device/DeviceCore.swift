@@ -77,7 +77,7 @@ package struct DeviceCore: Sendable {
     /// Whether `incarnation` is the app's live process: it is running and was not relaunched since.
     /// The shell drops, without effect or trace, every call made by code of an ended process.
     package func isLive(_ app: AppID, incarnation: UInt64) -> Bool {
-        slots[app].map { records[$0].incarnation == incarnation && records[$0].state != .notRunning } ?? false
+        slots[app].map { records[$0].incarnation == incarnation && records[$0].isRunning } ?? false
     }
 
     /// Records a trace entry for an app.

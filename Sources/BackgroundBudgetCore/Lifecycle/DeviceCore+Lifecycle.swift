@@ -135,9 +135,9 @@ extension DeviceCore {
             }
         }
         let s = slot(app)
-        if !held.isEmpty { records[s].running.heldSteps += held }
+        if !held.isEmpty { records[s].process.modify { $0.heldSteps += held } }
         if holds { holdsBehind.insert(app) }
-        if let deferredExit { records[s].running.pendingExit = deferredExit }
+        if let deferredExit { records[s].process.modify { $0.pendingExit = deferredExit } }
         let hasCallbacks = steps.contains {
             switch $0 {
             case .callback, .notification, .sceneCallback: true
@@ -156,17 +156,17 @@ extension DeviceCore {
             cancelQueuedContinuedRequests(of: app, at: now)
         }
         guard !steps.isEmpty else { return queueControl + effects }
-        if hasCallbacks { records[s].running.inFlight += 1 }
+        if hasCallbacks { records[s].process.modify { $0.inFlight += 1 } }
         // Suspension alone is immediate: the shell suspends the queue rather than queueing a delivery.
         let delivery: Effect = steps == [.enter(.suspended)] ? .suspendQueue(app)
             : .deliver(Delivery(app: app, incarnation: records[s].incarnation, event: cause, steps: steps, settles: hasCallbacks))
-        let launched = transition.from == .notRunning && records[s].state != .notRunning
+        let launched = transition.from == .notRunning && records[s].isRunning
         let recheck = launched || memory.recheckDue
         memory.recheckDue = false
         // Events queued for the app are delivered after the steps: traced once the last callback returns.
         let (eventEffects, eventEntries) = holdingEntries { $0.deliverQueuedEvents(app, at: now) }
         if holds { entries += eventEntries } else { for entry in eventEntries { trace.append(entry, retention: retention) } }
-        if !entries.isEmpty { records[s].running.heldSteps.append(HeldSteps(entries: entries, callback: nil)) }
+        if !entries.isEmpty { records[s].process.modify { $0.heldSteps.append(HeldSteps(entries: entries, callback: nil)) } }
         let relief = recheck ? relieveMemoryPressure(at: now) : []
         // Suspended or ended: requests that waited for the app to leave its run start now.
         return queueControl + [delivery] + effects + eventEffects + relief
@@ -180,7 +180,7 @@ extension DeviceCore {
         var effects: [Effect] = []
         if previous == .notRunning {
             record.incarnation += 1
-            record.process = RunningProcess()
+            record.process = .running(RunningProcess(state: next))
             record.finiteTasks.processLaunched()
             record.memory.footprint = Self.clampedFootprint(record.manifest.memoryFootprint)
             memory.inUse += record.memory.footprint
@@ -188,7 +188,11 @@ extension DeviceCore {
         if next == .notRunning, previous != .notRunning { memory.inUse -= record.memory.footprint }
         if next.isForeground != previous.isForeground { record.memory.lastUsed = now }
         if next.isForeground || next == .notRunning { record.finishedWork = nil }
-        record.state = next
+        if next == .notRunning {
+            record.process = .notRunning   // ended by the exit step before it
+        } else {
+            record.process.modify { $0.state = next }
+        }
         // Leaving the background (to the foreground, suspension or exit) ends the tasks' shared allotment [S58].
         if next != .background { record.taskRequests.allotmentStart = nil }
         if next.isForeground {
@@ -221,7 +225,7 @@ extension DeviceCore {
         holdsBehind.remove(app)
         record(.exit(reason, code: code), app, now)
         // Said once: the callback that was running never finishes, and nothing it does later counts.
-        if let callback = records[s].process?.runningCallback {
+        if let callback = records[s].process.running?.runningCallback {
             record(.killedMidCallback(callback), app, now)
         }
         // The shell drops the process's closures and task objects when it performs `dropQueue`.
@@ -247,10 +251,9 @@ extension DeviceCore {
     package mutating func settle(_ app: AppID, incarnation: UInt64, at now: BudgetInstant) -> [Effect] {
         let s = slot(app)
         guard records[s].incarnation == incarnation, records[s].inFlight > 0 else { return [] }
-        records[s].running.inFlight -= 1
+        records[s].process.modify { $0.inFlight -= 1 }
         guard records[s].inFlight == 0 else { return [] }
-        if let reason = records[s].process?.pendingExit {
-            records[s].running.pendingExit = nil
+        if let reason = records[s].process.modify({ $0.takePendingExit() }) ?? nil {
             return commit(Lifecycle.Transition(from: records[s].state, to: .notRunning, steps: [.exit(reason), .enter(.notRunning)]),
                           of: app, cause: .terminate(reason), at: now)
         }

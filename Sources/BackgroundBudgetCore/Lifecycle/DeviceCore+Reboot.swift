@@ -15,7 +15,7 @@ extension DeviceCore {
     package mutating func reboot(at now: BudgetInstant) -> [Effect] {
         recordDevice(.reboot, now)
         var effects: [Effect] = []
-        for s in records.indices where records[s].state != .notRunning {
+        for s in records.indices where records[s].isRunning {
             effects += applyValid(.kill(.reboot), to: records[s].manifest.id, at: now, invariant: "a running app can be killed")
         }
         for s in records.indices where relaunchesAtBoot(slot: s) {
@@ -28,7 +28,7 @@ extension DeviceCore {
     /// Whether the app is relaunched at boot: it declares `voip` [S34], and neither a user kill
     /// [S31][S86] nor exits-on-suspend keeps it from background launches.
     func relaunchesAtBoot(slot s: Int) -> Bool {
-        records[s].manifest.backgroundModes.contains(.voip) && records[s].state == .notRunning
+        records[s].manifest.backgroundModes.contains(.voip) && !records[s].isRunning
             && userKillGate(slot: s, for: .content) == nil && exitsOnSuspendGate(slot: s) == nil
     }
 }

@@ -177,7 +177,7 @@ extension DeviceCore {
         let s = slot(app)
         if let gate = exitsOnSuspendGate(slot: s, exceptOnScreen: true) { blockers.append(TaskRequestBlocker(gate)) }
         if records[s].isTerminating { blockers.append(.appTerminating) }
-        if records[s].state != .notRunning, registeredHandlerKey(identifier, slot: s) == nil { blockers.append(.notRegistered) }
+        if records[s].isRunning, registeredHandlerKey(identifier, slot: s) == nil { blockers.append(.notRegistered) }
         return TaskRequestExplanation(app: app, request: queued.pending.request, submittedAt: queued.pending.submittedAt, blockers: blockers)
     }
 }

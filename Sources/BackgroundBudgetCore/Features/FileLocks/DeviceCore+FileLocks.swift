@@ -10,7 +10,7 @@ extension DeviceCore {
     /// is taken then.
     package mutating func acquireFileLock(_ path: String, app: AppID, at now: BudgetInstant) {
         let s = slot(app)
-        guard records[s].state.isExecuting, records[s].running.heldFileLocks.insert(path).inserted else { return }
+        guard records[s].state.isExecuting, records[s].process.modify({ $0.heldFileLocks.insert(path).inserted }) == true else { return }
         record(.fileLockAcquired(path), app, now)
     }
 
@@ -18,7 +18,7 @@ extension DeviceCore {
     /// changes nothing.
     package mutating func releaseFileLock(_ path: String, app: AppID, at now: BudgetInstant) {
         let s = slot(app)
-        guard records[s].process?.heldFileLocks.remove(path) != nil else { return }
+        guard records[s].process.modify({ $0.heldFileLocks.remove(path) != nil }) == true else { return }
         record(.fileLockReleased(path), app, now)
     }
 }

@@ -137,7 +137,7 @@ extension DeviceCore {
     /// the app is killed with ``BudgetPolicy/backgroundTaskExpiryCode`` [S17].
     package mutating func expirationHandlersStarted(_ app: AppID, incarnation: UInt64, at now: BudgetInstant) -> [Effect] {
         let s = slot(app)
-        guard records[s].incarnation == incarnation, records[s].state != .notRunning else { return [] }
+        guard records[s].incarnation == incarnation, records[s].isRunning else { return [] }
         records[s].finiteTasks.handlersDeadline = now + policy.expirationHandlerLimit
         return [arm(.watchdog, for: app, at: now + policy.expirationHandlerLimit)]
     }
@@ -147,7 +147,7 @@ extension DeviceCore {
     /// as a batch of expiration handlers is.
     package mutating func refusedTaskHandlerStarted(_ app: AppID, incarnation: UInt64, at now: BudgetInstant) -> [Effect] {
         let s = slot(app)
-        guard records[s].incarnation == incarnation, records[s].state != .notRunning else { return [] }
+        guard records[s].incarnation == incarnation, records[s].isRunning else { return [] }
         self.record(.expirationHandlerCalled(.invalid), app, now)
         return expirationHandlersStarted(app, incarnation: incarnation, at: now)
     }

@@ -11,7 +11,7 @@ extension DeviceCore {
     /// The bytes the apps in memory use together, recomputed from scratch (for checks; the core keeps
     /// ``MemoryPressureState/inUse`` up to date as apps launch, exit and change their footprints).
     var memoryInUseRecomputed: Int {
-        records.reduce(0) { $0 + ($1.state == .notRunning ? 0 : $1.memory.footprint) }
+        records.reduce(0) { $0 + ($1.isRunning ? $1.memory.footprint : 0) }
     }
 
     /// The app memory pressure would purge first, found by scanning every app: what ``purgeOrder``
@@ -47,7 +47,7 @@ extension DeviceCore {
     /// The app's footprint changed: pressure is relieved if the apps no longer fit.
     package mutating func setFootprint(_ bytes: Int, app: AppID, at now: BudgetInstant) -> [Effect] {
         let s = slot(app)
-        guard records[s].state != .notRunning else { return [] }
+        guard records[s].isRunning else { return [] }
         memory.inUse += records[s].memory.setFootprint(bytes)
         purgeOrderChanged(s)
         return relieveMemoryPressure(at: now)

@@ -84,7 +84,7 @@ extension DeviceCore {
             if let gate = userKillGate(slot: s, for: .location) { return drop(EventDropReason(gate)) }
         case .bluetooth, .accessory:
             if !declared {
-                guard record.state != .notRunning else { return drop(.modeNotDeclared) }
+                guard records[s].isRunning else { return drop(.modeNotDeclared) }
                 // Held events are coalesced, one per kind, so the queue is bounded by construction [S37].
                 records[s].modes.queue(event)
                 self.record(.eventQueued(event), app, now)
@@ -113,7 +113,7 @@ extension DeviceCore {
         case .notRunning:
             effects += applyValid(.launchInBackground(event.launchReason), to: app, at: now,
                                   invariant: "an app that does not exit on suspend can be launched in the background")
-            if records[s].state == .notRunning {
+            if !records[s].isRunning {
                 // The launch failed (an app without scenes under a policy that requires them).
                 return (drop(.sceneLifecycleRequired).0, effects)
             }
@@ -156,7 +156,7 @@ extension DeviceCore {
     /// the app; otherwise the app settles.
     package mutating func eventHandled(_ event: BackgroundEvent, app: AppID, incarnation: UInt64, at now: BudgetInstant) -> [Effect] {
         let s = slot(app)
-        guard records[s].incarnation == incarnation, records[s].state != .notRunning else { return [] }
+        guard records[s].incarnation == incarnation, records[s].isRunning else { return [] }
         if event == .voipPush {
             guard records[s].modes.voipPushHandled() else {
                 return applyValid(.kill(.voipPushNotReported), to: app, at: now, invariant: "a running app can be killed")

@@ -16,7 +16,7 @@ extension DeviceCore {
             effects += applyValid(.wake(.backgroundTask), to: app, at: now, invariant: "a suspended app can be woken")
         case .background, .inactive, .active: break
         }
-        guard records[s].state != .notRunning, records[s].state != .suspended else { return effects }
+        guard records[s].isRunning, records[s].state != .suspended else { return effects }
         lastScheduledTaskNumber += 1
         let task = ScheduledTaskRef(number: lastScheduledTaskNumber, identifier: request.identifier, kind: request.kind)
         if request.kind.isContinuedProcessing { continued.started(app, lastScheduledTaskNumber) }

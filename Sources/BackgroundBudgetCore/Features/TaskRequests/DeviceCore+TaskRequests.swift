@@ -39,7 +39,7 @@ extension DeviceCore {
         func reject(_ why: TaskRegistrationRejection) {
             record(.taskRegistrationRejected(identifier, why), app, now)
         }
-        guard records[s].state != .notRunning, !records[s].isTerminating else {
+        guard records[s].isRunning, !records[s].isTerminating else {
             reject(.notLaunching)
             return (false, [])
         }
@@ -206,7 +206,7 @@ extension DeviceCore {
             return nil
         }
         var list = blockers(pending, slot: s, at: now)
-        if records[s].state != .notRunning, registeredHandlerKey(identifier, slot: s) == nil { list.append(.notRegistered) }
+        if records[s].isRunning, registeredHandlerKey(identifier, slot: s) == nil { list.append(.notRegistered) }
         return TaskRequestExplanation(app: app, request: pending.request, submittedAt: pending.submittedAt, blockers: list)
     }
 }
