@@ -56,7 +56,7 @@ extension BackgroundSystem {
                 for queued in state.core.continued.queue where queued.app == id {
                     items.append(.queuedContinuedRequest(id, identifier: queued.pending.request.identifier))
                 }
-                if record.fetch.running != nil { items.append(.runningFetch(id)) }
+                if record.running?.fetch != nil { items.append(.runningFetch(id)) }
                 for activity in record.modes.activities.sorted(by: { $0.rawValue < $1.rawValue }) {
                     items.append(.activity(id, activity))
                 }
@@ -66,7 +66,7 @@ extension BackgroundSystem {
                 }
                 if record.inFlight > 0 { items.append(.unsettledDeliveries(id, count: record.inFlight)) }
                 if !record.modes.queuedEvents.isEmpty { items.append(.heldEvents(id, record.modes.queuedEvents)) }
-                if !record.notifications.queued.isEmpty { items.append(.heldNotifications(id, record.notifications.queued)) }
+                if let queued = record.running?.notifications.queued, !queued.isEmpty { items.append(.heldNotifications(id, queued)) }
             }
             return (items, systemTimers)
         }

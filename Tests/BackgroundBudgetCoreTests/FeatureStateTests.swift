@@ -189,15 +189,21 @@ struct FeatureCase<State: Sendable, Output: Sendable & Equatable>: Sendable, Cus
 
     // MARK: Notifications
 
-    /// A notification state with queued notifications and recent push times.
-    static func notifications(_ queued: [SystemNotification] = [], pushes: [Int64] = []) -> NotificationState {
+    /// A notification state with recent push times.
+    static func notifications(pushes: [Int64] = []) -> NotificationState {
         var state = NotificationState()
-        state.queued = queued
         state.silentPushTimes = pushes.map(at)
         return state
     }
 
-    static let coalesceCases: [FeatureCase<NotificationState, [SystemNotification]>] = [
+    /// A process's notifications, with these queued.
+    static func notifications(_ queued: [SystemNotification]) -> NotificationState.Running {
+        var state = NotificationState.Running()
+        state.queued = queued
+        return state
+    }
+
+    static let coalesceCases: [FeatureCase<NotificationState.Running, [SystemNotification]>] = [
         .init(name: "a kind replaces its queued one in place", state: notifications([.orientation("portrait"), .locale("en")]),
               run: { $0.coalesce(.orientation("landscape")); return $0.queued }, expected: [.orientation("landscape"), .locale("en")]),
         .init(name: "a new kind joins the back", state: notifications([.orientation("portrait")]),
@@ -206,7 +212,7 @@ struct FeatureCase<State: Sendable, Output: Sendable & Equatable>: Sendable, Cus
               run: { $0.takeQueued() }, expected: [.userDefaults, .screenMode], after: { $0.queued.isEmpty }),
     ]
 
-    @Test(arguments: coalesceCases) func notificationCoalescing(_ row: FeatureCase<NotificationState, [SystemNotification]>) { row.verify() }
+    @Test(arguments: coalesceCases) func notificationCoalescing(_ row: FeatureCase<NotificationState.Running, [SystemNotification]>) { row.verify() }
 
     static let silentPushCases: [FeatureCase<NotificationState, Bool>] = [
         .init(name: "the first push", state: notifications(), run: { $0.admitSilentPush(at: at(0), window: .seconds(3600), limit: 3) }, expected: true,
@@ -224,14 +230,44 @@ struct FeatureCase<State: Sendable, Output: Sendable & Equatable>: Sendable, Cus
     // MARK: Fetch
 
     /// A fetch state whose model has no jitter, so that gaps are exact.
-    static func fetch(_ interval: BackgroundFetchInterval = .minimum, lastEnd: Int64? = nil, running: UInt64? = nil) -> FetchState {
+    static func fetch(_ interval: BackgroundFetchInterval = .minimum, lastEnd: Int64? = nil) -> FetchState {
         var factors = BudgetPolicy.FetchModelFactors()
         factors.jitter = 0
         var state = FetchState(model: FetchModel(seed: 1, factors: factors))
         state.interval = interval
         state.lastEnd = lastEnd.map(at)
-        state.running = running.map { (number: $0, started: at(0)) }
         return state
+    }
+
+    /// An app's fetch state and the fetch its process runs (started at 0 s), changed as the core
+    /// changes them: the running fetch is the process's.
+    struct FetchRun: Sendable, CustomStringConvertible {
+        var state: FetchState
+        var running: RunningFetch?
+        var lastEnd: BudgetInstant? { state.lastEnd }
+        var nextAt: BudgetInstant? { state.nextAt }
+        var model: FetchModel { state.model }
+        var description: String { "\(state), running \(String(describing: running))" }
+
+        mutating func complete(_ number: UInt64, result: BackgroundFetchResult, runtime: Duration, at now: BudgetInstant) -> Bool {
+            guard state.complete(number, of: running, result: result, runtime: runtime, at: now) else { return false }
+            running = nil
+            return true
+        }
+
+        mutating func processEnded(at now: BudgetInstant) -> Bool {
+            defer { running = nil }
+            return state.processEnded(during: running, at: now)
+        }
+
+        mutating func start(_ number: UInt64, at now: BudgetInstant) {
+            state.start(at: now)
+            running = RunningFetch(number: number, started: now)
+        }
+    }
+
+    static func fetch(lastEnd: Int64? = nil, running: UInt64?) -> FetchRun {
+        FetchRun(state: fetch(lastEnd: lastEnd), running: running.map { RunningFetch(number: $0, started: at(0)) })
     }
 
     static let fetchPlanCases: [FeatureCase<FetchState, BudgetInstant>] = [
@@ -247,7 +283,7 @@ struct FeatureCase<State: Sendable, Output: Sendable & Equatable>: Sendable, Cus
 
     @Test(arguments: fetchPlanCases) func fetchPlanning(_ row: FeatureCase<FetchState, BudgetInstant>) { row.verify() }
 
-    static let fetchRunCases: [FeatureCase<FetchState, Bool>] = [
+    static let fetchRunCases: [FeatureCase<FetchRun, Bool>] = [
         .init(name: "completing the running fetch", state: fetch(running: 7),
               run: { $0.complete(7, result: .newData, runtime: .seconds(30), at: at(10)) }, expected: true,
               after: { $0.running == nil && $0.lastEnd == at(10) }),
@@ -259,13 +295,13 @@ struct FeatureCase<State: Sendable, Output: Sendable & Equatable>: Sendable, Cus
               after: { $0.model.factor > fetch().model.factor }),
         .init(name: "a fetch cut short uses its opportunity", state: fetch(lastEnd: 3, running: 7),
               run: { $0.processEnded(at: at(20)) }, expected: true, after: { $0.running == nil && $0.lastEnd == at(20) }),
-        .init(name: "an exit without a fetch keeps the plan", state: fetch(lastEnd: 3),
+        .init(name: "an exit without a fetch keeps the plan", state: fetch(lastEnd: 3, running: nil),
               run: { $0.processEnded(at: at(20)) }, expected: false, after: { $0.lastEnd == at(3) }),
-        .init(name: "starting uses the opportunity", state: { var s = fetch(); s.nextAt = at(900); return s }(),
+        .init(name: "starting uses the opportunity", state: { var s = fetch(running: nil); s.state.nextAt = at(900); return s }(),
               run: { $0.start(9, at: at(900)); return $0.running?.number == 9 }, expected: true, after: { $0.nextAt == nil }),
     ]
 
-    @Test(arguments: fetchRunCases) func fetchRunning(_ row: FeatureCase<FetchState, Bool>) { row.verify() }
+    @Test(arguments: fetchRunCases) func fetchRunning(_ row: FeatureCase<FetchRun, Bool>) { row.verify() }
 
     // MARK: Task requests
 
@@ -505,12 +541,17 @@ struct FeatureCase<State: Sendable, Output: Sendable & Equatable>: Sendable, Cus
               run: { $0.purgeRank(.leastRecentlyUsed) < MemoryState(footprint: 100, lastUsed: at(5)).purgeRank(.leastRecentlyUsed) ? 1 : 0 }, expected: 1),
         .init(name: "least recently used order: not the more recent, larger app", state: MemoryState(footprint: 200, lastUsed: at(10)),
               run: { $0.purgeRank(.leastRecentlyUsed) < MemoryState(footprint: 100, lastUsed: at(0)).purgeRank(.leastRecentlyUsed) ? 1 : 0 }, expected: 0),
-        .init(name: "one warning at a time", state: MemoryState(warningInFlight: true), run: { $0.warningSent() ? 1 : 0 }, expected: 0),
-        .init(name: "settling a warning", state: MemoryState(warningInFlight: true), run: { $0.warningSettled() ? 1 : 0 }, expected: 1,
-              after: { !$0.warningInFlight }),
     ]
 
     @Test(arguments: footprintCases) func appMemory(_ row: FeatureCase<MemoryState, Int>) { row.verify() }
+
+    static let warningCases: [FeatureCase<MemoryState.Running, Int>] = [
+        .init(name: "one warning at a time", state: MemoryState.Running(warningInFlight: true), run: { $0.warningSent() ? 1 : 0 }, expected: 0),
+        .init(name: "settling a warning", state: MemoryState.Running(warningInFlight: true), run: { $0.warningSettled() ? 1 : 0 }, expected: 1,
+              after: { !$0.warningInFlight }),
+    ]
+
+    @Test(arguments: warningCases) func processMemoryWarning(_ row: FeatureCase<MemoryState.Running, Int>) { row.verify() }
 
     static let pressureCases: [FeatureCase<MemoryPressureState, Bool>] = [
         .init(name: "a negative capacity is zero", state: MemoryPressureState(), run: { $0.setCapacity(-5) }, expected: true, after: { $0.capacity == 0 }),

@@ -58,7 +58,7 @@ extension DeviceCore {
         /// no `BGTaskScheduler` task, no pending termination, no finite task, no activity (an event
         /// window is checked on its own, as it may have elapsed).
         var isIdleInBackground: Bool {
-            state == .background && inFlight == 0 && fetch.running == nil && taskRequests.running.isEmpty
+            state == .background && inFlight == 0 && running?.fetch == nil && taskRequests.running.isEmpty
                 && !isTerminating && finiteTasks.open.isEmpty && modes.activities.isEmpty
         }
 
@@ -77,14 +77,13 @@ extension DeviceCore {
         /// - Returns: Whether a fetch was cut short (its opportunity is used up, and the plan goes on
         ///   from `now`), and whether a memory warning was being handled.
         mutating func processEnded(at now: BudgetInstant) -> (fetchCutShort: Bool, memoryWarningDropped: Bool) {
+            let ended = running
             process = .notRunning
             finiteTasks.processEnded()
             modes.processEnded()
-            let fetchCutShort = fetch.processEnded(at: now)
+            let fetchCutShort = fetch.processEnded(during: ended?.fetch, at: now)
             taskRequests.processEnded()
-            notifications.queued.removeAll()
-            notifications.pushAwaitingCompletion = false
-            return (fetchCutShort, memory.warningSettled())
+            return (fetchCutShort, ended?.memory.warningInFlight ?? false)
         }
     }
 }

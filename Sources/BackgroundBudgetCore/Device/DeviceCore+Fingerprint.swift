@@ -78,8 +78,8 @@ extension DeviceCore.AppRecord {
         }
         h.mix(fetch.model.factor)
         h.mix(fetch.model.randomState)
-        h.mix(fetch.running?.number ?? 0)
-        h.mix(fetch.running?.started)
+        h.mix(running?.fetch?.number ?? 0)
+        h.mix(running?.fetch?.started)
         h.mix(fetch.lastEnd)
         h.mix(fetch.nextAt)
         h.mixUnordered(taskRequests.registered) { $0.mix($1) }
@@ -93,12 +93,13 @@ extension DeviceCore.AppRecord {
         h.mix(taskRequests.allotmentStart)
         h.mix(memory.footprint)
         h.mix(memory.lastUsed)
-        h.mix(memory.warningInFlight)
-        h.mix(notifications.queued.count)
-        for notification in notifications.queued { h.mix(describing: notification) }
+        h.mix(running?.memory.warningInFlight ?? false)
+        let queued = running?.notifications.queued ?? []
+        h.mix(queued.count)
+        for notification in queued { h.mix(describing: notification) }
         h.mix(notifications.silentPushTimes.count)
         for time in notifications.silentPushTimes { h.mix(time) }
-        h.mix(notifications.pushAwaitingCompletion)
+        h.mix(running?.notifications.pushAwaitingCompletion ?? false)
         h.mix(scenes.connected.count)
         for scene in scenes.connected {
             h.mix(scene.id.rawValue)

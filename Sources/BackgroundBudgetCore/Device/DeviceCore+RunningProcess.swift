@@ -56,6 +56,12 @@ extension DeviceCore {
         /// Entries of delivered steps the app's queue has not reached yet, in queue order: the queue is
         /// the process's, so they go with it (steps it never reached never appear in the trace).
         package internal(set) var heldSteps: HeldStepQueue = []
+        /// The legacy background fetch running, if one is.
+        package internal(set) var fetch: RunningFetch?
+        /// Notifications coalesced while suspended, and a silent push awaiting completion.
+        package internal(set) var notifications = NotificationState.Running()
+        /// Whether a memory warning is being handled.
+        package internal(set) var memory = MemoryState.Running()
 
         /// A process just launched into `state`: nothing in flight, no callback, no deadline, no lock,
         /// no held step.
@@ -93,6 +99,9 @@ extension DeviceCore {
 extension DeviceCore.AppRecord {
     /// The app's state, read from its process: ``ApplicationState/notRunning`` without one.
     package var state: ApplicationState { process.running?.state ?? .notRunning }
+
+    /// The running process; `nil` when the app is not running.
+    package var running: DeviceCore.RunningProcess? { process.running }
 
     /// Whether the app's process runs.
     package var isRunning: Bool { if case .running = process { true } else { false } }

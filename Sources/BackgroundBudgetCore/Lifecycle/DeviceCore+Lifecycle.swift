@@ -91,8 +91,8 @@ extension DeviceCore {
         if wasSuspended, transition.to != .notRunning, steps.contains(where: { if case .enter = $0 { true } else { false } }) {
             queueControl.append(.resumeQueue(app))
             // Notifications queued while suspended come first, right after the app resumes.
-            if steps.first == .enter(.background), !records[slot(app)].notifications.queued.isEmpty {
-                let queued = records[slot(app)].notifications.takeQueued()
+            if steps.first == .enter(.background), records[slot(app)].running?.notifications.queued.isEmpty == false {
+                let queued = records[slot(app)].process.modify { $0.notifications.takeQueued() } ?? []
                 steps.insert(contentsOf: queued.map(LifecycleStep.notification), at: 1)
             }
         }

@@ -25,7 +25,7 @@ extension DeviceCore {
         var blockers = discretionaryGates(slot: s).map(FetchBlocker.init)
         if let gate = userKillGate(slot: s, for: .content) { blockers.append(FetchBlocker(gate)) }
         if records[s].state.isForeground { blockers.append(.inForeground) }
-        if records[s].fetch.running != nil { blockers.append(.fetchInProgress) }
+        if records[s].running?.fetch != nil { blockers.append(.fetchInProgress) }
         return blockers
     }
 
@@ -67,7 +67,9 @@ extension DeviceCore {
         }
         guard records[s].state == .background else { return effects }
         lastFetchNumber += 1
-        records[s].fetch.start(lastFetchNumber, at: now)
+        let fetch = RunningFetch(number: lastFetchNumber, started: now)
+        records[s].fetch.start(at: now)
+        records[s].process.modify { $0.fetch = fetch }
         let incarnation = records[s].handOff()
         record(.fetchStarted, app, now)
         effects.append(arm(.fetchDeadline, for: app, at: now + policy.fetchRuntime))
@@ -79,10 +81,11 @@ extension DeviceCore {
     /// ended (the app was killed), is recorded and ignored.
     package mutating func fetchCompleted(_ fetch: UInt64, result: BackgroundFetchResult, app: AppID, at now: BudgetInstant) -> [Effect] {
         let s = slot(app)
-        guard records[s].fetch.complete(fetch, result: result, runtime: policy.fetchRuntime, at: now) else {
+        guard records[s].fetch.complete(fetch, of: records[s].running?.fetch, result: result, runtime: policy.fetchRuntime, at: now) else {
             record(.fetchCompletionIgnored(result), app, now)
             return []
         }
+        records[s].process.modify { $0.fetch = nil }
         records[s].finishedWork = .fetchCompleted
         record(.fetchCompleted(result), app, now)
         return [disarm(.fetchDeadline, for: app)] + planFetch(app, at: now)

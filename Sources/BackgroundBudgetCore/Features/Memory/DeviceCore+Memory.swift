@@ -80,7 +80,7 @@ extension DeviceCore {
         // 2. A memory warning to every running app, once per episode; wait for them to handle it.
         if memory.beginWarnings() {
             for s in records.indices where records[s].state.isExecuting && !records[s].isTerminating {
-                guard records[s].memory.warningSent() else { continue }
+                guard records[s].process.modify({ $0.memory.warningSent() }) == true else { continue }
                 let app = records[s].manifest.id
                 let incarnation = records[s].handOff()
                 memory.pendingWarnings += 1
@@ -107,7 +107,7 @@ extension DeviceCore {
     /// evaluated again and apps are killed if the warnings were not enough.
     package mutating func memoryWarningHandled(app: AppID, incarnation: UInt64, at now: BudgetInstant) -> [Effect] {
         let s = slot(app)
-        guard records[s].incarnation == incarnation, records[s].memory.warningSettled() else { return [] }
+        guard records[s].incarnation == incarnation, records[s].process.modify({ $0.memory.warningSettled() }) == true else { return [] }
         memory.warningSettled()
         var effects = settle(app, incarnation: incarnation, at: now)
         if memory.pendingWarnings == 0 { effects += relieveMemoryPressure(at: now) }

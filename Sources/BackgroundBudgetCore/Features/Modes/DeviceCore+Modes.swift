@@ -123,7 +123,7 @@ extension DeviceCore {
             break
         }
         // A push must call its completion handler before the window ends (see remoteNotificationCompleted).
-        if event == .silentPush { records[s].notifications.pushAwaitingCompletion = true }
+        if event == .silentPush { records[s].process.modify { $0.notifications.pushAwaitingCompletion = true } }
         effects += openWindow(app, until: now + window, at: now)
         return (.delivered, effects + deliverNow(event, to: app, at: now))
     }
@@ -239,7 +239,7 @@ extension DeviceCore {
         records[s].modes.keepAliveWindowUntil = nil
         let record = records[s]
         guard record.modes.keepAliveHandlersRunning > 0, record.state == .background, !record.isTerminating,
-              record.fetch.running == nil, record.taskRequests.running.isEmpty, record.finiteTasks.open.isEmpty,
+              record.running?.fetch == nil, record.taskRequests.running.isEmpty, record.finiteTasks.open.isEmpty,
               record.modes.activities.isEmpty else {
             return suspendIfIdle(app, at: now, reason: .eventWindowEnded)
         }

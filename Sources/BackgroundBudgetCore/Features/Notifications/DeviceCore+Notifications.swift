@@ -17,7 +17,7 @@ extension DeviceCore {
         case .notRunning:
             return []
         case .suspended:
-            records[s].notifications.coalesce(notification)
+            records[s].process.modify { $0.notifications.coalesce(notification) }
             record(.notificationQueued(notification), app, now)
             return []
         case .inactive, .active, .background:

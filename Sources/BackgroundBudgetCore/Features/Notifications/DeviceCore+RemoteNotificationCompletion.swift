@@ -18,7 +18,7 @@ extension DeviceCore {
         let s = slot(app)
         guard records[s].state.isExecuting else { return [] }
         record(.remoteNotificationCompleted(result), app, now)
-        records[s].notifications.pushAwaitingCompletion = false
+        records[s].process.modify { $0.notifications.pushAwaitingCompletion = false }
         guard records[s].modes.windowUntil != nil else { return [] }
         records[s].modes.windowUntil = nil
         records[s].finishedWork = .eventWindowEnded
@@ -31,8 +31,7 @@ extension DeviceCore {
     /// foreground meanwhile is not terminated.
     mutating func uncompletedPushWindowEnded(_ app: AppID, at now: BudgetInstant) -> [Effect]? {
         let s = slot(app)
-        guard records[s].notifications.pushAwaitingCompletion else { return nil }
-        records[s].notifications.pushAwaitingCompletion = false
+        guard records[s].process.modify({ $0.notifications.takePushAwaitingCompletion() }) == true else { return nil }
         guard records[s].state == .background, !records[s].isTerminating else { return nil }
         return applyValid(.kill(.backgroundFetchNotCompleted), to: app, at: now, invariant: "a background app can be killed")
     }
