@@ -44,10 +44,10 @@ extension BackgroundSystem {
                     items.append(.timer(id, name: "\(timer)"))
                     systemTimers += 1
                 }
-                for (number, task) in record.finiteTasks.open.sorted(by: { $0.key < $1.key }) {
+                for (number, task) in (record.running?.finiteTasks.open ?? [:]).sorted(by: { $0.key < $1.key }) {
                     items.append(.openBackgroundTask(id, BackgroundTaskIdentifier(rawValue: number), name: task.name))
                 }
-                for (_, task) in record.taskRequests.running.sorted(by: { $0.key < $1.key }) {
+                for (_, task) in (record.running?.taskRequests.running ?? [:]).sorted(by: { $0.key < $1.key }) {
                     items.append(.runningScheduledTask(id, identifier: task.identifier))
                 }
                 for pending in record.taskRequests.pending {
@@ -57,7 +57,7 @@ extension BackgroundSystem {
                     items.append(.queuedContinuedRequest(id, identifier: queued.pending.request.identifier))
                 }
                 if record.running?.fetch != nil { items.append(.runningFetch(id)) }
-                for activity in record.modes.activities.sorted(by: { $0.rawValue < $1.rawValue }) {
+                for activity in (record.running?.modes.activities ?? []).sorted(by: { $0.rawValue < $1.rawValue }) {
                     items.append(.activity(id, activity))
                 }
                 if let queue = state.handles[id]?.queue {

@@ -56,6 +56,12 @@ extension DeviceCore {
         /// Entries of delivered steps the app's queue has not reached yet, in queue order: the queue is
         /// the process's, so they go with it (steps it never reached never appear in the trace).
         package internal(set) var heldSteps: HeldStepQueue = []
+        /// The finite background tasks open and the timers they call for.
+        package internal(set) var finiteTasks = FiniteTaskState.Running()
+        /// Background modes at work: activities, the event window, the VoIP keep-alive and pushes.
+        package internal(set) var modes = ModeState.Running()
+        /// The `BGTaskScheduler` launch handlers registered, the tasks running and their allotment.
+        package internal(set) var taskRequests = TaskRequestState.Running()
         /// The legacy background fetch running, if one is.
         package internal(set) var fetch: RunningFetch?
         /// Notifications coalesced while suspended, and a silent push awaiting completion.

@@ -25,12 +25,12 @@ extension DeviceCore {
         switch timer {
         case .watchdog:
             // Expiration handlers that run too long are killed as an expired task is [S17].
-            if records[s].finiteTasks.handlersDeadline != nil {
+            if records[s].running?.finiteTasks.handlersDeadline != nil {
                 return applyValid(.kill(.backgroundTaskExpired), to: app, at: now, invariant: "a running app can be killed")
             }
             return applyValid(.kill(.watchdog), to: app, at: now, invariant: "a running app can be killed")
         case .allowanceExpiry:
-            guard !records[s].finiteTasks.open.isEmpty, records[s].state == .background else { return rearmTimers(app, at: now) }
+            guard records[s].running?.finiteTasks.open.isEmpty == false, records[s].state == .background else { return rearmTimers(app, at: now) }
             return applyValid(.kill(.backgroundTaskExpired), to: app, at: now, invariant: "a background app can be killed")
         case .expirationWarning:
             return callExpirationHandlers(app, at: now)

@@ -194,7 +194,7 @@ extension DeviceCore {
             record.process.modify { $0.state = next }
         }
         // Leaving the background (to the foreground, suspension or exit) ends the tasks' shared allotment [S58].
-        if next != .background { record.taskRequests.allotmentStart = nil }
+        if next != .background { record.process.modify { $0.taskRequests.allotmentStart = nil } }
         if next.isForeground {
             foreground = app
         } else if foreground == app {
@@ -265,7 +265,7 @@ extension DeviceCore {
     mutating func suspendIfIdle(_ app: AppID, at now: BudgetInstant, reason: SuspensionReason? = nil) -> [Effect] {
         let s = slot(app)
         guard records[s].isIdleInBackground else { return [] }
-        guard records[s].modes.closeElapsedWindow(at: now) else { return [] }
+        guard records[s].process.modify({ $0.modes.closeElapsedWindow(at: now) }) ?? true else { return [] }
         let reason = reason ?? records[s].finishedWork ?? (records[s].finiteTasks.usedThisPeriod ? .backgroundTasksEnded : .noBackgroundWork)
         records[s].finishedWork = nil
         records[s].lastSuspension = (now, reason)

@@ -96,14 +96,14 @@ extension DeviceCore {
     /// The app reported progress.
     package mutating func scheduledTaskProgress(app: AppID, task number: UInt64, completed: Int64, total: Int64, at now: BudgetInstant) -> [Effect] {
         let s = slot(app)
-        guard let identifier = records[s].taskRequests.updateProgress(number, completed: completed, total: total) else { return [] }
+        guard let identifier = records[s].process.modify({ $0.taskRequests.updateProgress(number, completed: completed, total: total) }) ?? nil else { return [] }
         record(.taskProgress(identifier, completed: completed, total: total), app, now)
         return []
     }
 
     /// The app changed the title and subtitle the system shows.
     package mutating func scheduledTaskTitle(app: AppID, task number: UInt64, title: String, subtitle: String) -> [Effect] {
-        records[slot(app)].taskRequests.retitle(number, title: title, subtitle: subtitle)
+        records[slot(app)].process.modify { $0.taskRequests.retitle(number, title: title, subtitle: subtitle) }
         return []
     }
 
@@ -111,8 +111,8 @@ extension DeviceCore {
     /// expires, a queued request is cancelled.
     package mutating func userCancelContinuedTask(_ identifier: String, app: AppID, at now: BudgetInstant) -> (TaskLookupError?, [Effect]) {
         let s = slot(app)
-        let running = records[s].taskRequests.continuedTasks(identifier)
-        if let number = running.first(where: { records[s].taskRequests.running[$0]?.expiredAt == nil }) {
+        let running = records[s].running?.taskRequests.continuedTasks(identifier) ?? []
+        if let number = running.first(where: { records[s].running?.taskRequests.running[$0]?.expiredAt == nil }) {
             return (nil, expire(number, slot: s, reason: .cancelledByUser, at: now) + rearmTaskDeadline(s))
         }
         if !running.isEmpty { return (nil, []) }   // already expiring: nothing more to do
@@ -129,14 +129,14 @@ extension DeviceCore {
     package mutating func reclaimContinuedProcessing(at now: BudgetInstant) -> (ContinuedProcessingActivity?, [Effect]) {
         var chosen: (app: AppID, number: UInt64, fraction: Double)?
         for (app, number) in continued.running {
-            guard let running = records[slot(app)].taskRequests.running[number], running.expiredAt == nil else { continue }
+            guard let running = records[slot(app)].running?.taskRequests.running[number], running.expiredAt == nil else { continue }
             let fraction = running.fractionCompleted
             if chosen.map({ fraction <= $0.fraction }) ?? true { chosen = (app, number, fraction) }
         }
         guard let chosen else { return (nil, []) }
         let s = slot(chosen.app)
         // Taken before expiring: a task without an expiration handler ends at once [S49].
-        var reclaimed = records[s].taskRequests.running[chosen.number]
+        var reclaimed = records[s].running?.taskRequests.running[chosen.number]
         reclaimed?.expiredAt = now
         let effects = expire(chosen.number, slot: s, reason: .resourcesReclaimed, at: now) + rearmTaskDeadline(s)
         return (reclaimed.map { $0.activity(app: chosen.app) }, effects)
@@ -146,7 +146,7 @@ extension DeviceCore {
     package func continuedActivities() -> [ContinuedProcessingActivity] {
         var activities: [ContinuedProcessingActivity] = []
         for (app, number) in continued.running {
-            if let running = records[slot(app)].taskRequests.running[number] { activities.append(running.activity(app: app)) }
+            if let running = records[slot(app)].running?.taskRequests.running[number] { activities.append(running.activity(app: app)) }
         }
         for (position, queued) in continued.queue.enumerated() {
             guard case .continuedProcessing(let options) = queued.pending.request.kind else { continue }

@@ -42,7 +42,7 @@ extension DeviceCore {
         // the whole task table (copy-on-write).
         let s = slot(app)
         let (state, terminating, exitsOnSuspend, openCount) = (records[s].state, records[s].isTerminating,
-            exitsOnSuspend(slot: s), records[s].finiteTasks.open.count)
+            exitsOnSuspend(slot: s), records[s].running?.finiteTasks.open.count ?? 0)
         func deny(_ denial: BackgroundTaskDenial) -> (BeginOutcome, [Effect]) {
             self.record(.backgroundTaskDenied(name: name, denial), app, now)
             return (.denied(denial), [])
@@ -64,7 +64,8 @@ extension DeviceCore {
             return (.denied(.tooManyTasks), applyValid(.kill(.tooManyBackgroundTasks), to: app, at: now,
                                                         invariant: "a running app that is not terminating can be killed"))
         }
-        let number = records[s].finiteTasks.begin(name: name, at: now)
+        let number = records[s].finiteTasks.takeNumber()
+        records[s].process.modify { $0.finiteTasks.begin(number, name: name, at: now) }
         let id = BackgroundTaskIdentifier(rawValue: number)
         self.record(.backgroundTaskBegan(id, name: name), app, now)
         return (.granted(id), rearmTimers(app, at: now))
@@ -77,7 +78,9 @@ extension DeviceCore {
             self.record(.backgroundTaskEndIgnored(id, .invalidIdentifier), app, now)
             return []
         }
-        if let problem = records[s].finiteTasks.end(id.rawValue) {
+        let nextNumber = records[s].finiteTasks.nextNumber
+        if let problem = records[s].process.modify({ $0.finiteTasks.end(id.rawValue, nextNumber: nextNumber) })
+            ?? (id.rawValue < nextNumber ? .alreadyEnded : .unknownTask) {
             self.record(.backgroundTaskEndIgnored(id, problem), app, now)
             return []
         }
@@ -94,13 +97,14 @@ extension DeviceCore {
     mutating func rearmTimers(_ app: AppID, at now: BudgetInstant) -> [Effect] {
         let s = slot(app)
         let state = records[s].state
-        if let expiry = records[s].finiteTasks.allowanceExpiry(in: state, allowance: policy.backgroundTaskAllowance),
+        let tasks = records[s].running?.finiteTasks ?? FiniteTaskState.Running()
+        if let expiry = records[s].finiteTasks.allowanceExpiry(in: state, tasks: tasks, allowance: policy.backgroundTaskAllowance),
            records[s].finiteTasks.announceAllowance() {
             self.record(.allowanceStarted(expiresAt: expiry), app, now)
         }
-        let wanted = records[s].finiteTasks.wantedTimers(in: state, allowance: policy.backgroundTaskAllowance,
+        let wanted = records[s].finiteTasks.wantedTimers(in: state, tasks: tasks, allowance: policy.backgroundTaskAllowance,
                                                          warningLead: policy.expirationWarningLead, at: now)
-        let armed = records[s].finiteTasks.armed
+        let armed = tasks.armed
         guard wanted != armed else { return [] }
         var effects: [Effect] = []
         let changes: [(AppTimer, BudgetInstant?, BudgetInstant?)] = [
@@ -110,17 +114,17 @@ extension DeviceCore {
         for (timer, old, new) in changes where old != new {
             effects.append(new.map { arm(timer, for: app, at: $0) } ?? disarm(timer, for: app))
         }
-        records[s].finiteTasks.armed = wanted
+        records[s].process.modify { $0.finiteTasks.armed = wanted }
         return effects
     }
 
     /// Calls every open task's expiration handler that has not been called yet, in begin order.
     mutating func callExpirationHandlers(_ app: AppID, at now: BudgetInstant) -> [Effect] {
         let s = slot(app)
-        records[s].finiteTasks.armed.warning = nil
+        records[s].process.modify { $0.finiteTasks.armed.warning = nil }
         guard records[s].state == .background else { return rearmTimers(app, at: now) }
         var due: [BackgroundTaskIdentifier] = []
-        for number in records[s].finiteTasks.takeUncalledHandlers() {
+        for number in records[s].process.modify({ $0.finiteTasks.takeUncalledHandlers() }) ?? [] {
             let id = BackgroundTaskIdentifier(rawValue: number)
             self.record(.expirationHandlerCalled(id), app, now)
             due.append(id)
@@ -138,7 +142,8 @@ extension DeviceCore {
     package mutating func expirationHandlersStarted(_ app: AppID, incarnation: UInt64, at now: BudgetInstant) -> [Effect] {
         let s = slot(app)
         guard records[s].incarnation == incarnation, records[s].isRunning else { return [] }
-        records[s].finiteTasks.handlersDeadline = now + policy.expirationHandlerLimit
+        let deadline = now + policy.expirationHandlerLimit
+        records[s].process.modify { $0.finiteTasks.handlersDeadline = deadline }
         return [arm(.watchdog, for: app, at: now + policy.expirationHandlerLimit)]
     }
 
@@ -155,19 +160,20 @@ extension DeviceCore {
     /// The batch of expiration handlers returned: the watchdog is disarmed and the app settles.
     package mutating func expirationHandlersReturned(_ app: AppID, incarnation: UInt64, at now: BudgetInstant) -> [Effect] {
         let s = slot(app)
-        guard records[s].incarnation == incarnation, records[s].finiteTasks.handlersDeadline != nil else {
+        guard records[s].incarnation == incarnation, records[s].running?.finiteTasks.handlersDeadline != nil else {
             return settle(app, incarnation: incarnation, at: now)
         }
-        records[s].finiteTasks.handlersDeadline = nil
+        records[s].process.modify { $0.finiteTasks.handlersDeadline = nil }
         return [disarm(.watchdog, for: app)] + settle(app, incarnation: incarnation, at: now)
     }
 
     /// Reports tasks begun in the foreground that have been open longer than the allowance.
     mutating func reportForegroundOverruns(_ app: AppID, at now: BudgetInstant) -> [Effect] {
         let s = slot(app)
-        records[s].finiteTasks.armed.overrun = nil
+        records[s].process.modify { $0.finiteTasks.armed.overrun = nil }
         guard records[s].state.isForeground else { return rearmTimers(app, at: now) }
-        for number in records[s].finiteTasks.takeOverruns(allowance: policy.backgroundTaskAllowance, at: now) {
+        let allowance = policy.backgroundTaskAllowance
+        for number in records[s].process.modify({ $0.finiteTasks.takeOverruns(allowance: allowance, at: now) }) ?? [] {
             self.record(.backgroundTaskOpenTooLong(BackgroundTaskIdentifier(rawValue: number)), app, now)
         }
         return rearmTimers(app, at: now)

@@ -31,14 +31,14 @@ extension DeviceCore {
             record(.activityDenied(activity, denial), app, now)
             return .failure(denial)
         }
-        if records[s].modes.activities.insert(activity).inserted { record(.activityStarted(activity), app, now) }
+        if records[s].process.modify({ $0.modes.activities.insert(activity).inserted }) == true { record(.activityStarted(activity), app, now) }
         return .success(())
     }
 
     /// Stops a continuous activity; the app is suspended if nothing else holds it.
     package mutating func stopActivity(_ activity: BackgroundActivity, app: AppID, at now: BudgetInstant) -> [Effect] {
         let s = slot(app)
-        guard records[s].modes.activities.remove(activity) != nil else { return [] }
+        guard records[s].process.modify({ $0.modes.activities.remove(activity) != nil }) == true else { return [] }
         record(.activityStopped(activity), app, now)
         return suspendIfIdle(app, at: now, reason: .activityStopped)
     }
@@ -131,7 +131,7 @@ extension DeviceCore {
     /// Extends the app's event window to `until` (never shortens it) and arms its timer.
     private mutating func openWindow(_ app: AppID, until: BudgetInstant, at now: BudgetInstant) -> [Effect] {
         let s = slot(app)
-        guard records[s].modes.extendWindow(until: until) else { return [] }
+        guard records[s].process.modify({ $0.modes.extendWindow(until: until) }) == true else { return [] }
         record(.eventWindowStarted(until: until), app, now)
         return [arm(.eventWindow, for: app, at: until)]
     }
@@ -140,7 +140,7 @@ extension DeviceCore {
     private mutating func deliverNow(_ event: BackgroundEvent, to app: AppID, at now: BudgetInstant) -> [Effect] {
         let s = slot(app)
         let incarnation = records[s].handOff()
-        if event == .voipPush { records[s].modes.voipPushesInFlight += 1 }
+        if event == .voipPush { records[s].process.modify { $0.modes.voipPushesInFlight += 1 } }
         record(.eventDelivered(event), app, now)
         return [.deliverEvent(app, incarnation: incarnation, event)]
     }
@@ -158,7 +158,8 @@ extension DeviceCore {
         let s = slot(app)
         guard records[s].incarnation == incarnation, records[s].isRunning else { return [] }
         if event == .voipPush {
-            guard records[s].modes.voipPushHandled() else {
+            guard records[s].process.modify({ $0.modes.voipPushHandled() }) == true else {
+                records[s].modes.voipUnreportedPushes += 1
                 return applyValid(.kill(.voipPushNotReported), to: app, at: now, invariant: "a running app can be killed")
             }
         }
@@ -169,7 +170,7 @@ extension DeviceCore {
     package mutating func reportCall(app: AppID, at now: BudgetInstant) {
         let s = slot(app)
         // A report counts for a push being handled; reports beyond the pushes in flight count for nothing.
-        guard records[s].modes.reportCall() else { return }
+        guard records[s].process.modify({ $0.modes.reportCall() }) == true else { return }
         record(.voipCallReported, app, now)
     }
 
@@ -183,15 +184,15 @@ extension DeviceCore {
         let s = slot(app)
         guard interval >= policy.voipKeepAliveMinimumInterval, records[s].manifest.backgroundModes.contains(.voip),
               records[s].state.isExecuting, exitsOnSuspendGate(slot: s) == nil else { return (false, []) }
-        records[s].modes.keepAliveInterval = interval
+        records[s].process.modify { $0.modes.keepAliveInterval = interval }
         return (true, [arm(.voipKeepAlive, for: app, at: now + interval)])
     }
 
     /// Removes the keep-alive handler (`clearKeepAliveTimeout()`): the shell drops it.
     package mutating func clearKeepAlive(app: AppID) -> [Effect] {
         let s = slot(app)
-        let installed = records[s].modes.keepAliveInterval != nil
-        records[s].modes.keepAliveInterval = nil
+        let installed = records[s].running?.modes.keepAliveInterval != nil
+        records[s].process.modify { $0.modes.keepAliveInterval = nil }
         return [disarm(.voipKeepAlive, for: app)] + (installed ? [.releaseKeepAliveHandler(app)] : [])
     }
 
@@ -200,16 +201,17 @@ extension DeviceCore {
     /// ``eventWindowEnded(_:at:)``), and schedule the next one.
     mutating func keepAliveDue(_ app: AppID, at now: BudgetInstant) -> [Effect] {
         let s = slot(app)
-        guard let interval = records[s].modes.keepAliveInterval else { return [] }
+        guard let interval = records[s].running?.modes.keepAliveInterval else { return [] }
         var effects: [Effect] = []
         if records[s].state == .suspended {
             effects += applyValid(.wake(.voip), to: app, at: now, invariant: "a suspended app can be woken")
         }
         if records[s].state == .background {
             effects += openWindow(app, until: now + policy.voipKeepAliveWindow, at: now)
-            records[s].modes.keepAliveWindowUntil = now + policy.voipKeepAliveWindow
+            let until = now + policy.voipKeepAliveWindow
+            records[s].process.modify { $0.modes.keepAliveWindowUntil = until }
         }
-        records[s].modes.keepAliveHandlersRunning += 1
+        records[s].process.modify { $0.modes.keepAliveHandlersRunning += 1 }
         let incarnation = records[s].handOff()
         record(.keepAliveHandlerCalled, app, now)
         effects.append(.keepAliveHandler(app, incarnation: incarnation))
@@ -221,8 +223,8 @@ extension DeviceCore {
     /// settles.
     package mutating func keepAliveHandlerReturned(_ app: AppID, incarnation: UInt64, at now: BudgetInstant) -> [Effect] {
         let s = slot(app)
-        if records[s].incarnation == incarnation, records[s].modes.keepAliveHandlersRunning > 0 {
-            records[s].modes.keepAliveHandlersRunning -= 1
+        if records[s].incarnation == incarnation {
+            records[s].process.modify { if $0.modes.keepAliveHandlersRunning > 0 { $0.modes.keepAliveHandlersRunning -= 1 } }
         }
         return settle(app, incarnation: incarnation, at: now)
     }
@@ -233,17 +235,17 @@ extension DeviceCore {
     /// background tasks, activities, fetches and scheduled tasks still hold it.
     mutating func eventWindowEnded(_ app: AppID, at now: BudgetInstant) -> [Effect] {
         let s = slot(app)
-        guard let until = records[s].modes.keepAliveWindowUntil, until <= now else {
+        guard let until = records[s].running?.modes.keepAliveWindowUntil, until <= now else {
             return suspendIfIdle(app, at: now, reason: .eventWindowEnded)
         }
-        records[s].modes.keepAliveWindowUntil = nil
+        records[s].process.modify { $0.modes.keepAliveWindowUntil = nil }
         let record = records[s]
-        guard record.modes.keepAliveHandlersRunning > 0, record.state == .background, !record.isTerminating,
-              record.running?.fetch == nil, record.taskRequests.running.isEmpty, record.finiteTasks.open.isEmpty,
-              record.modes.activities.isEmpty else {
+        guard let process = record.running, process.modes.keepAliveHandlersRunning > 0, record.state == .background,
+              process.pendingExit == nil, process.fetch == nil, process.taskRequests.running.isEmpty,
+              process.finiteTasks.open.isEmpty, process.modes.activities.isEmpty else {
             return suspendIfIdle(app, at: now, reason: .eventWindowEnded)
         }
-        guard records[s].modes.closeElapsedWindow(at: now) else { return [] }
+        guard records[s].process.modify({ $0.modes.closeElapsedWindow(at: now) }) ?? true else { return [] }
         records[s].finishedWork = nil
         records[s].lastSuspension = (now, .keepAliveWindowEnded)
         return applyValid(.suspend(.keepAliveWindowEnded), to: app, at: now,

@@ -19,8 +19,7 @@ extension DeviceCore {
         guard records[s].state.isExecuting else { return [] }
         record(.remoteNotificationCompleted(result), app, now)
         records[s].process.modify { $0.notifications.pushAwaitingCompletion = false }
-        guard records[s].modes.windowUntil != nil else { return [] }
-        records[s].modes.windowUntil = nil
+        guard records[s].process.modify({ $0.modes.closeWindow() }) == true else { return [] }
         records[s].finishedWork = .eventWindowEnded
         return [disarm(.eventWindow, for: app)] + suspendIfIdle(app, at: now, reason: .eventWindowEnded)
     }

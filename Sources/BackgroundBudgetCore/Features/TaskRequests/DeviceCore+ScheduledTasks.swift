@@ -20,8 +20,11 @@ extension DeviceCore {
         lastScheduledTaskNumber += 1
         let task = ScheduledTaskRef(number: lastScheduledTaskNumber, identifier: request.identifier, kind: request.kind)
         if request.kind.isContinuedProcessing { continued.started(app, lastScheduledTaskNumber) }
-        records[s].taskRequests.running[lastScheduledTaskNumber] = RunningScheduledTask(request, started: now)
-        records[s].taskRequests.taskStarted(request.kind, at: now)
+        let number = lastScheduledTaskNumber
+        records[s].process.modify {
+            $0.taskRequests.running[number] = RunningScheduledTask(request, started: now)
+            $0.taskRequests.taskStarted(request.kind, at: now)
+        }
         let incarnation = records[s].handOff()
         record(.taskStarted(request.identifier), app, now)
         effects.append(.runScheduledTask(app, incarnation: incarnation, task))
@@ -31,7 +34,7 @@ extension DeviceCore {
     /// No launch handler was registered for a task that was started: it is dropped.
     package mutating func scheduledTaskUnhandled(app: AppID, task number: UInt64, at now: BudgetInstant) -> [Effect] {
         let s = slot(app)
-        guard let running = records[s].taskRequests.running.removeValue(forKey: number) else { return [] }
+        guard let running = records[s].process.modify({ $0.taskRequests.running.removeValue(forKey: number) }) ?? nil else { return [] }
         forgetContinued(app, number)
         record(.taskDropped(running.identifier), app, now)
         return [.releaseScheduledTask(app, task: number)] + rearmTaskDeadline(s)
@@ -42,7 +45,7 @@ extension DeviceCore {
     /// Arms the deadline timer for the earliest deadline of the app's running tasks, or disarms it.
     mutating func rearmTaskDeadline(_ s: Int) -> [Effect] {
         let app = records[s].manifest.id
-        guard let next = records[s].taskRequests.nextDeadline(policy) else {
+        guard let next = records[s].running?.taskRequests.nextDeadline(policy) else {
             return records[s].timerTokens[.taskDeadline] == nil ? [] : [disarm(.taskDeadline, for: app)]
         }
         return [arm(.taskDeadline, for: app, at: next)]
@@ -54,9 +57,9 @@ extension DeviceCore {
     mutating func taskDeadlineFired(_ app: AppID, at now: BudgetInstant) -> [Effect] {
         let s = slot(app)
         var effects: [Effect] = []
-        for number in records[s].taskRequests.running.keys.sorted() {
-            guard let running = records[s].taskRequests.running[number],
-                  let due = running.deadline(policy, allotmentStart: records[s].taskRequests.allotmentStart), due <= now,
+        for number in records[s].running?.taskRequests.running.keys.sorted() ?? [] {
+            guard let running = records[s].running?.taskRequests.running[number],
+                  let due = running.deadline(policy, allotmentStart: records[s].running?.taskRequests.allotmentStart), due <= now,
                   let action = running.actionAtDeadline else { continue }
             switch action {
             case .expire(let reason):
@@ -79,8 +82,8 @@ extension DeviceCore {
     /// set no expiration handler is marked completed unsuccessfully at the same instant, with no
     /// grace [S49].
     package mutating func expire(_ number: UInt64, slot s: Int, reason: TaskExpiryReason, at now: BudgetInstant) -> [Effect] {
-        let hasHandler = records[s].taskRequests.running[number]?.hasExpirationHandler ?? false
-        guard let identifier = records[s].taskRequests.expire(number, at: now) else { return [] }
+        let hasHandler = records[s].running?.taskRequests.running[number]?.hasExpirationHandler ?? false
+        guard let identifier = records[s].process.modify({ $0.taskRequests.expire(number, at: now) }) ?? nil else { return [] }
         let app = records[s].manifest.id
         guard hasHandler else {
             record(.taskExpired(identifier, reason), app, now)
@@ -94,13 +97,13 @@ extension DeviceCore {
     /// The app set (`set == true`) or cleared the expiration handler of the running task with this
     /// number (`ScheduledTask.expirationHandler`); nothing happens once the task has ended.
     package mutating func scheduledTaskHandlerSet(app: AppID, task number: UInt64, set: Bool) -> [Effect] {
-        records[slot(app)].taskRequests.running[number]?.hasExpirationHandler = set
+        records[slot(app)].process.modify { $0.taskRequests.running[number]?.hasExpirationHandler = set }
         return []
     }
 
     /// Ends a running task and suspends the app if nothing else holds it.
     private mutating func finish(_ number: UInt64, slot s: Int, _ completion: TaskCompletion, at now: BudgetInstant) -> [Effect] {
-        guard let running = records[s].taskRequests.running.removeValue(forKey: number) else { return [] }
+        guard let running = records[s].process.modify({ $0.taskRequests.running.removeValue(forKey: number) }) ?? nil else { return [] }
         let app = records[s].manifest.id
         record(.taskCompleted(running.identifier, completion), app, now)
         records[s].finishedWork = .scheduledTaskCompleted
@@ -119,7 +122,7 @@ extension DeviceCore {
     /// The app called `setTaskCompleted(success:)` on the task with this number and identifier.
     package mutating func scheduledTaskCompleted(app: AppID, task number: UInt64, identifier: String, success: Bool, at now: BudgetInstant) -> [Effect] {
         let s = slot(app)
-        guard records[s].taskRequests.running[number] != nil else {
+        guard records[s].running?.taskRequests.running[number] != nil else {
             record(.taskCompletionIgnored(identifier), app, now)
             return []
         }
@@ -130,12 +133,12 @@ extension DeviceCore {
     private mutating func expireProcessingTasks(at now: BudgetInstant) -> [Effect] {
         var effects: [Effect] = []
         for s in records.indices {
-            for number in records[s].taskRequests.running.keys.sorted() {
-                if let reason = records[s].taskRequests.running[number]?.lostConditions(conditions) {
+            for number in records[s].running?.taskRequests.running.keys.sorted() ?? [] {
+                if let reason = records[s].running?.taskRequests.running[number]?.lostConditions(conditions) {
                     effects += expire(number, slot: s, reason: reason, at: now)
                 }
             }
-            if !records[s].taskRequests.running.isEmpty { effects += rearmTaskDeadline(s) }
+            if records[s].running?.taskRequests.running.isEmpty == false { effects += rearmTaskDeadline(s) }
         }
         return effects
     }

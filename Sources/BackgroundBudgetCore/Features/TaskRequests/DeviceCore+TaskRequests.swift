@@ -57,7 +57,7 @@ extension DeviceCore {
             return (false, applyValid(.kill(.uncaughtException), to: app, at: now,
                                       invariant: "a running app that is not terminating can be killed"))
         }
-        guard records[s].taskRequests.register(identifier) else {
+        guard records[s].process.modify({ $0.taskRequests.register(identifier) }) == true else {
             reject(.alreadyRegistered)
             return (false, applyValid(.kill(.taskRegisteredTwice), to: app, at: now,
                                       invariant: "a running app that is not terminating can be killed"))
@@ -122,7 +122,7 @@ extension DeviceCore {
             if power, !conditions.externalPower { blockers.append(.noExternalPower) }
             if network, !conditions.networkAvailable { blockers.append(.noNetwork) }
         }
-        if records[s].taskRequests.isRunning(pending.request.identifier) {
+        if records[s].running?.taskRequests.isRunning(pending.request.identifier) == true {
             blockers.append(.alreadyRunning)
         }
         return blockers
@@ -135,7 +135,7 @@ extension DeviceCore {
     func startBlocker(slot s: Int) -> TaskRequestBlocker? {
         switch records[s].state {
         case .inactive, .active: .appInForeground
-        case .background: records[s].taskRequests.allotmentStart == nil ? .appRunningInBackground : nil
+        case .background: records[s].running?.taskRequests.allotmentStart == nil ? .appRunningInBackground : nil
         case .suspended, .notRunning: nil
         }
     }
@@ -188,14 +188,14 @@ extension DeviceCore {
     /// run, if the process is the same and the task still runs; `nil` when none is registered.
     package func launchHandlerKey(app: AppID, task number: UInt64, incarnation: UInt64) -> String? {
         let s = slot(app)
-        guard records[s].incarnation == incarnation, let running = records[s].taskRequests.running[number] else { return nil }
+        guard records[s].incarnation == incarnation, let running = records[s].running?.taskRequests.running[number] else { return nil }
         return registeredHandlerKey(running.identifier, slot: s)
     }
 
     /// The identifier a handler is registered for that runs `identifier`: the identifier itself, or the
     /// wildcard entry a continued-processing identifier matches.
     func registeredHandlerKey(_ identifier: String, slot s: Int) -> String? {
-        records[s].taskRequests.handlerKey(for: identifier, manifest: records[s].manifest)
+        records[s].running?.taskRequests.handlerKey(for: identifier, manifest: records[s].manifest)
     }
 
     /// Why a pending request has not run, or `nil` if the app has none with the identifier.
