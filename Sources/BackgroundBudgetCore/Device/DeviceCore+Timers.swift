@@ -18,7 +18,7 @@ extension DeviceCore {
 
     /// A timer fired. A firing whose token is not the armed one (cancelled too late, or armed for an
     /// earlier incarnation) is ignored.
-    package mutating func timerFired(_ timer: AppTimer, app: AppID, token: UInt64, at now: BudgetInstant) -> [Effect] {
+    package mutating func timerFired(_ timer: AppTimer, app: AppID, token: UInt64, at now: BudgetInstant) -> Decision<Void> {
         let s = slot(app)
         guard records[s].timerTokens[timer] == token, records[s].isRunning || timer == .fetchOpportunity || timer == .taskRequestDue else { return [] }
         records[s].timerTokens[timer] = nil
@@ -26,28 +26,28 @@ extension DeviceCore {
         case .watchdog:
             // Expiration handlers that run too long are killed as an expired task is [S17].
             if records[s].running?.finiteTasks.handlersDeadline != nil {
-                return applyValid(.kill(.backgroundTaskExpired), to: app, at: now, invariant: "a running app can be killed")
+                return Decision(applyValid(.kill(.backgroundTaskExpired), to: app, at: now, invariant: "a running app can be killed"))
             }
-            return applyValid(.kill(.watchdog), to: app, at: now, invariant: "a running app can be killed")
+            return Decision(applyValid(.kill(.watchdog), to: app, at: now, invariant: "a running app can be killed"))
         case .allowanceExpiry:
-            guard records[s].running?.finiteTasks.open.isEmpty == false, records[s].state == .background else { return rearmTimers(app, at: now) }
-            return applyValid(.kill(.backgroundTaskExpired), to: app, at: now, invariant: "a background app can be killed")
+            guard records[s].running?.finiteTasks.open.isEmpty == false, records[s].state == .background else { return Decision(rearmTimers(app, at: now)) }
+            return Decision(applyValid(.kill(.backgroundTaskExpired), to: app, at: now, invariant: "a background app can be killed"))
         case .expirationWarning:
-            return callExpirationHandlers(app, at: now)
+            return Decision(callExpirationHandlers(app, at: now))
         case .foregroundOverrun:
-            return reportForegroundOverruns(app, at: now)
+            return Decision(reportForegroundOverruns(app, at: now))
         case .eventWindow:
-            return uncompletedPushWindowEnded(app, at: now) ?? eventWindowEnded(app, at: now)
+            return Decision(uncompletedPushWindowEnded(app, at: now) ?? eventWindowEnded(app, at: now))
         case .voipKeepAlive:
-            return keepAliveDue(app, at: now)
+            return Decision(keepAliveDue(app, at: now))
         case .fetchOpportunity:
-            return fetchOpportunity(app, at: now)
+            return Decision(fetchOpportunity(app, at: now))
         case .fetchDeadline:
-            return applyValid(.kill(.backgroundFetchNotCompleted), to: app, at: now, invariant: "a running app can be killed")
+            return Decision(applyValid(.kill(.backgroundFetchNotCompleted), to: app, at: now, invariant: "a running app can be killed"))
         case .taskRequestDue:
-            return taskRequestTimerFired(app, at: now)
+            return Decision(taskRequestTimerFired(app, at: now))
         case .taskDeadline:
-            return taskDeadlineFired(app, at: now)
+            return Decision(taskDeadlineFired(app, at: now))
         }
     }
 
@@ -57,7 +57,7 @@ extension DeviceCore {
     /// the launch, which has ``BudgetPolicy/launchWatchdog`` in all [S23]; a `didEnterBackground`
     /// during the launch must also return by the launch's deadline. `willEnterForeground` starts a
     /// resume, which has ``BudgetPolicy/resumeWatchdog`` until `didBecomeActive` returns [S91][S92].
-    package mutating func callbackStarted(_ callback: AppCallback, app: AppID, incarnation: UInt64, at now: BudgetInstant) -> [Effect] {
+    package mutating func callbackStarted(_ callback: AppCallback, app: AppID, incarnation: UInt64, at now: BudgetInstant) -> Decision<Void> {
         let s = slot(app)
         let (launchBy, resumeBy) = (now + policy.launchWatchdog, now + policy.resumeWatchdog)
         guard records[s].incarnation == incarnation, let launchDeadline = records[s].process.modify({ process in
@@ -81,7 +81,7 @@ extension DeviceCore {
     /// Notes that no callback runs any more, records the entries after a delivery's last callback
     /// (held by the delivery), and disarms the watchdog, when the callback returns; the first
     /// `didBecomeActive` or `didEnterBackground` to return ends the launch.
-    package mutating func callbackReturned(_ callback: AppCallback, app: AppID, at now: BudgetInstant) -> [Effect] {
+    package mutating func callbackReturned(_ callback: AppCallback, app: AppID, at now: BudgetInstant) -> Decision<Void> {
         let s = slot(app)
         records[s].process.modify { if $0.runningCallback == callback { $0.runningCallback = nil } }
         recordHeldSteps(app, starting: nil, at: now)
@@ -94,6 +94,6 @@ extension DeviceCore {
             // A scene-based app launched into the background has no activation: its launch ends here.
             return [disarm(.watchdog, for: app)]
         }
-        return callback == .didEnterBackground || callback == .willTerminate ? [disarm(.watchdog, for: app)] : []
+        return Decision(callback == .didEnterBackground || callback == .willTerminate ? [disarm(.watchdog, for: app)] : [])
     }
 }

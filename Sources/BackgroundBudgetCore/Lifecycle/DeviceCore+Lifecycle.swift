@@ -7,7 +7,7 @@ extension DeviceCore {
     /// Applies an event to one app. An event that brings the app to the foreground first sends the
     /// current foreground app away (only one app is in the foreground at a time).
     /// Nothing changes when it throws.
-    package mutating func apply(_ event: LifecycleEvent, to app: AppID, at now: BudgetInstant) throws(LifecycleError) -> [Effect] {
+    package mutating func apply(_ event: LifecycleEvent, to app: AppID, at now: BudgetInstant) throws(LifecycleError) -> Decision<Void> {
         let s = slot(app)
         if records[s].isTerminating, !Self.isKill(event) {
             throw LifecycleError(event: event, state: records[s].state, problem: .terminating, app: app)
@@ -46,14 +46,14 @@ extension DeviceCore {
             effects += changeConditions(at: now) { $0.deviceIdle = false }
             effects += runDueTaskRequests(slot: slot(app), at: now)
         }
-        return effects
+        return Decision(effects)
     }
 
     /// Applies an event the caller has established is valid: its failure would be a broken invariant of
     /// the core, so it traps (naming the invariant) instead of being swallowed.
     mutating func applyValid(_ event: LifecycleEvent, to app: AppID, at now: BudgetInstant, invariant: StaticString) -> [Effect] {
         do {
-            return try apply(event, to: app, at: now)
+            return try apply(event, to: app, at: now).effects
         } catch {
             preconditionFailure("DeviceCore invariant broken (\(invariant)): \(error)")
         }
@@ -65,7 +65,7 @@ extension DeviceCore {
     }
 
     /// Applies a device-wide event to the foreground app.
-    package mutating func applyToForeground(_ event: LifecycleEvent, at now: BudgetInstant) throws(LifecycleError) -> [Effect] {
+    package mutating func applyToForeground(_ event: LifecycleEvent, at now: BudgetInstant) throws(LifecycleError) -> Decision<Void> {
         guard let app = foreground else {
             throw LifecycleError(event: event, state: .notRunning, problem: .noForegroundApp)
         }
@@ -248,16 +248,16 @@ extension DeviceCore {
 
     /// Called once the app's queue has run a delivery or handler batch that `settles`: finishes a
     /// pending termination, or suspends a background app that nothing keeps running.
-    package mutating func settle(_ app: AppID, incarnation: UInt64, at now: BudgetInstant) -> [Effect] {
+    package mutating func settle(_ app: AppID, incarnation: UInt64, at now: BudgetInstant) -> Decision<Void> {
         let s = slot(app)
         guard records[s].incarnation == incarnation, records[s].inFlight > 0 else { return [] }
         records[s].process.modify { $0.inFlight -= 1 }
         guard records[s].inFlight == 0 else { return [] }
         if let reason = records[s].process.modify({ $0.takePendingExit() }) ?? nil {
-            return commit(Lifecycle.Transition(from: records[s].state, to: .notRunning, steps: [.exit(reason), .enter(.notRunning)]),
-                          of: app, cause: .terminate(reason), at: now)
+            return Decision(commit(Lifecycle.Transition(from: records[s].state, to: .notRunning, steps: [.exit(reason), .enter(.notRunning)]),
+                          of: app, cause: .terminate(reason), at: now))
         }
-        return suspendIfIdle(app, at: now)
+        return Decision(suspendIfIdle(app, at: now))
     }
 
     /// Suspends a background app that nothing keeps running: no open task, no activity, no event

@@ -12,7 +12,7 @@ import BudgetTime
 /// sources say nothing of it.
 extension DeviceCore {
     /// Restarts the device: ends every running process, then relaunches the VoIP apps.
-    package mutating func reboot(at now: BudgetInstant) -> [Effect] {
+    package mutating func reboot(at now: BudgetInstant) -> Decision<Void> {
         recordDevice(.reboot, now)
         var effects: [Effect] = []
         for s in records.indices where records[s].isRunning {
@@ -22,7 +22,7 @@ extension DeviceCore {
             effects += applyValid(.launchInBackground(.voip), to: records[s].manifest.id, at: now,
                                   invariant: "an app that is not running can be launched into the background")
         }
-        return effects
+        return Decision(effects)
     }
 
     /// Whether the app is relaunched at boot: it declares `voip` [S34], and neither a user kill

@@ -30,10 +30,10 @@ extension DeviceCore {
     }
 
     /// The app set its minimum background fetch interval: the plan starts again from now.
-    package mutating func setFetchInterval(_ interval: BackgroundFetchInterval, app: AppID, at now: BudgetInstant) -> [Effect] {
+    package mutating func setFetchInterval(_ interval: BackgroundFetchInterval, app: AppID, at now: BudgetInstant) -> Decision<Void> {
         let s = slot(app)
         records[s].fetch.setInterval(interval, at: now)
-        return planFetch(app, at: now)
+        return Decision(planFetch(app, at: now))
     }
 
     /// Arms the next fetch opportunity from the model, or disarms it when no fetch is planned.
@@ -79,7 +79,7 @@ extension DeviceCore {
 
     /// The app called its fetch completion handler. A second call, or a call for a fetch that already
     /// ended (the app was killed), is recorded and ignored.
-    package mutating func fetchCompleted(_ fetch: UInt64, result: BackgroundFetchResult, app: AppID, at now: BudgetInstant) -> [Effect] {
+    package mutating func fetchCompleted(_ fetch: UInt64, result: BackgroundFetchResult, app: AppID, at now: BudgetInstant) -> Decision<Void> {
         let s = slot(app)
         guard records[s].fetch.complete(fetch, of: records[s].running?.fetch, result: result, runtime: policy.fetchRuntime, at: now) else {
             record(.fetchCompletionIgnored(result), app, now)
@@ -88,8 +88,8 @@ extension DeviceCore {
         records[s].process.modify { $0.fetch = nil }
         records[s].finishedWork = .fetchCompleted
         record(.fetchCompleted(result), app, now)
-        return [disarm(.fetchDeadline, for: app)] + planFetch(app, at: now)
-            + suspendIfIdle(app, at: now, reason: .fetchCompleted)
+        return Decision([disarm(.fetchDeadline, for: app)] + planFetch(app, at: now)
+            + suspendIfIdle(app, at: now, reason: .fetchCompleted))
     }
 
     /// Why the app gets no background fetch now: every condition not met, in a fixed order.

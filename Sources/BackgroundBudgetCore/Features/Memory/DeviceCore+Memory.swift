@@ -45,18 +45,18 @@ extension DeviceCore {
     }
 
     /// The app's footprint changed: pressure is relieved if the apps no longer fit.
-    package mutating func setFootprint(_ bytes: Int, app: AppID, at now: BudgetInstant) -> [Effect] {
+    package mutating func setFootprint(_ bytes: Int, app: AppID, at now: BudgetInstant) -> Decision<Void> {
         let s = slot(app)
         guard records[s].isRunning else { return [] }
         memory.inUse += records[s].memory.setFootprint(bytes)
         purgeOrderChanged(s)
-        return relieveMemoryPressure(at: now)
+        return Decision(relieveMemoryPressure(at: now))
     }
 
     /// The device's capacity changed (`nil` for no limit): pressure is relieved if the apps no longer fit.
-    package mutating func setMemoryCapacity(_ bytes: Int?, at now: BudgetInstant) -> [Effect] {
+    package mutating func setMemoryCapacity(_ bytes: Int?, at now: BudgetInstant) -> Decision<Void> {
         if memory.setCapacity(bytes) { recordDevice(.memoryCapacity(memory.capacity), now) }
-        return relieveMemoryPressure(at: now)
+        return Decision(relieveMemoryPressure(at: now))
     }
 
     /// Frees memory until the apps fit: purges, then warnings, then kills.
@@ -105,12 +105,12 @@ extension DeviceCore {
 
     /// Called once an app has handled its memory warning: when every warned app has, pressure is
     /// evaluated again and apps are killed if the warnings were not enough.
-    package mutating func memoryWarningHandled(app: AppID, incarnation: UInt64, at now: BudgetInstant) -> [Effect] {
+    package mutating func memoryWarningHandled(app: AppID, incarnation: UInt64, at now: BudgetInstant) -> Decision<Void> {
         let s = slot(app)
         guard records[s].incarnation == incarnation, records[s].process.modify({ $0.memory.warningSettled() }) == true else { return [] }
         memory.warningSettled()
-        var effects = settle(app, incarnation: incarnation, at: now)
+        var effects = settle(app, incarnation: incarnation, at: now).effects
         if memory.pendingWarnings == 0 { effects += relieveMemoryPressure(at: now) }
-        return effects
+        return Decision(effects)
     }
 }

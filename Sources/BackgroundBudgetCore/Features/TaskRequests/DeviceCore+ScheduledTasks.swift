@@ -32,12 +32,12 @@ extension DeviceCore {
     }
 
     /// No launch handler was registered for a task that was started: it is dropped.
-    package mutating func scheduledTaskUnhandled(app: AppID, task number: UInt64, at now: BudgetInstant) -> [Effect] {
+    package mutating func scheduledTaskUnhandled(app: AppID, task number: UInt64, at now: BudgetInstant) -> Decision<Void> {
         let s = slot(app)
         guard let running = records[s].process.modify({ $0.taskRequests.running.removeValue(forKey: number) }) ?? nil else { return [] }
         forgetContinued(app, number)
         record(.taskDropped(running.identifier), app, now)
-        return [.releaseScheduledTask(app, task: number)] + rearmTaskDeadline(s)
+        return Decision([.releaseScheduledTask(app, task: number)] + rearmTaskDeadline(s))
     }
 
     // MARK: Running tasks
@@ -63,7 +63,7 @@ extension DeviceCore {
                   let action = running.actionAtDeadline else { continue }
             switch action {
             case .expire(let reason):
-                effects += expire(number, slot: s, reason: reason, at: now)
+                effects += expire(number, slot: s, reason: reason, at: now).effects
             case .killApp where records[s].state.isForeground:
                 // The user opened the app meanwhile: an app on screen is never terminated for a task;
                 // the refresh is marked completed unsuccessfully instead (model assumption).
@@ -81,13 +81,13 @@ extension DeviceCore {
     /// Expires a running task: its expiration handler is called on the app's queue. A task whose app
     /// set no expiration handler is marked completed unsuccessfully at the same instant, with no
     /// grace [S49].
-    package mutating func expire(_ number: UInt64, slot s: Int, reason: TaskExpiryReason, at now: BudgetInstant) -> [Effect] {
+    package mutating func expire(_ number: UInt64, slot s: Int, reason: TaskExpiryReason, at now: BudgetInstant) -> Decision<Void> {
         let hasHandler = records[s].running?.taskRequests.running[number]?.hasExpirationHandler ?? false
         guard let identifier = records[s].process.modify({ $0.taskRequests.expire(number, at: now) }) ?? nil else { return [] }
         let app = records[s].manifest.id
         guard hasHandler else {
             record(.taskExpired(identifier, reason), app, now)
-            return finish(number, slot: s, .expiredUnfinished, at: now)
+            return Decision(finish(number, slot: s, .expiredUnfinished, at: now))
         }
         let incarnation = records[s].handOff()
         record(.taskExpired(identifier, reason), app, now)
@@ -96,7 +96,7 @@ extension DeviceCore {
 
     /// The app set (`set == true`) or cleared the expiration handler of the running task with this
     /// number (`ScheduledTask.expirationHandler`); nothing happens once the task has ended.
-    package mutating func scheduledTaskHandlerSet(app: AppID, task number: UInt64, set: Bool) -> [Effect] {
+    package mutating func scheduledTaskHandlerSet(app: AppID, task number: UInt64, set: Bool) -> Decision<Void> {
         records[slot(app)].process.modify { $0.taskRequests.running[number]?.hasExpirationHandler = set }
         return []
     }
@@ -114,19 +114,19 @@ extension DeviceCore {
             // Room freed up: a queued request starts now, before the app is considered for suspension,
             // so that one of its own does not see it suspended and woken at the same instant.
             forgetContinued(app, number)
-            effects += startQueuedContinuedTasks(at: now)
+            effects += startQueuedContinuedTasks(at: now).effects
         }
         return effects + suspendIfIdle(app, at: now, reason: .scheduledTaskCompleted)
     }
 
     /// The app called `setTaskCompleted(success:)` on the task with this number and identifier.
-    package mutating func scheduledTaskCompleted(app: AppID, task number: UInt64, identifier: String, success: Bool, at now: BudgetInstant) -> [Effect] {
+    package mutating func scheduledTaskCompleted(app: AppID, task number: UInt64, identifier: String, success: Bool, at now: BudgetInstant) -> Decision<Void> {
         let s = slot(app)
         guard records[s].running?.taskRequests.running[number] != nil else {
             record(.taskCompletionIgnored(identifier), app, now)
             return []
         }
-        return finish(number, slot: s, success ? .success : .failure, at: now)
+        return Decision(finish(number, slot: s, success ? .success : .failure, at: now))
     }
 
     /// Expires every running processing task whose conditions no longer hold.
@@ -135,7 +135,7 @@ extension DeviceCore {
         for s in records.indices {
             for number in records[s].running?.taskRequests.running.keys.sorted() ?? [] {
                 if let reason = records[s].running?.taskRequests.running[number]?.lostConditions(conditions) {
-                    effects += expire(number, slot: s, reason: reason, at: now)
+                    effects += expire(number, slot: s, reason: reason, at: now).effects
                 }
             }
             if records[s].running?.taskRequests.running.isEmpty == false { effects += rearmTaskDeadline(s) }

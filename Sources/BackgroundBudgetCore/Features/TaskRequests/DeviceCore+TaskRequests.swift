@@ -34,36 +34,36 @@ extension DeviceCore {
     /// crashes the app: the effects end its process.
     package mutating func registerTask(
         _ identifier: String, finishingLaunch: Bool, app: AppID, at now: BudgetInstant
-    ) -> (Bool, [Effect]) {
+    ) -> Decision<Bool> {
         let s = slot(app)
         func reject(_ why: TaskRegistrationRejection) {
             record(.taskRegistrationRejected(identifier, why), app, now)
         }
         guard records[s].isRunning, !records[s].isTerminating else {
             reject(.notLaunching)
-            return (false, [])
+            return Decision(false, effects: [])
         }
         let manifest = records[s].manifest
         let continued = manifest.continuedProcessingPattern(matching: identifier) != nil
             || manifest.continuedProcessingPatterns.contains(identifier)
         guard continued || manifest.permittedTaskIdentifiers.contains(identifier) else {
             reject(.notPermitted)
-            return (false, [])
+            return Decision(false, effects: [])
         }
         // Continued-processing handlers may be registered at any time ([S46]); any other after launch
         // is an uncaught NSInternalInconsistencyException: the app crashes ([S51][S98]).
         guard finishingLaunch || continued else {
             reject(.afterLaunch)
-            return (false, applyValid(.kill(.uncaughtException), to: app, at: now,
+            return Decision(false, effects: applyValid(.kill(.uncaughtException), to: app, at: now,
                                       invariant: "a running app that is not terminating can be killed"))
         }
         guard records[s].process.modify({ $0.taskRequests.register(identifier) }) == true else {
             reject(.alreadyRegistered)
-            return (false, applyValid(.kill(.taskRegisteredTwice), to: app, at: now,
+            return Decision(false, effects: applyValid(.kill(.taskRegisteredTwice), to: app, at: now,
                                       invariant: "a running app that is not terminating can be killed"))
         }
         record(.taskRegistered(identifier), app, now)
-        return (true, [])
+        return Decision(true, effects: [])
     }
 
     /// The check `submit` makes, in Apple's order: permission, availability, pending limits.
@@ -82,27 +82,27 @@ extension DeviceCore {
 
     /// Submits a request (`BGTaskScheduler.submit`): refused with the error Apple's method throws, or
     /// pending (and run at once if its conditions hold).
-    package mutating func submitTask(_ request: TaskRequest, app: AppID, at now: BudgetInstant) -> (TaskSchedulerError?, [Effect]) {
+    package mutating func submitTask(_ request: TaskRequest, app: AppID, at now: BudgetInstant) -> Decision<TaskSchedulerError?> {
         if case .continuedProcessing(let options) = request.kind {
             return submitContinuedProcessing(request, options, app: app, at: now)
         }
         let s = slot(app)
         if let cause = submitProblem(request, slot: s) {
             record(.taskSubmitRejected(request.identifier, cause.code), app, now)
-            return (TaskSchedulerError(cause, identifier: request.identifier), [])
+            return Decision(TaskSchedulerError(cause, identifier: request.identifier), effects: [])
         }
         records[s].taskRequests.submit(request, at: now)
         record(.taskSubmitted(request.identifier), app, now)
-        return (nil, runDueTaskRequests(at: now))
+        return Decision(nil, effects: runDueTaskRequests(at: now))
     }
 
     /// Cancels the app's pending requests with an identifier (all when `nil`), queued
     /// continued-processing requests included.
-    package mutating func cancelTaskRequests(_ identifier: String?, app: AppID, at now: BudgetInstant) -> [Effect] {
+    package mutating func cancelTaskRequests(_ identifier: String?, app: AppID, at now: BudgetInstant) -> Decision<Void> {
         let s = slot(app)
         for pending in records[s].taskRequests.cancel(identifier) { record(.taskRequestCancelled(pending.request.identifier), app, now) }
         cancelQueuedContinuedRequests(of: app, identifier: identifier, at: now)
-        return planTaskRequests(s, at: now)
+        return Decision(planTaskRequests(s, at: now))
     }
 
     // MARK: Deciding when requests run

@@ -131,7 +131,7 @@ extension DeviceCore {
     /// (``SceneCallback/replacedAppCallback``): `sceneWillEnterForeground` starts a resume
     /// (``BudgetPolicy/resumeWatchdog``, unless the app is still launching), `sceneDidEnterBackground`
     /// has ``BudgetPolicy/didEnterBackgroundLimit`` [S6][S23][S92].
-    package mutating func sceneCallbackStarted(_ callback: SceneCallback, scene: SceneID, app: AppID, incarnation: UInt64, at now: BudgetInstant) -> [Effect] {
+    package mutating func sceneCallbackStarted(_ callback: SceneCallback, scene: SceneID, app: AppID, incarnation: UInt64, at now: BudgetInstant) -> Decision<Void> {
         let s = slot(app)
         guard records[s].incarnation == incarnation, let process = records[s].process.running else { return [] }
         recordHeldSteps(app, starting: .scene(callback, scene), at: now)
@@ -151,7 +151,7 @@ extension DeviceCore {
     /// Notes a scene callback as returned: records the entries after a delivery's last callback, and
     /// ends the launch or resume (`sceneDidBecomeActive`) or the background entry's limit
     /// (`sceneDidEnterBackground`), disarming the watchdog.
-    package mutating func sceneCallbackReturned(_ callback: SceneCallback, scene: SceneID, app: AppID, at now: BudgetInstant) -> [Effect] {
+    package mutating func sceneCallbackReturned(_ callback: SceneCallback, scene: SceneID, app: AppID, at now: BudgetInstant) -> Decision<Void> {
         let s = slot(app)
         recordHeldSteps(app, starting: nil, at: now)
         switch callback {
