@@ -81,7 +81,7 @@ extension Application {
     public func recordBackgroundTimeRemaining() -> Double {
         guard let system else { return 0 }
         let remaining = system.decide { [id] (state: inout BackgroundSystem.State, now: BudgetInstant) in
-            (state.core.readBackgroundTimeRemaining(id, at: now), [Effect]())
+            state.core.readBackgroundTimeRemaining(id, at: now)
         }
         return remaining.map(\.secondsDouble) ?? .greatestFiniteMagnitude
     }
@@ -102,17 +102,17 @@ extension BackgroundSystem {
         for app: Application, name: String?, expirationHandler: (@Sendable () -> Void)?
     ) -> Result<BackgroundTaskIdentifier, BackgroundTaskDenial> {
         let outcome = decide(caller: app, ended: .denied(.notRunning)) { (state: inout State, now: BudgetInstant) in
-            let (result, effects) = state.core.beginBackgroundTask(
+            let decision = state.core.beginBackgroundTask(
                 app.id, name: name, hasExpirationHandler: expirationHandler != nil, at: now)
             // The shell keeps the handler under the granted identifier, or until its call when the
             // core refused the begin and asked for it; any other denied one is never kept and is
             // dropped when the caller's frame ends, outside the lock.
-            if case .granted(let id) = result, let expirationHandler {
+            if case .granted(let id) = decision.value, let expirationHandler {
                 state.closures[app.id, default: AppClosures()].expirationHandlers[id] = expirationHandler
-            } else if let expirationHandler, effects.contains(where: { if case .refusedTaskHandler = $0 { true } else { false } }) {
+            } else if let expirationHandler, decision.effects.contains(where: { if case .refusedTaskHandler = $0 { true } else { false } }) {
                 state.closures[app.id, default: AppClosures()].refusedTaskHandlers.append(expirationHandler)
             }
-            return (result, effects)
+            return decision
         }
         switch outcome {
         case .granted(let id): return .success(id)

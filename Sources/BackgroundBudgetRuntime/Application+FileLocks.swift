@@ -27,13 +27,13 @@ extension Application {
     /// lock the process already holds changes nothing; a suspended or ended process takes none.
     /// - Parameter path: The locked file, as the trace names it.
     public func acquireFileLock(_ path: String) {
-        system?.decide(caller: self) { core, now in core.acquireFileLock(path, app: id, at: now); return [] }
+        system?.decide(caller: self) { core, now in core.acquireFileLock(path, app: id, at: now) }
     }
 
     /// Releases the process's lock on a file; releasing a lock it does not hold changes nothing.
     /// - Parameter path: The file, as given to ``acquireFileLock(_:)``.
     public func releaseFileLock(_ path: String) {
-        system?.decide(caller: self) { core, now in core.releaseFileLock(path, app: id, at: now); return [] }
+        system?.decide(caller: self) { core, now in core.releaseFileLock(path, app: id, at: now) }
     }
 
     /// The files whose locks the process holds now, sorted; empty when it is not running.

@@ -7,7 +7,7 @@ extension Application {
         guard let system else { return 0 }
         return system.state.withLock { state in
             let record = state.core.records[state.core.slot(id)]
-            return record.state == .notRunning ? 0 : record.memory.footprint
+            return record.isRunning ? record.memory.footprint : 0
         }
     }
 

@@ -18,7 +18,7 @@ extension Application {
     public func startActivity(_ activity: BackgroundActivity) throws(ActivityDenial) {
         guard let system else { throw .notRunning }
         let result = system.decide(caller: self, ended: .failure(.notRunning)) { [id] (state: inout BackgroundSystem.State, now: BudgetInstant) in
-            (state.core.startActivity(activity, app: id, at: now), [Effect]())
+            state.core.startActivity(activity, app: id, at: now)
         }
         try result.get()
     }
@@ -46,12 +46,12 @@ extension Application {
     /// Starts significant-change monitoring (`startMonitoringSignificantLocationChanges()`). It outlives
     /// the app: a significant change relaunches a terminated app into the background [S29].
     public func startMonitoringSignificantLocationChanges() {
-        system?.decide(caller: self) { core, now in core.setLocationMonitoring(significantChanges: true, monitoring: true, app: id, at: now); return [] }
+        system?.decide(caller: self) { core, now in Decision(core.setLocationMonitoring(significantChanges: true, monitoring: true, app: id, at: now).effects) }
     }
 
     /// Stops significant-change monitoring.
     public func stopMonitoringSignificantLocationChanges() {
-        system?.decide(caller: self) { core, now in core.setLocationMonitoring(significantChanges: true, monitoring: false, app: id, at: now); return [] }
+        system?.decide(caller: self) { core, now in Decision(core.setLocationMonitoring(significantChanges: true, monitoring: false, app: id, at: now).effects) }
     }
 
     /// Starts monitoring a region (`startMonitoring(for:)`); crossing it relaunches a terminated app [S32].
@@ -70,20 +70,20 @@ extension Application {
     public func startMonitoring(region: String) -> Bool {
         guard let system else { return false }
         return system.decide(caller: self, ended: false) { [id] (state: inout BackgroundSystem.State, now: BudgetInstant) in
-            (state.core.setLocationMonitoring(region: region, monitoring: true, app: id, at: now), [Effect]())
+            state.core.setLocationMonitoring(region: region, monitoring: true, app: id, at: now)
         }
     }
 
     /// Stops monitoring a region.
     /// - Parameter region: The region's identifier.
     public func stopMonitoring(region: String) {
-        system?.decide(caller: self) { core, now in core.setLocationMonitoring(region: region, monitoring: false, app: id, at: now); return [] }
+        system?.decide(caller: self) { core, now in Decision(core.setLocationMonitoring(region: region, monitoring: false, app: id, at: now).effects) }
     }
 
     /// Reports an incoming call to CallKit for the VoIP push being handled. A VoIP push whose handler
     /// returns without a report kills the app (`0xbaadca11`) [S35][S22].
     public func reportNewIncomingCall() {
-        system?.decide(caller: self) { core, now in core.reportCall(app: id, at: now); return [] }
+        system?.decide(caller: self) { core, now in core.reportCall(app: id, at: now) }
     }
 
     /// Installs the legacy VoIP keep-alive handler (`setKeepAliveTimeout(_:handler:)`): every `interval`
@@ -99,14 +99,14 @@ extension Application {
     public func setKeepAliveTimeout(_ interval: Duration, handler: @escaping @Sendable () -> Void) -> Bool {
         guard let system else { return false }
         return system.decide(caller: self, ended: false) { [id] (state: inout BackgroundSystem.State, now: BudgetInstant) in
-            let (ok, effects) = state.core.setKeepAlive(interval, app: id, at: now)
-            if ok {
+            let decision = state.core.setKeepAlive(interval, app: id, at: now)
+            if decision.value {
                 // The handler replaced is dropped after the lock is released, with the others.
                 let replaced = state.closures[id, default: AppClosures()].keepAliveHandler
                 state.closures[id, default: AppClosures()].keepAliveHandler = handler
                 if let replaced { state.released.append(replaced) }
             }
-            return (ok, effects)
+            return decision
         }
     }
 

@@ -42,10 +42,10 @@ extension Application {
         guard let system else { return false }
         let finishing = isFinishingLaunching
         return system.decide(caller: self, ended: false) { [id] (state: inout BackgroundSystem.State, now: BudgetInstant) in
-            let (result, effects) = state.core.registerTask(identifier, finishingLaunch: finishing, app: id, at: now)
+            let decision = state.core.registerTask(identifier, finishingLaunch: finishing, app: id, at: now)
             // A refused handler is never kept: it is dropped when this method returns, outside the lock.
-            if result { state.closures[id, default: AppClosures()].launchHandlers[identifier] = launchHandler }
-            return (result, effects)
+            if decision.value { state.closures[id, default: AppClosures()].launchHandlers[identifier] = launchHandler }
+            return decision
         }
     }
 

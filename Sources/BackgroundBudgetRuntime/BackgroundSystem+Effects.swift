@@ -95,7 +95,8 @@ extension BackgroundSystem {
         guard let app = state.handles[id] else { return }
         var dropped = app.queue.terminate()
         Application.forEachMadeQueue(of: id, in: state) { dropped += $0.terminate() }
-        state.core.workDropped(count: dropped, app: id, at: now)
+        // Recorded only: dropping work decides nothing more.
+        _ = state.core.workDropped(count: dropped, app: id, at: now)
         if let closures = state.closures.removeValue(forKey: id) {
             for task in closures.scheduledTasks.values {
                 if let handler = task.takeExpirationHandler() { state.released.append(handler) }

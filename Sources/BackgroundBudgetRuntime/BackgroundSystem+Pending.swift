@@ -48,10 +48,10 @@ extension BackgroundSystem {
                     items.append(.timer(id, name: "\(timer)"))
                     systemTimers += 1
                 }
-                for (number, task) in record.finiteTasks.open.sorted(by: { $0.key < $1.key }) {
+                for (number, task) in (record.running?.finiteTasks.open ?? [:]).sorted(by: { $0.key < $1.key }) {
                     items.append(.openBackgroundTask(id, BackgroundTaskIdentifier(rawValue: number), name: task.name))
                 }
-                for (_, task) in record.taskRequests.running.sorted(by: { $0.key < $1.key }) {
+                for (_, task) in (record.running?.taskRequests.running ?? [:]).sorted(by: { $0.key < $1.key }) {
                     items.append(.runningScheduledTask(id, identifier: task.identifier))
                 }
                 for pending in record.taskRequests.pending {
@@ -60,8 +60,8 @@ extension BackgroundSystem {
                 for queued in state.core.continued.queue where queued.app == id {
                     items.append(.queuedContinuedRequest(id, identifier: queued.pending.request.identifier))
                 }
-                if record.fetch.running != nil { items.append(.runningFetch(id)) }
-                for activity in record.modes.activities.sorted(by: { $0.rawValue < $1.rawValue }) {
+                if record.running?.fetch != nil { items.append(.runningFetch(id)) }
+                for activity in (record.running?.modes.activities ?? []).sorted(by: { $0.rawValue < $1.rawValue }) {
                     items.append(.activity(id, activity))
                 }
                 if let queue = state.handles[id]?.queue {
@@ -70,7 +70,7 @@ extension BackgroundSystem {
                 }
                 if record.inFlight > 0 { items.append(.unsettledDeliveries(id, count: record.inFlight)) }
                 if !record.modes.queuedEvents.isEmpty { items.append(.heldEvents(id, record.modes.queuedEvents)) }
-                if !record.notifications.queued.isEmpty { items.append(.heldNotifications(id, record.notifications.queued)) }
+                if let queued = record.running?.notifications.queued, !queued.isEmpty { items.append(.heldNotifications(id, queued)) }
             }
             return (items, systemTimers)
         }

@@ -265,7 +265,7 @@ public final class BackgroundSystem: Sendable {
     // MARK: Taking decisions
 
     /// Takes one decision. Under the lock it reads the clock, lets `body` change the core (and the
-    /// shell's closure tables) and return a value with the effects it decided, starts queued
+    /// shell's closure tables) and return the core's ``Decision`` (a value and its effects), starts queued
     /// continued-processing tasks there is now room for, and performs the effects, still under the lock
     /// so that queues see work in decision order. Then, outside the lock, it drops the closures and
     /// objects let go of (a release may run an app's `deinit`) and lets inline queues run the app's code
@@ -276,10 +276,10 @@ public final class BackgroundSystem: Sendable {
     ///   - app: When given, it must be installed on this system.
     ///   - body: The decision. When it throws, the core has refused before changing anything, and no
     ///     effect is performed.
-    /// - Returns: The value `body` returned alongside its effects.
+    /// - Returns: The value of the decision `body` returned.
     func decide<Value, Failure: Error>(
         for app: Application? = nil,
-        _ body: (inout State, BudgetInstant) throws(Failure) -> (Value, [Effect])
+        _ body: (inout State, BudgetInstant) throws(Failure) -> Decision<Value>
     ) throws(Failure) -> Value {
         // Without a caller to fence, the decision is always taken.
         guard let value = try decide(for: app, caller: nil, body) else {
@@ -294,21 +294,21 @@ public final class BackgroundSystem: Sendable {
     /// (which is dropped) or after it.
     func decide<Value, Failure: Error>(
         caller: Application, ended: @autoclosure () -> Value,
-        _ body: (inout State, BudgetInstant) throws(Failure) -> (Value, [Effect])
+        _ body: (inout State, BudgetInstant) throws(Failure) -> Decision<Value>
     ) throws(Failure) -> Value {
         if let value = try decide(for: nil, caller: caller, body) { return value }
         return ended()
     }
 
     /// ``decide(caller:ended:_:)`` for a call of an app's code that yields only effects.
-    func decide(caller: Application, _ body: (inout DeviceCore, BudgetInstant) -> [Effect]) {
-        decide(caller: caller, ended: ()) { (state: inout State, now: BudgetInstant) in ((), body(&state.core, now)) }
+    func decide(caller: Application, _ body: (inout DeviceCore, BudgetInstant) -> Decision<Void>) {
+        decide(caller: caller, ended: ()) { (state: inout State, now: BudgetInstant) in body(&state.core, now) }
     }
 
     /// Takes one decision, or none (returning `nil`) when `caller`'s code runs in an ended process.
     private func decide<Value, Failure: Error>(
         for app: Application?, caller: Application?,
-        _ body: (inout State, BudgetInstant) throws(Failure) -> (Value, [Effect])
+        _ body: (inout State, BudgetInstant) throws(Failure) -> Decision<Value>
     ) throws(Failure) -> Value? {
         let (value, touched, released) = try state.withLock {
             (state) throws(Failure) -> (Value?, [AppExecutor], [any Sendable]) in
@@ -319,10 +319,10 @@ public final class BackgroundSystem: Sendable {
             if let app {
                 precondition(state.handles[app.id] === app, "\(app.id) was not installed on this BackgroundSystem")
             }
-            var (value, effects) = try body(&state, now)
+            var decision = try body(&state, now)
             // Queued continued-processing requests start as soon as there is room (free while none wait).
-            if !state.core.continued.queue.isEmpty { effects += state.core.startQueuedContinuedTasks(at: now) }
-            return (value, perform(effects, in: &state, at: now), state.takeReleased())
+            if !state.core.continued.queue.isEmpty { decision.effects += state.core.startQueuedContinuedTasks(at: now).effects }
+            return (decision.value, perform(decision.effects, in: &state, at: now), state.takeReleased())
         }
         withExtendedLifetime(released) {}   // dropped here, outside the lock
         for queue in touched { queue.drain() }
@@ -330,16 +330,16 @@ public final class BackgroundSystem: Sendable {
     }
 
     /// ``decide(for:_:)`` for a decision of the core alone that yields only effects.
-    func decide(_ body: (inout DeviceCore, BudgetInstant) -> [Effect]) {
-        decide { (state: inout State, now: BudgetInstant) in ((), body(&state.core, now)) }
+    func decide(_ body: (inout DeviceCore, BudgetInstant) -> Decision<Void>) {
+        decide { (state: inout State, now: BudgetInstant) in body(&state.core, now) }
     }
 
     /// ``decide(for:_:)`` for a lifecycle event, which the core may refuse with a ``LifecycleError``.
     func decideEvent(
-        for app: Application?, _ body: (inout DeviceCore, BudgetInstant) throws(LifecycleError) -> [Effect]
+        for app: Application?, _ body: (inout DeviceCore, BudgetInstant) throws(LifecycleError) -> Decision<Void>
     ) throws(LifecycleError) {
         try decide(for: app) { (state: inout State, now: BudgetInstant) throws(LifecycleError) in
-            ((), try body(&state.core, now))
+            try body(&state.core, now)
         }
     }
 }

@@ -96,7 +96,7 @@ public final class ScheduledTask: Sendable {
 
     /// Takes a decision for the task's process: when it has ended (the task object outlived it, or
     /// its code still runs after a kill), the call has no effect and no trace entry.
-    private func decide(_ body: (inout DeviceCore, BudgetInstant) -> [Effect]) {
+    private func decide(_ body: (inout DeviceCore, BudgetInstant) -> Decision<Void>) {
         system?.decide { [app, incarnation] core, now in core.isLive(app, incarnation: incarnation) ? body(&core, now) : [] }
     }
 }

@@ -92,3 +92,8 @@ enum FeatureEffects {
         .arm(app, .taskDeadline, at: refreshDue + .seconds(25), token: 2),
     ]
 }
+
+extension Decision {
+    /// The value and the effects, for the tests that take both apart.
+    var pair: (Value, [Effect]) { (value, effects) }
+}

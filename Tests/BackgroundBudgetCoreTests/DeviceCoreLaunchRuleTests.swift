@@ -58,19 +58,19 @@ import Testing
 
     /// The shell reports that a callback started (incarnation 1).
     static func started(_ callback: AppCallback, at: BudgetInstant, _ effects: [Effect]) -> Step {
-        Step(at: at, input: "\(callback) started", run: { core, now in core.callbackStarted(callback, app: app, incarnation: 1, at: now) },
+        Step(at: at, input: "\(callback) started", run: { core, now in core.callbackStarted(callback, app: app, incarnation: 1, at: now).effects },
              effects: effects)
     }
 
     /// The shell reports that a callback returned.
     static func returned(_ callback: AppCallback, at: BudgetInstant, _ effects: [Effect]) -> Step {
-        Step(at: at, input: "\(callback) returned", run: { core, now in core.callbackReturned(callback, app: app, at: now) }, effects: effects)
+        Step(at: at, input: "\(callback) returned", run: { core, now in core.callbackReturned(callback, app: app, at: now).effects }, effects: effects)
     }
 
     /// The app registers a launch handler, during its launch or after it.
     static func register(_ identifier: String, finishingLaunch: Bool, at: BudgetInstant, result: Bool, _ effects: [Effect]) -> Step {
         Step(at: at, input: "register \(identifier)\(finishingLaunch ? " while launching" : " after launch")", run: { core, now in
-            let (registered, effects) = core.registerTask(identifier, finishingLaunch: finishingLaunch, app: app, at: now)
+            let (registered, effects) = core.registerTask(identifier, finishingLaunch: finishingLaunch, app: app, at: now).pair
             #expect(registered == result)
             return effects
         }, effects: effects)
@@ -84,13 +84,13 @@ import Testing
     /// wake and the launch handler; the deadline timer is armed with token 2.
     static let refreshRunning: [Step] = [
         Step(at: .seconds(1), input: "submit refresh", run: { core, now in
-            core.submitTask(TaskRequest(identifier: refreshID, kind: .appRefresh), app: app, at: now).1
+            core.submitTask(TaskRequest(identifier: refreshID, kind: .appRefresh), app: app, at: now).effects
         }, effects: [.arm(app, .taskRequestDue, at: refreshDue, token: 1)]),
-        Step(at: .seconds(5), input: "press Home", run: { core, now in try core.apply(.pressHome, to: app, at: now) },
+        Step(at: .seconds(5), input: "press Home", run: { core, now in try core.apply(.pressHome, to: app, at: now).effects },
              effects: [.deliver(Delivery(app: app, incarnation: 1, event: .pressHome, steps: DeviceCoreTests.homeSteps, settles: true))]),
-        Step(at: .seconds(5), input: "settle", run: { core, now in core.settle(app, incarnation: 1, at: now) },
+        Step(at: .seconds(5), input: "settle", run: { core, now in core.settle(app, incarnation: 1, at: now).effects },
              effects: [.suspendQueue(app)]),
-        Step(at: refreshDue, input: "request timer", run: { core, now in core.timerFired(.taskRequestDue, app: app, token: 1, at: now) },
+        Step(at: refreshDue, input: "request timer", run: { core, now in core.timerFired(.taskRequestDue, app: app, token: 1, at: now).effects },
              effects: FeatureEffects.refreshRuns.map { effect in
                  // Same effects as the feature table, for this app's identifier.
                  if case .runScheduledTask(let app, let incarnation, _) = effect {
@@ -98,27 +98,27 @@ import Testing
                  }
                  return effect
              }),
-        Step(at: refreshDue, input: "settle wake", run: { core, now in core.settle(app, incarnation: 1, at: now) }, effects: []),
-        Step(at: refreshDue, input: "settle handler", run: { core, now in core.settle(app, incarnation: 1, at: now) }, effects: []),
+        Step(at: refreshDue, input: "settle wake", run: { core, now in core.settle(app, incarnation: 1, at: now).effects }, effects: []),
+        Step(at: refreshDue, input: "settle handler", run: { core, now in core.settle(app, incarnation: 1, at: now).effects }, effects: []),
     ]
 
     /// The deadline timer (token 2) fires at the refresh's expiry.
     static func deadline(_ effects: [Effect]) -> Step {
-        Step(at: expiry, input: "task deadline", run: { core, now in core.timerFired(.taskDeadline, app: app, token: 2, at: now) },
+        Step(at: expiry, input: "task deadline", run: { core, now in core.timerFired(.taskDeadline, app: app, token: 2, at: now).effects },
              effects: effects)
     }
 
     /// The app sets (or clears) the task's expiration handler.
     static func handler(_ set: Bool) -> Step {
         Step(at: refreshDue, input: set ? "set expiration handler" : "clear expiration handler", run: { core, _ in
-            core.scheduledTaskHandlerSet(app: app, task: 1, set: set)
+            core.scheduledTaskHandlerSet(app: app, task: 1, set: set).effects
         }, effects: [])
     }
 
     /// Press Home at 5 s and settle: the app is suspended.
     static let suspendedAtFive: [Step] = [
-        given(.seconds(5), "press Home", { core, now in try core.apply(.pressHome, to: app, at: now) }),
-        given(.seconds(5), "settle", { core, now in core.settle(app, incarnation: 1, at: now) }),
+        given(.seconds(5), "press Home", { core, now in try core.apply(.pressHome, to: app, at: now).effects }),
+        given(.seconds(5), "settle", { core, now in core.settle(app, incarnation: 1, at: now).effects }),
     ]
 
     /// Every case, by rule.
@@ -126,55 +126,55 @@ import Testing
         Case(name: "launch watchdog: willFinish 12 s and didFinish 9 s are killed 20 s after the launch started",
              launched: false,
              steps: [
-                 given(.zero, "launch", { core, now in try core.apply(.launch, to: app, at: now) }),
+                 given(.zero, "launch", { core, now in try core.apply(.launch, to: app, at: now).effects }),
                  started(.willFinishLaunching, at: .zero, [.arm(app, .watchdog, at: .seconds(20), token: 1)]),
                  returned(.willFinishLaunching, at: .seconds(12), []),
                  started(.didFinishLaunching, at: .seconds(12), []),
-                 Step(at: .seconds(20), input: "watchdog", run: { core, now in core.timerFired(.watchdog, app: app, token: 1, at: now) },
+                 Step(at: .seconds(20), input: "watchdog", run: { core, now in core.timerFired(.watchdog, app: app, token: 1, at: now).effects },
                       effects: killed(.watchdog)),
              ]),
         Case(name: "launch watchdog: the first activation within 20 s ends the launch and disarms it",
              launched: false,
              steps: [
-                 given(.zero, "launch", { core, now in try core.apply(.launch, to: app, at: now) }),
+                 given(.zero, "launch", { core, now in try core.apply(.launch, to: app, at: now).effects }),
                  started(.willFinishLaunching, at: .zero, [.arm(app, .watchdog, at: .seconds(20), token: 1)]),
                  started(.didBecomeActive, at: .seconds(19), []),
                  returned(.didBecomeActive, at: .seconds(19), [.disarm(app, .watchdog)]),
                  returned(.didBecomeActive, at: .seconds(30), []),
-                 Step(at: .seconds(30), input: "press Home", run: { core, now in try core.apply(.pressHome, to: app, at: now) }, effects: nil),
+                 Step(at: .seconds(30), input: "press Home", run: { core, now in try core.apply(.pressHome, to: app, at: now).effects }, effects: nil),
                  started(.didEnterBackground, at: .seconds(30), [.arm(app, .watchdog, at: .seconds(35), token: 2)]),
              ]),
         Case(name: "launch watchdog: launched into the background, didEnterBackground must also end by the launch's deadline",
              launched: false,
              steps: [
-                 given(.zero, "launch in background", { core, now in try core.apply(.launchInBackground(.backgroundTask), to: app, at: now) }),
+                 given(.zero, "launch in background", { core, now in try core.apply(.launchInBackground(.backgroundTask), to: app, at: now).effects }),
                  started(.willFinishLaunching, at: .zero, [.arm(app, .watchdog, at: .seconds(20), token: 1)]),
                  started(.didEnterBackground, at: .seconds(18), [.arm(app, .watchdog, at: .seconds(20), token: 2)]),
                  returned(.didEnterBackground, at: .seconds(19), [.disarm(app, .watchdog)]),
              ]),
         Case(name: "resume watchdog: willEnterForeground 6 s and didBecomeActive 5 s are killed 10 s after the resume started",
              steps: suspendedAtFive + [
-                 given(.seconds(100), "enter foreground", { core, now in try core.apply(.enterForeground, to: app, at: now) }),
+                 given(.seconds(100), "enter foreground", { core, now in try core.apply(.enterForeground, to: app, at: now).effects }),
                  started(.willEnterForeground, at: .seconds(100), [.arm(app, .watchdog, at: .seconds(110), token: 1)]),
                  returned(.willEnterForeground, at: .seconds(106), []),
                  started(.didBecomeActive, at: .seconds(106), []),
-                 Step(at: .seconds(110), input: "watchdog", run: { core, now in core.timerFired(.watchdog, app: app, token: 1, at: now) },
+                 Step(at: .seconds(110), input: "watchdog", run: { core, now in core.timerFired(.watchdog, app: app, token: 1, at: now).effects },
                       effects: killed(.watchdog)),
              ]),
         Case(name: "resume watchdog: didBecomeActive returning within 10 s ends the resume and disarms it",
              steps: suspendedAtFive + [
-                 given(.seconds(100), "enter foreground", { core, now in try core.apply(.enterForeground, to: app, at: now) }),
+                 given(.seconds(100), "enter foreground", { core, now in try core.apply(.enterForeground, to: app, at: now).effects }),
                  started(.willEnterForeground, at: .seconds(100), [.arm(app, .watchdog, at: .seconds(110), token: 1)]),
                  returned(.willEnterForeground, at: .seconds(106), []),
                  started(.didBecomeActive, at: .seconds(106), []),
                  returned(.didBecomeActive, at: .seconds(109), [.disarm(app, .watchdog)]),
-                 Step(at: .seconds(110), input: "stale watchdog", run: { core, now in core.timerFired(.watchdog, app: app, token: 1, at: now) },
+                 Step(at: .seconds(110), input: "stale watchdog", run: { core, now in core.timerFired(.watchdog, app: app, token: 1, at: now).effects },
                       effects: []),
              ]),
         Case(name: "registration: during the launch a permitted identifier is registered",
              launched: false,
              steps: [
-                 given(.zero, "launch", { core, now in try core.apply(.launch, to: app, at: now) }),
+                 given(.zero, "launch", { core, now in try core.apply(.launch, to: app, at: now).effects }),
                  register(cleanID, finishingLaunch: true, at: .zero, result: true, []),
              ]),
         Case(name: "registration: after launch a permitted identifier crashes the app (uncaught exception)",
@@ -182,7 +182,7 @@ import Testing
         Case(name: "registration: an identifier registered twice crashes the app",
              launched: false,
              steps: [
-                 given(.zero, "launch", { core, now in try core.apply(.launch, to: app, at: now) }),
+                 given(.zero, "launch", { core, now in try core.apply(.launch, to: app, at: now).effects }),
                  register(cleanID, finishingLaunch: true, at: .zero, result: true, []),
                  register(cleanID, finishingLaunch: true, at: .zero, result: false, killed(.taskRegisteredTwice)),
              ]),

@@ -94,10 +94,10 @@ import Testing
             core.beginDecision()
             let effects: [Effect]
             switch step.input {
-            case .event(let event): effects = try core.apply(event, to: Self.app, at: now)
-            case .started(let callback): effects = core.callbackStarted(callback, app: Self.app, incarnation: 1, at: now)
-            case .returned(let callback): effects = core.callbackReturned(callback, app: Self.app, at: now)
-            case .settle: effects = core.settle(Self.app, incarnation: 1, at: now)
+            case .event(let event): effects = try core.apply(event, to: Self.app, at: now).effects
+            case .started(let callback): effects = core.callbackStarted(callback, app: Self.app, incarnation: 1, at: now).effects
+            case .returned(let callback): effects = core.callbackReturned(callback, app: Self.app, at: now).effects
+            case .settle: effects = core.settle(Self.app, incarnation: 1, at: now).effects
             }
             #expect(effects == step.effects, "step \(index) (\(step.input) at \(step.at) s)")
             let traced = Array(core.trace.events[before...])

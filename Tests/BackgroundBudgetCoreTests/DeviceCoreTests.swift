@@ -106,11 +106,11 @@ import Testing
             let effects: [Effect]
             switch step.input {
             case .event(let event):
-                effects = try core.apply(event, to: Self.app, at: now)
+                effects = try core.apply(event, to: Self.app, at: now).effects
             case .settle(let incarnation):
-                effects = core.settle(Self.app, incarnation: incarnation, at: now)
+                effects = core.settle(Self.app, incarnation: incarnation, at: now).effects
             case .begin(let name, let granted):
-                let (outcome, begun) = core.beginBackgroundTask(Self.app, name: name, at: now)
+                let (outcome, begun) = core.beginBackgroundTask(Self.app, name: name, at: now).pair
                 guard case .granted(let id) = outcome else {
                     Issue.record("step \(index): \(name) was denied: \(outcome)")
                     return
@@ -118,9 +118,9 @@ import Testing
                 #expect(id == BackgroundTaskIdentifier(rawValue: granted), "step \(index)")
                 effects = begun
             case .end(let number):
-                effects = core.endBackgroundTask(Self.app, BackgroundTaskIdentifier(rawValue: number), at: now)
+                effects = core.endBackgroundTask(Self.app, BackgroundTaskIdentifier(rawValue: number), at: now).effects
             case .fire(let timer, let token):
-                effects = core.timerFired(timer, app: Self.app, token: token, at: now)
+                effects = core.timerFired(timer, app: Self.app, token: token, at: now).effects
             }
             #expect(effects == step.effects, "step \(index) (\(step.input) at \(step.at) s)")
         }
@@ -131,6 +131,6 @@ import Testing
         try core.install(AppManifest(id: Self.app))
         #expect(throws: LifecycleError.self) { try core.apply(.pressHome, to: Self.app, at: .zero) }
         #expect(core.state(of: Self.app) == .notRunning)
-        #expect(try core.apply(.launch, to: Self.app, at: .zero) == [Self.delivery(.launch, Self.launchSteps)])
+        #expect(try core.apply(.launch, to: Self.app, at: .zero).effects == [Self.delivery(.launch, Self.launchSteps)])
     }
 }

@@ -43,10 +43,50 @@ struct FeatureCase<State: Sendable, Output: Sendable & Equatable>: Sendable, Cus
 
     // MARK: Finite tasks
 
+    /// An app's allowance and the tasks its process has open, changed as the core changes them: the
+    /// allowance and the numbers are the app's, the open tasks the process's.
+    @dynamicMemberLookup
+    struct FiniteTasks: Sendable {
+        var state = FiniteTaskState()
+        var tasks = FiniteTaskState.Running()
+
+        subscript<Value>(dynamicMember keyPath: WritableKeyPath<FiniteTaskState, Value>) -> Value {
+            get { state[keyPath: keyPath] }
+            set { state[keyPath: keyPath] = newValue }
+        }
+
+        subscript<Value>(dynamicMember keyPath: WritableKeyPath<FiniteTaskState.Running, Value>) -> Value {
+            get { tasks[keyPath: keyPath] }
+            set { tasks[keyPath: keyPath] = newValue }
+        }
+
+        func remaining(of allowance: Duration, at now: BudgetInstant) -> Duration { state.remaining(of: allowance, at: now) }
+        mutating func processLaunched() { state.processLaunched() }
+        mutating func backgroundPeriodBegan(at now: BudgetInstant) { state.backgroundPeriodBegan(at: now) }
+        mutating func returnedToForeground(at now: BudgetInstant, resetsAllowance: Bool) {
+            state.returnedToForeground(at: now, resetsAllowance: resetsAllowance)
+        }
+        mutating func backgroundPeriodEnded(at now: BudgetInstant) { state.backgroundPeriodEnded(at: now) }
+
+        func wantedTimers(in appState: ApplicationState, allowance: Duration, warningLead: Duration, at now: BudgetInstant) -> ArmedTimers {
+            state.wantedTimers(in: appState, tasks: tasks, allowance: allowance, warningLead: warningLead, at: now)
+        }
+
+        mutating func begin(name: String?, at now: BudgetInstant) -> UInt64 {
+            let number = state.takeNumber()
+            tasks.begin(number, name: name, at: now)
+            return number
+        }
+
+        mutating func end(_ number: UInt64) -> BackgroundTaskEndProblem? { tasks.end(number, nextNumber: state.nextNumber) }
+        mutating func takeUncalledHandlers() -> [UInt64] { tasks.takeUncalledHandlers() }
+        mutating func takeOverruns(allowance: Duration, at now: BudgetInstant) -> [UInt64] { tasks.takeOverruns(allowance: allowance, at: now) }
+    }
+
     /// A finite-task state with the given allowance bookkeeping and tasks.
     static func finite(spent: Int64 = 0, since: Int64? = nil, tasks: [UInt64: OpenTask] = [:], unwarned: Int = 0,
-                       overrun: Int64? = nil) -> FiniteTaskState {
-        var state = FiniteTaskState()
+                       overrun: Int64? = nil) -> FiniteTasks {
+        var state = FiniteTasks()
         state.spentBefore = .seconds(spent)
         state.backgroundSince = since.map(at)
         state.open = tasks
@@ -56,7 +96,7 @@ struct FeatureCase<State: Sendable, Output: Sendable & Equatable>: Sendable, Cus
         return state
     }
 
-    static let allowanceCases: [FeatureCase<FiniteTaskState, Duration>] = [
+    static let allowanceCases: [FeatureCase<FiniteTasks, Duration>] = [
         .init(name: "a fresh period at 10 s has 20 s left", state: finite(since: 0), run: { $0.remaining(of: .seconds(30), at: at(10)) }, expected: .seconds(20)),
         .init(name: "earlier periods count", state: finite(spent: 12, since: 0), run: { $0.remaining(of: .seconds(30), at: at(10)) }, expected: .seconds(8)),
         .init(name: "never below zero", state: finite(spent: 25, since: 0), run: { $0.remaining(of: .seconds(30), at: at(10)) }, expected: .zero),
@@ -81,11 +121,11 @@ struct FeatureCase<State: Sendable, Output: Sendable & Equatable>: Sendable, Cus
               run: { $0.processLaunched(); return $0.spentBefore }, expected: .zero),
     ]
 
-    @Test(arguments: allowanceCases) func finiteTaskAllowance(_ row: FeatureCase<FiniteTaskState, Duration>) { row.verify() }
+    @Test(arguments: allowanceCases) func finiteTaskAllowance(_ row: FeatureCase<FiniteTasks, Duration>) { row.verify() }
 
     static let oneTask: [UInt64: OpenTask] = [1: OpenTask(name: nil, begunAt: at(0))]
 
-    static let timerCases: [FeatureCase<FiniteTaskState, ArmedTimers>] = [
+    static let timerCases: [FeatureCase<FiniteTasks, ArmedTimers>] = [
         .init(name: "background: expiry and warning 5 s before", state: finite(since: 0, tasks: oneTask, unwarned: 1),
               run: { $0.wantedTimers(in: .background, allowance: .seconds(30), warningLead: .seconds(5), at: at(3)) },
               expected: ArmedTimers(warning: at(25), expiry: at(30))),
@@ -113,13 +153,13 @@ struct FeatureCase<State: Sendable, Output: Sendable & Equatable>: Sendable, Cus
               expected: ArmedTimers()),
     ]
 
-    @Test(arguments: timerCases) func finiteTaskTimers(_ row: FeatureCase<FiniteTaskState, ArmedTimers>) { row.verify() }
+    @Test(arguments: timerCases) func finiteTaskTimers(_ row: FeatureCase<FiniteTasks, ArmedTimers>) { row.verify() }
 
     static let twoTasks: [UInt64: OpenTask] = [
         1: OpenTask(name: "a", begunAt: at(0)), 2: OpenTask(name: "b", begunAt: at(5), handlerCalled: true),
     ]
 
-    static let taskCases: [FeatureCase<FiniteTaskState, BackgroundTaskEndProblem?>] = [
+    static let taskCases: [FeatureCase<FiniteTasks, BackgroundTaskEndProblem?>] = [
         .init(name: "ending an open task", state: finite(tasks: twoTasks, unwarned: 1), run: { $0.end(1) }, expected: nil,
               after: { $0.unwarned == 0 && $0.open.keys.sorted() == [2] }),
         .init(name: "ending a warned task leaves the count", state: finite(tasks: twoTasks, unwarned: 1), run: { $0.end(2) }, expected: nil,
@@ -132,9 +172,9 @@ struct FeatureCase<State: Sendable, Output: Sendable & Equatable>: Sendable, Cus
               after: { $0.nextNumber == 4 && $0.unwarned == 2 && $0.open[3]?.begunAt == at(9) }),
     ]
 
-    @Test(arguments: taskCases) func finiteTaskBeginAndEnd(_ row: FeatureCase<FiniteTaskState, BackgroundTaskEndProblem?>) { row.verify() }
+    @Test(arguments: taskCases) func finiteTaskBeginAndEnd(_ row: FeatureCase<FiniteTasks, BackgroundTaskEndProblem?>) { row.verify() }
 
-    static let takeCases: [FeatureCase<FiniteTaskState, [UInt64]>] = [
+    static let takeCases: [FeatureCase<FiniteTasks, [UInt64]>] = [
         .init(name: "uncalled handlers, in begin order", state: finite(tasks: twoTasks.merging([3: OpenTask(name: nil, begunAt: at(6))]) { $1 }, unwarned: 2),
               run: { $0.takeUncalledHandlers() }, expected: [1, 3], after: { $0.unwarned == 0 && $0.open.values.allSatisfy(\.handlerCalled) }),
         .init(name: "overruns a whole allowance old", state: finite(tasks: twoTasks.merging([3: OpenTask(name: nil, begunAt: at(10))]) { $1 }),
@@ -144,22 +184,28 @@ struct FeatureCase<State: Sendable, Output: Sendable & Equatable>: Sendable, Cus
               run: { $0.takeOverruns(allowance: .seconds(30), at: at(40)) }, expected: [2]),
     ]
 
-    @Test(arguments: takeCases) func finiteTaskHandlersAndOverruns(_ row: FeatureCase<FiniteTaskState, [UInt64]>) { row.verify() }
+    @Test(arguments: takeCases) func finiteTaskHandlersAndOverruns(_ row: FeatureCase<FiniteTasks, [UInt64]>) { row.verify() }
 
     // MARK: Modes
 
-    /// A mode state with a window, pushes in flight and calls reported.
-    static func modes(window: Int64? = nil, pushes: Int = 0, calls: Int = 0, significant: Bool = false, regions: Set<String> = []) -> ModeState {
-        var state = ModeState()
+    /// A process's modes with a window, pushes in flight and calls reported.
+    static func modes(window: Int64? = nil, pushes: Int = 0, calls: Int = 0) -> ModeState.Running {
+        var state = ModeState.Running()
         state.windowUntil = window.map(at)
         state.voipPushesInFlight = pushes
         state.callsReported = calls
+        return state
+    }
+
+    /// An app's monitoring, kept across launches.
+    static func monitoring(significant: Bool = false, regions: Set<String> = []) -> ModeState {
+        var state = ModeState()
         state.monitorsSignificantChanges = significant
         state.monitoredRegions = regions
         return state
     }
 
-    static let modeCases: [FeatureCase<ModeState, Bool>] = [
+    static let modeCases: [FeatureCase<ModeState.Running, Bool>] = [
         .init(name: "a first window opens", state: modes(), run: { $0.extendWindow(until: at(10)) }, expected: true, after: { $0.windowUntil == at(10) }),
         .init(name: "a window is never shortened", state: modes(window: 20), run: { $0.extendWindow(until: at(10)) }, expected: false, after: { $0.windowUntil == at(20) }),
         .init(name: "an equal window changes nothing", state: modes(window: 10), run: { $0.extendWindow(until: at(10)) }, expected: false),
@@ -174,31 +220,58 @@ struct FeatureCase<State: Sendable, Output: Sendable & Equatable>: Sendable, Cus
               after: { $0.voipPushesInFlight == 0 && $0.callsReported == 0 }),
         .init(name: "a handled push without a report kills", state: modes(pushes: 2), run: { $0.voipPushHandled() }, expected: false,
               after: { $0.voipPushesInFlight == 1 }),
-        .init(name: "significant changes monitored", state: modes(significant: true), run: { $0.monitors(.significantLocationChange) }, expected: true),
-        .init(name: "significant changes not monitored", state: modes(regions: ["home"]), run: { $0.monitors(.significantLocationChange) }, expected: false),
-        .init(name: "a monitored region", state: modes(regions: ["home"]), run: { $0.monitors(.regionBoundary("home")) }, expected: true),
-        .init(name: "another region", state: modes(significant: true, regions: ["home"]), run: { $0.monitors(.regionBoundary("work")) }, expected: false),
-        .init(name: "monitoring off for a region", state: modes(regions: ["home", "work"]),
-              run: { $0.setMonitoring(significantChanges: nil, region: "home", monitoring: false); return $0.monitorsLocation }, expected: true,
-              after: { $0.monitoredRegions == ["work"] }),
-        .init(name: "the process's end keeps monitoring", state: modes(window: 10, pushes: 1, calls: 1, significant: true),
-              run: { $0.processEnded(); return $0.monitorsLocation }, expected: true,
-              after: { $0.windowUntil == nil && $0.voipPushesInFlight == 0 && $0.callsReported == 0 }),
     ]
 
-    @Test(arguments: modeCases) func modeRules(_ row: FeatureCase<ModeState, Bool>) { row.verify() }
+    static let monitoringCases: [FeatureCase<ModeState, Bool>] = [
+        .init(name: "significant changes monitored", state: monitoring(significant: true), run: { $0.monitors(.significantLocationChange) }, expected: true),
+        .init(name: "significant changes not monitored", state: monitoring(regions: ["home"]), run: { $0.monitors(.significantLocationChange) }, expected: false),
+        .init(name: "a monitored region", state: monitoring(regions: ["home"]), run: { $0.monitors(.regionBoundary("home")) }, expected: true),
+        .init(name: "another region", state: monitoring(significant: true, regions: ["home"]), run: { $0.monitors(.regionBoundary("work")) }, expected: false),
+        .init(name: "monitoring off for a region", state: monitoring(regions: ["home", "work"]),
+              run: { $0.setMonitoring(significantChanges: nil, region: "home", monitoring: false); return $0.monitorsLocation }, expected: true,
+              after: { $0.monitoredRegions == ["work"] }),
+    ]
+
+    @Test(arguments: monitoringCases) func monitoringRules(_ row: FeatureCase<ModeState, Bool>) { row.verify() }
+
+    /// An app whose process runs with a window, a push in flight and a call reported, and which
+    /// monitors significant changes.
+    static func recordWithModes() -> DeviceCore.AppRecord {
+        var record = DeviceCore.AppRecord(manifest: AppManifest(id: "com.example.modes"))
+        record.modes = monitoring(significant: true)
+        var process = DeviceCore.RunningProcess(state: .background)
+        process.modes = modes(window: 10, pushes: 1, calls: 1)
+        record.process = .running(process)
+        return record
+    }
+
+    static let processEndCases: [FeatureCase<DeviceCore.AppRecord, Bool>] = [
+        .init(name: "the process's end keeps monitoring", state: recordWithModes(),
+              run: { _ = $0.processEnded(at: at(20)); return $0.modes.monitorsLocation }, expected: true,
+              after: { $0.running?.modes.windowUntil == nil && ($0.running?.modes.voipPushesInFlight ?? 0) == 0 && ($0.running?.modes.callsReported ?? 0) == 0 }),
+    ]
+
+    @Test(arguments: processEndCases) func processEndKeepsMonitoring(_ row: FeatureCase<DeviceCore.AppRecord, Bool>) { row.verify() }
+
+    @Test(arguments: modeCases) func modeRules(_ row: FeatureCase<ModeState.Running, Bool>) { row.verify() }
 
     // MARK: Notifications
 
-    /// A notification state with queued notifications and recent push times.
-    static func notifications(_ queued: [SystemNotification] = [], pushes: [Int64] = []) -> NotificationState {
+    /// A notification state with recent push times.
+    static func notifications(pushes: [Int64] = []) -> NotificationState {
         var state = NotificationState()
-        state.queued = queued
         state.silentPushTimes = pushes.map(at)
         return state
     }
 
-    static let coalesceCases: [FeatureCase<NotificationState, [SystemNotification]>] = [
+    /// A process's notifications, with these queued.
+    static func notifications(_ queued: [SystemNotification]) -> NotificationState.Running {
+        var state = NotificationState.Running()
+        state.queued = queued
+        return state
+    }
+
+    static let coalesceCases: [FeatureCase<NotificationState.Running, [SystemNotification]>] = [
         .init(name: "a kind replaces its queued one in place", state: notifications([.orientation("portrait"), .locale("en")]),
               run: { $0.coalesce(.orientation("landscape")); return $0.queued }, expected: [.orientation("landscape"), .locale("en")]),
         .init(name: "a new kind joins the back", state: notifications([.orientation("portrait")]),
@@ -207,7 +280,7 @@ struct FeatureCase<State: Sendable, Output: Sendable & Equatable>: Sendable, Cus
               run: { $0.takeQueued() }, expected: [.userDefaults, .screenMode], after: { $0.queued.isEmpty }),
     ]
 
-    @Test(arguments: coalesceCases) func notificationCoalescing(_ row: FeatureCase<NotificationState, [SystemNotification]>) { row.verify() }
+    @Test(arguments: coalesceCases) func notificationCoalescing(_ row: FeatureCase<NotificationState.Running, [SystemNotification]>) { row.verify() }
 
     static let silentPushCases: [FeatureCase<NotificationState, Bool>] = [
         .init(name: "the first push", state: notifications(), run: { $0.admitSilentPush(at: at(0), window: .seconds(3600), limit: 3) }, expected: true,
@@ -225,14 +298,44 @@ struct FeatureCase<State: Sendable, Output: Sendable & Equatable>: Sendable, Cus
     // MARK: Fetch
 
     /// A fetch state whose model has no jitter, so that gaps are exact.
-    static func fetch(_ interval: BackgroundFetchInterval = .minimum, lastEnd: Int64? = nil, running: UInt64? = nil) -> FetchState {
+    static func fetch(_ interval: BackgroundFetchInterval = .minimum, lastEnd: Int64? = nil) -> FetchState {
         var factors = BudgetPolicy.FetchModelFactors()
         factors.jitter = 0
         var state = FetchState(model: FetchModel(seed: 1, factors: factors))
         state.interval = interval
         state.lastEnd = lastEnd.map(at)
-        state.running = running.map { (number: $0, started: at(0)) }
         return state
+    }
+
+    /// An app's fetch state and the fetch its process runs (started at 0 s), changed as the core
+    /// changes them: the running fetch is the process's.
+    struct FetchRun: Sendable, CustomStringConvertible {
+        var state: FetchState
+        var running: RunningFetch?
+        var lastEnd: BudgetInstant? { state.lastEnd }
+        var nextAt: BudgetInstant? { state.nextAt }
+        var model: FetchModel { state.model }
+        var description: String { "\(state), running \(String(describing: running))" }
+
+        mutating func complete(_ number: UInt64, result: BackgroundFetchResult, runtime: Duration, at now: BudgetInstant) -> Bool {
+            guard state.complete(number, of: running, result: result, runtime: runtime, at: now) else { return false }
+            running = nil
+            return true
+        }
+
+        mutating func processEnded(at now: BudgetInstant) -> Bool {
+            defer { running = nil }
+            return state.processEnded(during: running, at: now)
+        }
+
+        mutating func start(_ number: UInt64, at now: BudgetInstant) {
+            state.start(at: now)
+            running = RunningFetch(number: number, started: now)
+        }
+    }
+
+    static func fetch(lastEnd: Int64? = nil, running: UInt64?) -> FetchRun {
+        FetchRun(state: fetch(lastEnd: lastEnd), running: running.map { RunningFetch(number: $0, started: at(0)) })
     }
 
     static let fetchPlanCases: [FeatureCase<FetchState, BudgetInstant>] = [
@@ -248,7 +351,7 @@ struct FeatureCase<State: Sendable, Output: Sendable & Equatable>: Sendable, Cus
 
     @Test(arguments: fetchPlanCases) func fetchPlanning(_ row: FeatureCase<FetchState, BudgetInstant>) { row.verify() }
 
-    static let fetchRunCases: [FeatureCase<FetchState, Bool>] = [
+    static let fetchRunCases: [FeatureCase<FetchRun, Bool>] = [
         .init(name: "completing the running fetch", state: fetch(running: 7),
               run: { $0.complete(7, result: .newData, runtime: .seconds(30), at: at(10)) }, expected: true,
               after: { $0.running == nil && $0.lastEnd == at(10) }),
@@ -260,13 +363,13 @@ struct FeatureCase<State: Sendable, Output: Sendable & Equatable>: Sendable, Cus
               after: { $0.model.factor > fetch().model.factor }),
         .init(name: "a fetch cut short uses its opportunity", state: fetch(lastEnd: 3, running: 7),
               run: { $0.processEnded(at: at(20)) }, expected: true, after: { $0.running == nil && $0.lastEnd == at(20) }),
-        .init(name: "an exit without a fetch keeps the plan", state: fetch(lastEnd: 3),
+        .init(name: "an exit without a fetch keeps the plan", state: fetch(lastEnd: 3, running: nil),
               run: { $0.processEnded(at: at(20)) }, expected: false, after: { $0.lastEnd == at(3) }),
-        .init(name: "starting uses the opportunity", state: { var s = fetch(); s.nextAt = at(900); return s }(),
+        .init(name: "starting uses the opportunity", state: { var s = fetch(running: nil); s.state.nextAt = at(900); return s }(),
               run: { $0.start(9, at: at(900)); return $0.running?.number == 9 }, expected: true, after: { $0.nextAt == nil }),
     ]
 
-    @Test(arguments: fetchRunCases) func fetchRunning(_ row: FeatureCase<FetchState, Bool>) { row.verify() }
+    @Test(arguments: fetchRunCases) func fetchRunning(_ row: FeatureCase<FetchRun, Bool>) { row.verify() }
 
     // MARK: Task requests
 
@@ -387,46 +490,66 @@ struct FeatureCase<State: Sendable, Output: Sendable & Equatable>: Sendable, Cus
         .init(name: "the earliest date after now", state: requests, run: { $0.nextDate(after: at(0), policy) }, expected: at(100)),
         .init(name: "dates passed are skipped", state: requests, run: { $0.nextDate(after: at(1000), policy) }, expected: at(5000)),
         .init(name: "none left", state: requests, run: { $0.nextDate(after: at(6000), policy) }, expected: nil),
-        .init(name: "the earliest running deadline",
-              state: { var s = TaskRequestState(); s.running = [1: RunningScheduledTask(identifier: "p", kind: processing, started: at(0)),
-                                                             2: RunningScheduledTask(identifier: "r", kind: .appRefresh, started: at(10))]; return s }(),
-              run: { $0.nextDeadline(policy) }, expected: at(35)),
         .init(name: "moving the timer", state: requests, run: { $0.moveTimer(to: at(7)) ? $0.timerAt : nil }, expected: at(7)),
     ]
 
     @Test(arguments: nextDateCases) func taskRequestTimers(_ row: FeatureCase<TaskRequestState, BudgetInstant?>) { row.verify() }
 
+    static let runningDeadlineCases: [FeatureCase<TaskRequestState.Running, BudgetInstant?>] = [
+        .init(name: "the earliest running deadline",
+              state: { var s = TaskRequestState.Running(); s.running = [1: RunningScheduledTask(identifier: "p", kind: processing, started: at(0)),
+                                                                     2: RunningScheduledTask(identifier: "r", kind: .appRefresh, started: at(10))]; return s }(),
+              run: { $0.nextDeadline(policy) }, expected: at(35)),
+    ]
+
+    @Test(arguments: runningDeadlineCases) func runningTaskTimers(_ row: FeatureCase<TaskRequestState.Running, BudgetInstant?>) { row.verify() }
+
     static let photos = AppManifest(id: "com.example.photos", permittedTaskIdentifiers: ["com.example.photos.export.*", "com.example.photos.refresh"])
-    static let registered: TaskRequestState = {
-        var state = TaskRequestState()
+    static let registered: TaskRequestState.Running = {
+        var state = TaskRequestState.Running()
         state.registered = ["com.example.photos.export.*", "com.example.photos.refresh"]
         return state
     }()
 
-    static let handlerCases: [FeatureCase<TaskRequestState, String?>] = [
+    static let handlerCases: [FeatureCase<TaskRequestState.Running, String?>] = [
         .init(name: "the identifier itself", state: registered, run: { $0.handlerKey(for: "com.example.photos.refresh", manifest: photos) },
               expected: "com.example.photos.refresh"),
         .init(name: "the wildcard a continued identifier matches", state: registered,
               run: { $0.handlerKey(for: "com.example.photos.export.1", manifest: photos) }, expected: "com.example.photos.export.*"),
         .init(name: "a wildcard whose handler is not registered",
-              state: { var s = TaskRequestState(); s.registered = ["com.example.photos.refresh"]; return s }(),
+              state: { var s = TaskRequestState.Running(); s.registered = ["com.example.photos.refresh"]; return s }(),
               run: { $0.handlerKey(for: "com.example.photos.export.1", manifest: photos) }, expected: nil),
         .init(name: "nothing registered for it", state: registered, run: { $0.handlerKey(for: "com.example.photos.other", manifest: photos) }, expected: nil),
         .init(name: "registering twice", state: registered, run: { $0.register("com.example.photos.refresh") ? "registered" : nil }, expected: nil),
-        .init(name: "the process's end forgets registrations", state: registered,
-              run: { $0.processEnded(); return $0.handlerKey(for: "com.example.photos.refresh", manifest: photos) }, expected: nil),
     ]
 
+    /// A photos app whose running process registered its handlers.
+    static func recordWithRegistrations() -> DeviceCore.AppRecord {
+        var record = DeviceCore.AppRecord(manifest: photos)
+        var process = DeviceCore.RunningProcess(state: .background)
+        process.taskRequests = registered
+        record.process = .running(process)
+        return record
+    }
+
+    static let registrationEndCases: [FeatureCase<DeviceCore.AppRecord, String?>] = [
+        .init(name: "the process's end forgets registrations", state: recordWithRegistrations(),
+              run: { _ = $0.processEnded(at: at(20)); return $0.running?.taskRequests.handlerKey(for: "com.example.photos.refresh", manifest: photos) },
+              expected: nil),
+    ]
+
+    @Test(arguments: registrationEndCases) func processEndForgetsRegistrations(_ row: FeatureCase<DeviceCore.AppRecord, String?>) { row.verify() }
+
     /// Task-request state running processing task 1 ("p") and continued tasks 2 and 3 ("c").
-    static let runningTasks: TaskRequestState = {
-        var state = TaskRequestState()
+    static let runningTasks: TaskRequestState.Running = {
+        var state = TaskRequestState.Running()
         state.running = [1: RunningScheduledTask(identifier: "p", kind: processing, started: at(0)),
                          3: RunningScheduledTask(identifier: "c", kind: continued, started: at(2)),
                          2: RunningScheduledTask(identifier: "c", kind: continued, started: at(1))]
         return state
     }()
 
-    static let runningCases: [FeatureCase<TaskRequestState, String?>] = [
+    static let runningCases: [FeatureCase<TaskRequestState.Running, String?>] = [
         .init(name: "progress of a running task", state: runningTasks, run: { $0.updateProgress(1, completed: 3, total: 10) }, expected: "p",
               after: { $0.running[1]?.completed == 3 && $0.running[1]?.total == 10 }),
         .init(name: "progress of a task that does not run", state: runningTasks, run: { $0.updateProgress(9, completed: 3, total: 10) }, expected: nil,
@@ -437,7 +560,7 @@ struct FeatureCase<State: Sendable, Output: Sendable & Equatable>: Sendable, Cus
               run: { $0.continuedTasks("p").map(String.init).joined(separator: ",") }, expected: ""),
     ]
 
-    @Test(arguments: runningCases) func runningTaskBookkeeping(_ row: FeatureCase<TaskRequestState, String?>) { row.verify() }
+    @Test(arguments: runningCases) func runningTaskBookkeeping(_ row: FeatureCase<TaskRequestState.Running, String?>) { row.verify() }
 
     static let fractionCases: [FeatureCase<RunningScheduledTask, Double>] = [
         .init(name: "no total known", state: RunningScheduledTask(identifier: "c", kind: continued, started: at(0)), run: { $0.fractionCompleted }, expected: 0),
@@ -449,7 +572,7 @@ struct FeatureCase<State: Sendable, Output: Sendable & Equatable>: Sendable, Cus
 
     @Test(arguments: fractionCases) func continuedTaskProgress(_ row: FeatureCase<RunningScheduledTask, Double>) { row.verify() }
 
-    @Test(arguments: handlerCases) func launchHandlers(_ row: FeatureCase<TaskRequestState, String?>) { row.verify() }
+    @Test(arguments: handlerCases) func launchHandlers(_ row: FeatureCase<TaskRequestState.Running, String?>) { row.verify() }
 
     // MARK: Continued processing
 
@@ -506,12 +629,17 @@ struct FeatureCase<State: Sendable, Output: Sendable & Equatable>: Sendable, Cus
               run: { $0.purgeRank(.leastRecentlyUsed) < MemoryState(footprint: 100, lastUsed: at(5)).purgeRank(.leastRecentlyUsed) ? 1 : 0 }, expected: 1),
         .init(name: "least recently used order: not the more recent, larger app", state: MemoryState(footprint: 200, lastUsed: at(10)),
               run: { $0.purgeRank(.leastRecentlyUsed) < MemoryState(footprint: 100, lastUsed: at(0)).purgeRank(.leastRecentlyUsed) ? 1 : 0 }, expected: 0),
-        .init(name: "one warning at a time", state: MemoryState(warningInFlight: true), run: { $0.warningSent() ? 1 : 0 }, expected: 0),
-        .init(name: "settling a warning", state: MemoryState(warningInFlight: true), run: { $0.warningSettled() ? 1 : 0 }, expected: 1,
-              after: { !$0.warningInFlight }),
     ]
 
     @Test(arguments: footprintCases) func appMemory(_ row: FeatureCase<MemoryState, Int>) { row.verify() }
+
+    static let warningCases: [FeatureCase<MemoryState.Running, Int>] = [
+        .init(name: "one warning at a time", state: MemoryState.Running(warningInFlight: true), run: { $0.warningSent() ? 1 : 0 }, expected: 0),
+        .init(name: "settling a warning", state: MemoryState.Running(warningInFlight: true), run: { $0.warningSettled() ? 1 : 0 }, expected: 1,
+              after: { !$0.warningInFlight }),
+    ]
+
+    @Test(arguments: warningCases) func processMemoryWarning(_ row: FeatureCase<MemoryState.Running, Int>) { row.verify() }
 
     static let pressureCases: [FeatureCase<MemoryPressureState, Bool>] = [
         .init(name: "a negative capacity is zero", state: MemoryPressureState(), run: { $0.setCapacity(-5) }, expected: true, after: { $0.capacity == 0 }),

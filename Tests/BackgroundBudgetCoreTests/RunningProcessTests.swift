@@ -11,15 +11,15 @@ import Testing
         var core = DeviceCore(policy: .iOS13)
         try core.install(AppManifest(id: Self.app))
         let s = core.slot(Self.app)
-        #expect(core.records[s].process == nil)                  // installed, never launched
+        #expect(core.records[s].process.running == nil)                  // installed, never launched
         _ = try core.apply(.launch, to: Self.app, at: .zero)
         #expect(core.records[s].state != .notRunning)
-        #expect(core.records[s].process != nil)
-        core.acquireFileLock("/data/app.sqlite", app: Self.app, at: .seconds(1))
+        #expect(core.records[s].process.running != nil)
+        _ = core.acquireFileLock("/data/app.sqlite", app: Self.app, at: .seconds(1))
         #expect(core.records[s].heldFileLocks == ["/data/app.sqlite"])
         _ = try core.apply(.kill(.userKill), to: Self.app, at: .seconds(2))
         #expect(core.records[s].state == .notRunning)
-        #expect(core.records[s].process == nil)                  // locks, deadlines, in-flight work gone
+        #expect(core.records[s].process.running == nil)                  // locks, deadlines, in-flight work gone
         #expect(core.records[s].heldFileLocks.isEmpty)
         #expect(core.records[s].inFlight == 0)
     }
@@ -29,12 +29,12 @@ import Testing
         try core.install(AppManifest(id: Self.app))
         let s = core.slot(Self.app)
         _ = try core.apply(.launch, to: Self.app, at: .zero)
-        core.acquireFileLock("/data/app.sqlite", app: Self.app, at: .seconds(1))
+        _ = core.acquireFileLock("/data/app.sqlite", app: Self.app, at: .seconds(1))
         _ = try core.apply(.kill(.userKill), to: Self.app, at: .seconds(2))
         _ = try core.apply(.launch, to: Self.app, at: .seconds(3))
         #expect(core.records[s].incarnation == 2)
-        #expect(core.records[s].process?.heldFileLocks == [])    // nothing of the earlier process
-        #expect(core.records[s].process?.pendingExit == nil)
+        #expect(core.records[s].process.running?.heldFileLocks == [])    // nothing of the earlier process
+        #expect(core.records[s].process.running?.pendingExit == nil)
     }
 
     @Test func stepsTheQueueNeverReachedGoWithTheProcess() throws {
@@ -44,9 +44,9 @@ import Testing
         _ = try core.apply(.launch, to: Self.app, at: .zero)
         let held = core.records[s].heldSteps.count
         #expect(held > 0)                                        // the launch's entries wait for its queue
-        #expect(core.records[s].process?.heldSteps.count == held)
+        #expect(core.records[s].process.running?.heldSteps.count == held)
         _ = try core.apply(.kill(.watchdog), to: Self.app, at: .seconds(1))
-        #expect(core.records[s].process == nil)
+        #expect(core.records[s].process.running == nil)
         #expect(core.records[s].heldSteps.isEmpty)
         #expect(!core.trace.events.contains { $0.kind.tag == .callback })   // never reached, never traced
         #expect(core.trace.events.contains { $0.kind == .exit(.watchdog, code: 0x8bad_f00d) })

@@ -25,20 +25,20 @@ import BackgroundBudgetCore
 
     @Test func theCoreDecidesTheScenesStepsInApplesOrder() throws {
         var core = try core(multiple: true)
-        #expect(Self.steps(try core.apply(.launch, to: Self.app, at: .zero)) == [
+        #expect(Self.steps(try core.apply(.launch, to: Self.app, at: .zero).effects) == [
             "enter(background)", "application:willFinishLaunchingWithOptions", "application:didFinishLaunchingWithOptions",
             "scene:willConnectToSession:options(scene-1)", "sceneWillEnterForeground(scene-1)",
             "scene(scene-1, foregroundInactive)", "enter(inactive)",
             "scene(scene-1, foregroundActive)", "enter(active)", "sceneDidBecomeActive(scene-1)",
         ])
         _ = core.settle(Self.app, incarnation: 1, at: .zero)
-        #expect(Self.steps(try core.apply(.openScene, to: Self.app, at: .seconds(1))) == [
+        #expect(Self.steps(try core.apply(.openScene, to: Self.app, at: .seconds(1)).effects) == [
             "scene:willConnectToSession:options(scene-2)", "sceneWillEnterForeground(scene-2)",
             "scene(scene-2, foregroundInactive)", "scene(scene-2, foregroundActive)", "sceneDidBecomeActive(scene-2)",
         ])
         _ = core.settle(Self.app, incarnation: 1, at: .seconds(1))
         // Both resign first, then both go to the background; the app follows the last one.
-        #expect(Self.steps(try core.apply(.pressHome, to: Self.app, at: .seconds(2))) == [
+        #expect(Self.steps(try core.apply(.pressHome, to: Self.app, at: .seconds(2)).effects) == [
             "sceneWillResignActive(scene-1)", "scene(scene-1, foregroundInactive)",
             "sceneWillResignActive(scene-2)", "scene(scene-2, foregroundInactive)", "enter(inactive)",
             "scene(scene-1, background)", "sceneDidEnterBackground(scene-1)",

@@ -50,7 +50,7 @@ final class WeakTask: Sendable {
             let core = state.core
             var fromApps: Set<String> = []
             for record in core.records {
-                for (number, running) in record.taskRequests.running where running.kind.isContinuedProcessing {
+                for (number, running) in record.running?.taskRequests.running ?? [:] where running.kind.isContinuedProcessing {
                     fromApps.insert("\(record.manifest.id)#\(number)")
                 }
             }
@@ -69,7 +69,7 @@ final class WeakTask: Sendable {
             }
             let inQueue = Set(core.continued.queue.map { "\($0.app)|\($0.pending.request.identifier)" })
             if queued != inQueue { Issue.record("\(note): trace says queued \(queued.sorted()), queue has \(inQueue.sorted())"); return false }
-            for record in core.records where (record.state == .suspended || record.state == .notRunning) && !record.taskRequests.running.isEmpty {
+            for record in core.records where (record.state == .suspended || record.state == .notRunning) && record.running?.taskRequests.running.isEmpty == false {
                 Issue.record("\(note): \(record.manifest.id) is \(record.state) with running tasks"); return false
             }
             if !ok { Issue.record("\(note): apps \(fromApps.sorted()) vs count \(counted.sorted())") }

@@ -2,19 +2,21 @@ import BudgetTime
 
 /// What the core keeps per app: values only (the shell keeps the app's closures).
 extension DeviceCore {
-    /// One installed app: its lifecycle, and each feature's state in its own value
-    /// (``FiniteTaskState``, ``ModeState``, ``FetchState``, ``TaskRequestState``, ``MemoryState``,
-    /// ``NotificationState``), whose rules live with it.
+    /// One installed app: what outlives its process (its manifest, its launch count, the user's marks,
+    /// the timers armed, and each feature's state the system keeps across launches, in its own value:
+    /// ``FiniteTaskState``, ``ModeState``, ``FetchState``, ``TaskRequestState``, ``MemoryState``,
+    /// ``NotificationState``, ``SceneSet``), beside its process (``AppProcess``), which holds the app's
+    /// state and each feature's process-scoped part (see ``RunningProcess``). The rules of each feature
+    /// live with its values.
     package struct AppRecord: Sendable {
         /// What the app declares (its Info.plist).
         package private(set) var manifest: AppManifest
-        /// The app's authoritative state.
-        package internal(set) var state: ApplicationState = .notRunning
         /// Counts launches; timers and queued work of an earlier incarnation are ignored.
         package internal(set) var incarnation: UInt64 = 0
-        /// The running process and what only means something while it runs; `nil` when the app is
-        /// not running. Made when the process launches, dropped whole when it ends.
-        package internal(set) var process: RunningProcess?
+        /// The app's process: ``AppProcess/notRunning``, or running with its state and what only
+        /// means something while it runs. Made when the process launches, dropped whole when it ends;
+        /// the app's authoritative state (``state``) is read from it.
+        package internal(set) var process: AppProcess = .notRunning
         /// The last suspension, for explanations.
         var lastSuspension: (time: BudgetInstant, reason: SuspensionReason)?
         /// Set when the user kills the app from the app switcher; cleared when the user opens it.
@@ -28,17 +30,18 @@ extension DeviceCore {
         /// What the app last finished in the background, for the reason of the suspension that follows.
         var finishedWork: SuspensionReason?
 
-        /// Finite background tasks and their allowance.
+        /// The finite-task allowance and the task numbers handed out (the open tasks are the process's).
         package internal(set) var finiteTasks = FiniteTaskState()
-        /// Background modes at work: activities, event windows, monitoring, VoIP.
+        /// Location monitoring, events held until the app runs, VoIP pushes left unreported (the
+        /// activities, event window and keep-alive are the process's).
         package internal(set) var modes = ModeState()
-        /// Legacy background fetch.
+        /// The legacy fetch interval, model and plan (the fetch running is the process's).
         package internal(set) var fetch = FetchState()
-        /// `BGTaskScheduler` registrations, pending requests and running tasks.
+        /// `BGTaskScheduler` pending requests (registrations and running tasks are the process's).
         package internal(set) var taskRequests = TaskRequestState()
-        /// Memory footprint, last use and memory warnings.
+        /// Memory footprint and last use (a warning being handled is the process's).
         package internal(set) var memory = MemoryState()
-        /// Notifications coalesced while suspended, and silent-push throttling.
+        /// Silent-push throttling (notifications coalesced while suspended are the process's).
         package internal(set) var notifications = NotificationState()
         /// A scene-based app's scenes and sessions (empty for an app-delegate-only app).
         package internal(set) var scenes = SceneSet()
@@ -51,7 +54,7 @@ extension DeviceCore {
         /// Counts a delivery or handler batch handed to the app's queue (it holds the app until it
         /// settles) and returns the incarnation it belongs to.
         mutating func handOff() -> UInt64 {
-            running.inFlight += 1
+            process.modify { $0.inFlight += 1 }
             return incarnation
         }
 
@@ -59,8 +62,9 @@ extension DeviceCore {
         /// no `BGTaskScheduler` task, no pending termination, no finite task, no activity (an event
         /// window is checked on its own, as it may have elapsed).
         var isIdleInBackground: Bool {
-            state == .background && inFlight == 0 && fetch.running == nil && taskRequests.running.isEmpty
-                && !isTerminating && finiteTasks.open.isEmpty && modes.activities.isEmpty
+            guard let process = running, process.state == .background else { return false }
+            return process.inFlight == 0 && process.fetch == nil && process.taskRequests.running.isEmpty
+                && process.pendingExit == nil && process.finiteTasks.open.isEmpty && process.modes.activities.isEmpty
         }
 
         /// The jetsam band the app is in now [S72].
@@ -68,24 +72,20 @@ extension DeviceCore {
             switch state {
             case .suspended, .notRunning: .idle
             case .inactive, .active: .foreground
-            case .background: modes.activities.contains(.audioPlayback) ? .audioAndAccessory : .background
+            case .background: running?.modes.activities.contains(.audioPlayback) == true ? .audioAndAccessory : .background
             }
         }
 
-        /// The process ended: its tasks, activities, window, handlers, running tasks and coalesced
-        /// notifications go with it; what the system keeps across launches (monitoring, queued events,
-        /// pending requests, the fetch plan) stays.
+        /// The process ended: one assignment drops it, and with it everything only it held (its state,
+        /// its open tasks, activities, window, handlers, registrations, running tasks, coalesced
+        /// notifications, a memory warning being handled); what the system keeps across launches
+        /// (monitoring, queued events, pending requests, the fetch plan, the allowance spent) stays.
         /// - Returns: Whether a fetch was cut short (its opportunity is used up, and the plan goes on
         ///   from `now`), and whether a memory warning was being handled.
         mutating func processEnded(at now: BudgetInstant) -> (fetchCutShort: Bool, memoryWarningDropped: Bool) {
-            process = nil
-            finiteTasks.processEnded()
-            modes.processEnded()
-            let fetchCutShort = fetch.processEnded(at: now)
-            taskRequests.processEnded()
-            notifications.queued.removeAll()
-            notifications.pushAwaitingCompletion = false
-            return (fetchCutShort, memory.warningSettled())
+            guard case .running(let ended) = process else { return (false, false) }
+            process = .notRunning
+            return (fetch.processEnded(during: ended.fetch, at: now), ended.memory.warningInFlight)
         }
     }
 }

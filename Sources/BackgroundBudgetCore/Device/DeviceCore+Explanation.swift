@@ -7,19 +7,19 @@ extension DeviceCore {
         let record = records[slot(app)]
         var holds: [Explanation.Hold] = []
         if record.state.isForeground { holds.append(.foreground) }
-        if record.state.isExecuting {
+        if record.state.isExecuting, let process = record.running {
             if record.isTerminating { holds.append(.terminating) }
-            if !record.finiteTasks.open.isEmpty {
-                holds.append(.backgroundTasks(count: record.finiteTasks.open.count,
-                                              allowanceEndsAt: record.state == .background ? record.finiteTasks.armed.expiry : nil))
+            if !process.finiteTasks.open.isEmpty {
+                holds.append(.backgroundTasks(count: process.finiteTasks.open.count,
+                                              allowanceEndsAt: record.state == .background ? process.finiteTasks.armed.expiry : nil))
             }
-            holds += BackgroundActivity.allCases.filter(record.modes.activities.contains).map(Explanation.Hold.activity)
-            if let until = record.modes.windowUntil, until > now { holds.append(.eventWindow(until: until)) }
-            holds += record.taskRequests.running.sorted { $0.key < $1.key }.map { .scheduledTask($0.value.identifier) }
+            holds += BackgroundActivity.allCases.filter(process.modes.activities.contains).map(Explanation.Hold.activity)
+            if let until = process.modes.windowUntil, until > now { holds.append(.eventWindow(until: until)) }
+            holds += process.taskRequests.running.sorted { $0.key < $1.key }.map { .scheduledTask($0.value.identifier) }
             if record.inFlight > 0 { holds.append(.codeRunning) }
         }
         var blockers: [Explanation.RelaunchBlocker] = []
-        if record.state == .notRunning {
+        if !record.isRunning {
             let s = slot(app)
             let locationMonitoring = record.modes.monitorsLocation
             if exitsOnSuspendGate(slot: s) != nil { blockers.append(.exitsOnSuspend) }

@@ -68,9 +68,9 @@ extension DeviceCore.AppRecord {
         }
         h.mix(backgroundAppRefresh)
         h.mix(finishedWork?.rawValue ?? "")
-        process.mix(into: &h)
-        finiteTasks.mix(into: &h)
-        modes.mix(into: &h)
+        process.running.mix(into: &h)
+        finiteTasks.mix(into: &h, tasks: running?.finiteTasks ?? FiniteTaskState.Running())
+        modes.mix(into: &h, running: running?.modes ?? ModeState.Running())
         switch fetch.interval {
         case .never: h.mix(1 as UInt64)
         case .minimum: h.mix(2 as UInt64)
@@ -78,27 +78,28 @@ extension DeviceCore.AppRecord {
         }
         h.mix(fetch.model.factor)
         h.mix(fetch.model.randomState)
-        h.mix(fetch.running?.number ?? 0)
-        h.mix(fetch.running?.started)
+        h.mix(running?.fetch?.number ?? 0)
+        h.mix(running?.fetch?.started)
         h.mix(fetch.lastEnd)
         h.mix(fetch.nextAt)
-        h.mixUnordered(taskRequests.registered) { $0.mix($1) }
+        h.mixUnordered(running?.taskRequests.registered ?? []) { $0.mix($1) }
         h.mix(taskRequests.pending.count)
         for pending in taskRequests.pending { pending.mix(into: &h) }
         h.mix(taskRequests.timerAt)
-        h.mixUnordered(taskRequests.running) { h, entry in
+        h.mixUnordered(running?.taskRequests.running ?? [:]) { h, entry in
             h.mix(entry.key)
             entry.value.mix(into: &h)
         }
-        h.mix(taskRequests.allotmentStart)
+        h.mix(running?.taskRequests.allotmentStart)
         h.mix(memory.footprint)
         h.mix(memory.lastUsed)
-        h.mix(memory.warningInFlight)
-        h.mix(notifications.queued.count)
-        for notification in notifications.queued { h.mix(describing: notification) }
+        h.mix(running?.memory.warningInFlight ?? false)
+        let queued = running?.notifications.queued ?? []
+        h.mix(queued.count)
+        for notification in queued { h.mix(describing: notification) }
         h.mix(notifications.silentPushTimes.count)
         for time in notifications.silentPushTimes { h.mix(time) }
-        h.mix(notifications.pushAwaitingCompletion)
+        h.mix(running?.notifications.pushAwaitingCompletion ?? false)
         h.mix(scenes.connected.count)
         for scene in scenes.connected {
             h.mix(scene.id.rawValue)
@@ -125,9 +126,9 @@ extension DeviceCore.RunningProcess? {
 }
 
 extension FiniteTaskState {
-    /// Mixes the tasks and the allowance in.
-    func mix(into h: inout StateHasher) {
-        h.mixUnordered(open) { h, entry in
+    /// Mixes the tasks (the process's, empty without one) and the allowance in.
+    func mix(into h: inout StateHasher, tasks: FiniteTaskState.Running) {
+        h.mixUnordered(tasks.open) { h, entry in
             h.mix(entry.key)
             h.mix(entry.value.name ?? "\u{0}")
             h.mix(entry.value.begunAt)
@@ -139,28 +140,28 @@ extension FiniteTaskState {
         h.mix(spentBefore)
         h.mix(allowanceAnnounced)
         h.mix(usedThisPeriod)
-        h.mix(unwarned)
-        h.mix(armed.warning)
-        h.mix(armed.expiry)
-        h.mix(armed.overrun)
-        h.mix(handlersDeadline)
+        h.mix(tasks.unwarned)
+        h.mix(tasks.armed.warning)
+        h.mix(tasks.armed.expiry)
+        h.mix(tasks.armed.overrun)
+        h.mix(tasks.handlersDeadline)
     }
 }
 
 extension ModeState {
-    /// Mixes the modes at work in.
-    func mix(into h: inout StateHasher) {
-        h.mixUnordered(activities) { $0.mix(raw: $1) }
-        h.mix(windowUntil)
+    /// Mixes the modes in: what the system keeps, and what the process (none: empty) has at work.
+    func mix(into h: inout StateHasher, running: ModeState.Running) {
+        h.mixUnordered(running.activities) { $0.mix(raw: $1) }
+        h.mix(running.windowUntil)
         h.mix(monitorsSignificantChanges)
         h.mixUnordered(monitoredRegions) { $0.mix($1) }
-        h.mix(keepAliveInterval)
-        h.mix(keepAliveHandlersRunning)
-        h.mix(keepAliveWindowUntil)
+        h.mix(running.keepAliveInterval)
+        h.mix(running.keepAliveHandlersRunning)
+        h.mix(running.keepAliveWindowUntil)
         h.mix(queuedEvents.count)
         for event in queuedEvents { h.mix(describing: event) }
-        h.mix(voipPushesInFlight)
-        h.mix(callsReported)
+        h.mix(running.voipPushesInFlight)
+        h.mix(running.callsReported)
         h.mix(voipUnreportedPushes)
     }
 }

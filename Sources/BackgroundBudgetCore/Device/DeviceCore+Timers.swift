@@ -18,36 +18,36 @@ extension DeviceCore {
 
     /// A timer fired. A firing whose token is not the armed one (cancelled too late, or armed for an
     /// earlier incarnation) is ignored.
-    package mutating func timerFired(_ timer: AppTimer, app: AppID, token: UInt64, at now: BudgetInstant) -> [Effect] {
+    package mutating func timerFired(_ timer: AppTimer, app: AppID, token: UInt64, at now: BudgetInstant) -> Decision<Void> {
         let s = slot(app)
-        guard records[s].timerTokens[timer] == token, records[s].state != .notRunning || timer == .fetchOpportunity || timer == .taskRequestDue else { return [] }
+        guard records[s].timerTokens[timer] == token, records[s].isRunning || timer == .fetchOpportunity || timer == .taskRequestDue else { return [] }
         records[s].timerTokens[timer] = nil
         switch timer {
         case .watchdog:
             // Expiration handlers that run too long are killed as an expired task is [S17].
-            if records[s].finiteTasks.handlersDeadline != nil {
-                return applyValid(.kill(.backgroundTaskExpired), to: app, at: now, invariant: "a running app can be killed")
+            if records[s].running?.finiteTasks.handlersDeadline != nil {
+                return Decision(applyValid(.kill(.backgroundTaskExpired), to: app, at: now, invariant: "a running app can be killed"))
             }
-            return applyValid(.kill(.watchdog), to: app, at: now, invariant: "a running app can be killed")
+            return Decision(applyValid(.kill(.watchdog), to: app, at: now, invariant: "a running app can be killed"))
         case .allowanceExpiry:
-            guard !records[s].finiteTasks.open.isEmpty, records[s].state == .background else { return rearmTimers(app, at: now) }
-            return applyValid(.kill(.backgroundTaskExpired), to: app, at: now, invariant: "a background app can be killed")
+            guard records[s].running?.finiteTasks.open.isEmpty == false, records[s].state == .background else { return Decision(rearmTimers(app, at: now)) }
+            return Decision(applyValid(.kill(.backgroundTaskExpired), to: app, at: now, invariant: "a background app can be killed"))
         case .expirationWarning:
-            return callExpirationHandlers(app, at: now)
+            return Decision(callExpirationHandlers(app, at: now))
         case .foregroundOverrun:
-            return reportForegroundOverruns(app, at: now)
+            return Decision(reportForegroundOverruns(app, at: now))
         case .eventWindow:
-            return uncompletedPushWindowEnded(app, at: now) ?? eventWindowEnded(app, at: now)
+            return Decision(uncompletedPushWindowEnded(app, at: now) ?? eventWindowEnded(app, at: now))
         case .voipKeepAlive:
-            return keepAliveDue(app, at: now)
+            return Decision(keepAliveDue(app, at: now))
         case .fetchOpportunity:
-            return fetchOpportunity(app, at: now)
+            return Decision(fetchOpportunity(app, at: now))
         case .fetchDeadline:
-            return applyValid(.kill(.backgroundFetchNotCompleted), to: app, at: now, invariant: "a running app can be killed")
+            return Decision(applyValid(.kill(.backgroundFetchNotCompleted), to: app, at: now, invariant: "a running app can be killed"))
         case .taskRequestDue:
-            return taskRequestTimerFired(app, at: now)
+            return Decision(taskRequestTimerFired(app, at: now))
         case .taskDeadline:
-            return taskDeadlineFired(app, at: now)
+            return Decision(taskDeadlineFired(app, at: now))
         }
     }
 
@@ -57,44 +57,43 @@ extension DeviceCore {
     /// the launch, which has ``BudgetPolicy/launchWatchdog`` in all [S23]; a `didEnterBackground`
     /// during the launch must also return by the launch's deadline. `willEnterForeground` starts a
     /// resume, which has ``BudgetPolicy/resumeWatchdog`` until `didBecomeActive` returns [S91][S92].
-    package mutating func callbackStarted(_ callback: AppCallback, app: AppID, incarnation: UInt64, at now: BudgetInstant) -> [Effect] {
+    package mutating func callbackStarted(_ callback: AppCallback, app: AppID, incarnation: UInt64, at now: BudgetInstant) -> Decision<Void> {
         let s = slot(app)
-        guard records[s].incarnation == incarnation, records[s].state != .notRunning else { return [] }
-        records[s].running.runningCallback = callback
+        let (launchBy, resumeBy) = (now + policy.launchWatchdog, now + policy.resumeWatchdog)
+        guard records[s].incarnation == incarnation, let launchDeadline = records[s].process.modify({ process in
+            process.runningCallback = callback
+            if callback == .willFinishLaunching { process.launchDeadline = launchBy }
+            if callback == .willEnterForeground { process.resumeDeadline = resumeBy }
+            return process.launchDeadline
+        }) else { return [] }
         recordHeldSteps(app, starting: .app(callback), at: now)
         let limit: Duration
         switch callback {
-        case .willFinishLaunching:
-            records[s].running.launchDeadline = now + policy.launchWatchdog
-            return [arm(.watchdog, for: app, at: now + policy.launchWatchdog)]
-        case .willEnterForeground:
-            records[s].running.resumeDeadline = now + policy.resumeWatchdog
-            return [arm(.watchdog, for: app, at: now + policy.resumeWatchdog)]
+        case .willFinishLaunching: return [arm(.watchdog, for: app, at: launchBy)]
+        case .willEnterForeground: return [arm(.watchdog, for: app, at: resumeBy)]
         case .didEnterBackground: limit = policy.didEnterBackgroundLimit
         case .willTerminate: limit = policy.willTerminateLimit
         default: return []
         }
-        return [arm(.watchdog, for: app, at: min(now + limit, records[s].running.launchDeadline ?? now + limit))]
+        return [arm(.watchdog, for: app, at: min(now + limit, launchDeadline ?? now + limit))]
     }
 
     /// Notes that no callback runs any more, records the entries after a delivery's last callback
     /// (held by the delivery), and disarms the watchdog, when the callback returns; the first
     /// `didBecomeActive` or `didEnterBackground` to return ends the launch.
-    package mutating func callbackReturned(_ callback: AppCallback, app: AppID, at now: BudgetInstant) -> [Effect] {
+    package mutating func callbackReturned(_ callback: AppCallback, app: AppID, at now: BudgetInstant) -> Decision<Void> {
         let s = slot(app)
-        if records[s].process?.runningCallback == callback { records[s].running.runningCallback = nil }
+        records[s].process.modify { if $0.runningCallback == callback { $0.runningCallback = nil } }
         recordHeldSteps(app, starting: nil, at: now)
-        if callback == .didBecomeActive, records[s].process?.hasDeadline == true {
-            records[s].running.clearDeadlines()
+        if callback == .didBecomeActive, records[s].process.modify({ $0.clearDeadlines() }) == true {
             return [disarm(.watchdog, for: app)]
         }
-        if callback == .didEnterBackground { records[s].process?.clearDeadlines() }
+        if callback == .didEnterBackground { records[s].process.modify { _ = $0.clearDeadlines() } }
         if callback == .didFinishLaunching, records[s].manifest.usesScenes, !records[s].state.isForeground,
-           records[s].process?.launchDeadline != nil {
+           records[s].process.modify({ $0.endLaunch() }) == true {
             // A scene-based app launched into the background has no activation: its launch ends here.
-            records[s].running.launchDeadline = nil
             return [disarm(.watchdog, for: app)]
         }
-        return callback == .didEnterBackground || callback == .willTerminate ? [disarm(.watchdog, for: app)] : []
+        return Decision(callback == .didEnterBackground || callback == .willTerminate ? [disarm(.watchdog, for: app)] : [])
     }
 }

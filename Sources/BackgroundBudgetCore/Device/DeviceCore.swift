@@ -2,7 +2,8 @@ import BudgetTime
 
 /// The device's pure core: every app's authoritative state, its finite tasks and allowance, which app
 /// is in the foreground, and the trace. No clocks, queues, locks, closures or object references: callers
-/// pass `now` and perform the returned ``Effect``s in order. The app's closures (expiration, launch and
+/// pass `now`, and every input returns one shape, a ``Decision``: the answer for the caller (nothing,
+/// for most inputs) and the ``Effect``s to perform, in order. The app's closures (expiration, launch and
 /// keep-alive handlers) and the ``ScheduledTask`` objects live in the shell, keyed by the identifiers
 /// the effects name; the core keeps only what it decides with, as values.
 package struct DeviceCore: Sendable {
@@ -77,7 +78,7 @@ package struct DeviceCore: Sendable {
     /// Whether `incarnation` is the app's live process: it is running and was not relaunched since.
     /// The shell drops, without effect or trace, every call made by code of an ended process.
     package func isLive(_ app: AppID, incarnation: UInt64) -> Bool {
-        slots[app].map { records[$0].incarnation == incarnation && records[$0].state != .notRunning } ?? false
+        slots[app].map { records[$0].incarnation == incarnation && records[$0].isRunning } ?? false
     }
 
     /// Records a trace entry for an app.

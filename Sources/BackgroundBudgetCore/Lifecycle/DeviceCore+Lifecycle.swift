@@ -7,7 +7,7 @@ extension DeviceCore {
     /// Applies an event to one app. An event that brings the app to the foreground first sends the
     /// current foreground app away (only one app is in the foreground at a time).
     /// Nothing changes when it throws.
-    package mutating func apply(_ event: LifecycleEvent, to app: AppID, at now: BudgetInstant) throws(LifecycleError) -> [Effect] {
+    package mutating func apply(_ event: LifecycleEvent, to app: AppID, at now: BudgetInstant) throws(LifecycleError) -> Decision<Void> {
         let s = slot(app)
         if records[s].isTerminating, !Self.isKill(event) {
             throw LifecycleError(event: event, state: records[s].state, problem: .terminating, app: app)
@@ -46,14 +46,14 @@ extension DeviceCore {
             effects += changeConditions(at: now) { $0.deviceIdle = false }
             effects += runDueTaskRequests(slot: slot(app), at: now)
         }
-        return effects
+        return Decision(effects)
     }
 
     /// Applies an event the caller has established is valid: its failure would be a broken invariant of
     /// the core, so it traps (naming the invariant) instead of being swallowed.
     mutating func applyValid(_ event: LifecycleEvent, to app: AppID, at now: BudgetInstant, invariant: StaticString) -> [Effect] {
         do {
-            return try apply(event, to: app, at: now)
+            return try apply(event, to: app, at: now).effects
         } catch {
             preconditionFailure("DeviceCore invariant broken (\(invariant)): \(error)")
         }
@@ -65,7 +65,7 @@ extension DeviceCore {
     }
 
     /// Applies a device-wide event to the foreground app.
-    package mutating func applyToForeground(_ event: LifecycleEvent, at now: BudgetInstant) throws(LifecycleError) -> [Effect] {
+    package mutating func applyToForeground(_ event: LifecycleEvent, at now: BudgetInstant) throws(LifecycleError) -> Decision<Void> {
         guard let app = foreground else {
             throw LifecycleError(event: event, state: .notRunning, problem: .noForegroundApp)
         }
@@ -91,8 +91,8 @@ extension DeviceCore {
         if wasSuspended, transition.to != .notRunning, steps.contains(where: { if case .enter = $0 { true } else { false } }) {
             queueControl.append(.resumeQueue(app))
             // Notifications queued while suspended come first, right after the app resumes.
-            if steps.first == .enter(.background), !records[slot(app)].notifications.queued.isEmpty {
-                let queued = records[slot(app)].notifications.takeQueued()
+            if steps.first == .enter(.background), records[slot(app)].running?.notifications.queued.isEmpty == false {
+                let queued = records[slot(app)].process.modify { $0.notifications.takeQueued() } ?? []
                 steps.insert(contentsOf: queued.map(LifecycleStep.notification), at: 1)
             }
         }
@@ -135,9 +135,9 @@ extension DeviceCore {
             }
         }
         let s = slot(app)
-        if !held.isEmpty { records[s].running.heldSteps += held }
+        if !held.isEmpty { records[s].process.modify { $0.heldSteps += held } }
         if holds { holdsBehind.insert(app) }
-        if let deferredExit { records[s].running.pendingExit = deferredExit }
+        if let deferredExit { records[s].process.modify { $0.pendingExit = deferredExit } }
         let hasCallbacks = steps.contains {
             switch $0 {
             case .callback, .notification, .sceneCallback: true
@@ -156,17 +156,17 @@ extension DeviceCore {
             cancelQueuedContinuedRequests(of: app, at: now)
         }
         guard !steps.isEmpty else { return queueControl + effects }
-        if hasCallbacks { records[s].running.inFlight += 1 }
+        if hasCallbacks { records[s].process.modify { $0.inFlight += 1 } }
         // Suspension alone is immediate: the shell suspends the queue rather than queueing a delivery.
         let delivery: Effect = steps == [.enter(.suspended)] ? .suspendQueue(app)
             : .deliver(Delivery(app: app, incarnation: records[s].incarnation, event: cause, steps: steps, settles: hasCallbacks))
-        let launched = transition.from == .notRunning && records[s].state != .notRunning
+        let launched = transition.from == .notRunning && records[s].isRunning
         let recheck = launched || memory.recheckDue
         memory.recheckDue = false
         // Events queued for the app are delivered after the steps: traced once the last callback returns.
         let (eventEffects, eventEntries) = holdingEntries { $0.deliverQueuedEvents(app, at: now) }
         if holds { entries += eventEntries } else { for entry in eventEntries { trace.append(entry, retention: retention) } }
-        if !entries.isEmpty { records[s].running.heldSteps.append(HeldSteps(entries: entries, callback: nil)) }
+        if !entries.isEmpty { records[s].process.modify { $0.heldSteps.append(HeldSteps(entries: entries, callback: nil)) } }
         let relief = recheck ? relieveMemoryPressure(at: now) : []
         // Suspended or ended: requests that waited for the app to leave its run start now.
         return queueControl + [delivery] + effects + eventEffects + relief
@@ -180,7 +180,7 @@ extension DeviceCore {
         var effects: [Effect] = []
         if previous == .notRunning {
             record.incarnation += 1
-            record.process = RunningProcess()
+            record.process = .running(RunningProcess(state: next))
             record.finiteTasks.processLaunched()
             record.memory.footprint = Self.clampedFootprint(record.manifest.memoryFootprint)
             memory.inUse += record.memory.footprint
@@ -188,9 +188,13 @@ extension DeviceCore {
         if next == .notRunning, previous != .notRunning { memory.inUse -= record.memory.footprint }
         if next.isForeground != previous.isForeground { record.memory.lastUsed = now }
         if next.isForeground || next == .notRunning { record.finishedWork = nil }
-        record.state = next
+        if next == .notRunning {
+            record.process = .notRunning   // ended by the exit step before it
+        } else {
+            record.process.modify { $0.state = next }
+        }
         // Leaving the background (to the foreground, suspension or exit) ends the tasks' shared allotment [S58].
-        if next != .background { record.taskRequests.allotmentStart = nil }
+        if next != .background { record.process.modify { $0.taskRequests.allotmentStart = nil } }
         if next.isForeground {
             foreground = app
         } else if foreground == app {
@@ -221,7 +225,7 @@ extension DeviceCore {
         holdsBehind.remove(app)
         record(.exit(reason, code: code), app, now)
         // Said once: the callback that was running never finishes, and nothing it does later counts.
-        if let callback = records[s].process?.runningCallback {
+        if let callback = records[s].process.running?.runningCallback {
             record(.killedMidCallback(callback), app, now)
         }
         // The shell drops the process's closures and task objects when it performs `dropQueue`.
@@ -244,17 +248,16 @@ extension DeviceCore {
 
     /// Called once the app's queue has run a delivery or handler batch that `settles`: finishes a
     /// pending termination, or suspends a background app that nothing keeps running.
-    package mutating func settle(_ app: AppID, incarnation: UInt64, at now: BudgetInstant) -> [Effect] {
+    package mutating func settle(_ app: AppID, incarnation: UInt64, at now: BudgetInstant) -> Decision<Void> {
         let s = slot(app)
         guard records[s].incarnation == incarnation, records[s].inFlight > 0 else { return [] }
-        records[s].running.inFlight -= 1
+        records[s].process.modify { $0.inFlight -= 1 }
         guard records[s].inFlight == 0 else { return [] }
-        if let reason = records[s].process?.pendingExit {
-            records[s].running.pendingExit = nil
-            return commit(Lifecycle.Transition(from: records[s].state, to: .notRunning, steps: [.exit(reason), .enter(.notRunning)]),
-                          of: app, cause: .terminate(reason), at: now)
+        if let reason = records[s].process.modify({ $0.takePendingExit() }) ?? nil {
+            return Decision(commit(Lifecycle.Transition(from: records[s].state, to: .notRunning, steps: [.exit(reason), .enter(.notRunning)]),
+                          of: app, cause: .terminate(reason), at: now))
         }
-        return suspendIfIdle(app, at: now)
+        return Decision(suspendIfIdle(app, at: now))
     }
 
     /// Suspends a background app that nothing keeps running: no open task, no activity, no event
@@ -262,7 +265,7 @@ extension DeviceCore {
     mutating func suspendIfIdle(_ app: AppID, at now: BudgetInstant, reason: SuspensionReason? = nil) -> [Effect] {
         let s = slot(app)
         guard records[s].isIdleInBackground else { return [] }
-        guard records[s].modes.closeElapsedWindow(at: now) else { return [] }
+        guard records[s].process.modify({ $0.modes.closeElapsedWindow(at: now) }) ?? true else { return [] }
         let reason = reason ?? records[s].finishedWork ?? (records[s].finiteTasks.usedThisPeriod ? .backgroundTasksEnded : .noBackgroundWork)
         records[s].finishedWork = nil
         records[s].lastSuspension = (now, reason)

@@ -12,23 +12,23 @@ import BudgetTime
 /// sources say nothing of it.
 extension DeviceCore {
     /// Restarts the device: ends every running process, then relaunches the VoIP apps.
-    package mutating func reboot(at now: BudgetInstant) -> [Effect] {
+    package mutating func reboot(at now: BudgetInstant) -> Decision<Void> {
         recordDevice(.reboot, now)
         var effects: [Effect] = []
-        for s in records.indices where records[s].state != .notRunning {
+        for s in records.indices where records[s].isRunning {
             effects += applyValid(.kill(.reboot), to: records[s].manifest.id, at: now, invariant: "a running app can be killed")
         }
         for s in records.indices where relaunchesAtBoot(slot: s) {
             effects += applyValid(.launchInBackground(.voip), to: records[s].manifest.id, at: now,
                                   invariant: "an app that is not running can be launched into the background")
         }
-        return effects
+        return Decision(effects)
     }
 
     /// Whether the app is relaunched at boot: it declares `voip` [S34], and neither a user kill
     /// [S31][S86] nor exits-on-suspend keeps it from background launches.
     func relaunchesAtBoot(slot s: Int) -> Bool {
-        records[s].manifest.backgroundModes.contains(.voip) && records[s].state == .notRunning
+        records[s].manifest.backgroundModes.contains(.voip) && !records[s].isRunning
             && userKillGate(slot: s, for: .content) == nil && exitsOnSuspendGate(slot: s) == nil
     }
 }

@@ -56,7 +56,7 @@ extension DeviceCore {
     mutating func recordHeldSteps(_ app: AppID, starting callback: CallbackKey?, at now: BudgetInstant) {
         let s = slot(app)
         guard let first = records[s].heldSteps.first, first.callback == callback else { return }
-        records[s].running.heldSteps.removeFirst()
+        records[s].process.modify { $0.heldSteps.removeFirst() }
         for var entry in first.entries {
             entry.time = now
             trace.append(entry, retention: retention)
@@ -68,9 +68,9 @@ extension DeviceCore.AppRecord {
     /// Holds an entry until the app's queue has run every step held so far.
     mutating func holdAfterSteps(_ entry: TraceEvent) {
         if case .some(nil) = heldSteps.lastCallback {
-            running.heldSteps.appendToLast(entry)
+            process.modify { $0.heldSteps.appendToLast(entry) }
         } else {
-            running.heldSteps.append(DeviceCore.HeldSteps(entries: [entry], callback: nil))
+            process.modify { $0.heldSteps.append(DeviceCore.HeldSteps(entries: [entry], callback: nil)) }
         }
     }
 }

@@ -25,7 +25,7 @@ extension DeviceCore {
         var effects: [Effect] = []
         for s in records.indices {
             let status = backgroundRefreshStatus(of: records[s].manifest.id)
-            if status != before[s] { effects += post(.backgroundRefreshStatus(status), toSlot: s, at: now) }
+            if status != before[s] { effects += post(.backgroundRefreshStatus(status), toSlot: s, at: now).effects }
         }
         return effects + runDueTaskRequests(at: now)
     }

@@ -58,7 +58,7 @@ extension DeviceCore {
         switch purpose {
         case .content: return .killedByUser
         case .location: return policy.relaunchesLocationAppsAfterUserKill ? nil : .killedByUser
-        case .accessory: return records[s].state == .notRunning ? .killedByUser : nil
+        case .accessory: return !records[s].isRunning ? .killedByUser : nil
         }
     }
 

@@ -28,7 +28,7 @@ extension DeviceCore {
     /// Submits a continued-processing request: starts it, queues it, or refuses it.
     mutating func submitContinuedProcessing(
         _ request: TaskRequest, _ options: ContinuedProcessingOptions, app: AppID, at now: BudgetInstant
-    ) -> (TaskSchedulerError?, [Effect]) {
+    ) -> Decision<TaskSchedulerError?> {
         let s = slot(app)
         let cause: TaskSchedulerError.Cause? =
             if records[s].manifest.continuedProcessingPattern(matching: request.identifier) == nil { .identifierNotPermitted }
@@ -38,7 +38,7 @@ extension DeviceCore {
             else { nil }
         if let cause {
             record(.taskSubmitRejected(request.identifier, cause.code), app, now)
-            return (TaskSchedulerError(cause, identifier: request.identifier), [])
+            return Decision(TaskSchedulerError(cause, identifier: request.identifier), effects: [])
         }
         // The system ignores the earliest begin date of these requests [S47].
         var request = request
@@ -48,14 +48,14 @@ extension DeviceCore {
         guard canStartContinuedTask else {
             continued.enqueue(QueuedContinuedRequest(app: app, pending: PendingTaskRequest(request: request, submittedAt: now)))
             record(.taskQueued(request.identifier), app, now)
-            return (nil, [])
+            return Decision(nil, effects: [])
         }
-        return (nil, startTask(request, slot: s, at: now))
+        return Decision(nil, effects: startTask(request, slot: s, at: now))
     }
 
     /// Starts queued requests, first in first out, while there is room. The shell calls it after every
     /// decision; it costs nothing while the queue is empty.
-    package mutating func startQueuedContinuedTasks(at now: BudgetInstant) -> [Effect] {
+    package mutating func startQueuedContinuedTasks(at now: BudgetInstant) -> Decision<Void> {
         guard !continued.queue.isEmpty, !continued.systemUnderLoad else { return [] }
         var effects: [Effect] = []
         var index = 0
@@ -77,7 +77,7 @@ extension DeviceCore {
                 index += 1
             }
         }
-        return effects
+        return Decision(effects)
     }
 
     /// Cancels an app's queued requests (all, or those with an identifier).
@@ -94,59 +94,59 @@ extension DeviceCore {
     }
 
     /// The app reported progress.
-    package mutating func scheduledTaskProgress(app: AppID, task number: UInt64, completed: Int64, total: Int64, at now: BudgetInstant) -> [Effect] {
+    package mutating func scheduledTaskProgress(app: AppID, task number: UInt64, completed: Int64, total: Int64, at now: BudgetInstant) -> Decision<Void> {
         let s = slot(app)
-        guard let identifier = records[s].taskRequests.updateProgress(number, completed: completed, total: total) else { return [] }
+        guard let identifier = records[s].process.modify({ $0.taskRequests.updateProgress(number, completed: completed, total: total) }) ?? nil else { return [] }
         record(.taskProgress(identifier, completed: completed, total: total), app, now)
         return []
     }
 
     /// The app changed the title and subtitle the system shows.
-    package mutating func scheduledTaskTitle(app: AppID, task number: UInt64, title: String, subtitle: String) -> [Effect] {
-        records[slot(app)].taskRequests.retitle(number, title: title, subtitle: subtitle)
+    package mutating func scheduledTaskTitle(app: AppID, task number: UInt64, title: String, subtitle: String) -> Decision<Void> {
+        records[slot(app)].process.modify { $0.taskRequests.retitle(number, title: title, subtitle: subtitle) }
         return []
     }
 
     /// The user cancels a continued-processing task in the system's interface: a running task
     /// expires, a queued request is cancelled.
-    package mutating func userCancelContinuedTask(_ identifier: String, app: AppID, at now: BudgetInstant) -> (TaskLookupError?, [Effect]) {
+    package mutating func userCancelContinuedTask(_ identifier: String, app: AppID, at now: BudgetInstant) -> Decision<TaskLookupError?> {
         let s = slot(app)
-        let running = records[s].taskRequests.continuedTasks(identifier)
-        if let number = running.first(where: { records[s].taskRequests.running[$0]?.expiredAt == nil }) {
-            return (nil, expire(number, slot: s, reason: .cancelledByUser, at: now) + rearmTaskDeadline(s))
+        let running = records[s].running?.taskRequests.continuedTasks(identifier) ?? []
+        if let number = running.first(where: { records[s].running?.taskRequests.running[$0]?.expiredAt == nil }) {
+            return Decision(nil, effects: expire(number, slot: s, reason: .cancelledByUser, at: now).effects + rearmTaskDeadline(s))
         }
-        if !running.isEmpty { return (nil, []) }   // already expiring: nothing more to do
+        if !running.isEmpty { return Decision(nil, effects: []) }   // already expiring: nothing more to do
         if continued.position(of: app, identifier) != nil {
             cancelQueuedContinuedRequests(of: app, identifier: identifier, at: now)
-            return (nil, [])
+            return Decision(nil, effects: [])
         }
         let known = continuedActivities().filter { $0.app == app }.map(\.identifier)
-        return (TaskLookupError(app: app, identifier: identifier, known: known), [])
+        return Decision(TaskLookupError(app: app, identifier: identifier, known: known), effects: [])
     }
 
     /// The system reclaims resources: the running continued-processing task with the least progress
     /// (the latest started among equals) expires.
-    package mutating func reclaimContinuedProcessing(at now: BudgetInstant) -> (ContinuedProcessingActivity?, [Effect]) {
+    package mutating func reclaimContinuedProcessing(at now: BudgetInstant) -> Decision<ContinuedProcessingActivity?> {
         var chosen: (app: AppID, number: UInt64, fraction: Double)?
         for (app, number) in continued.running {
-            guard let running = records[slot(app)].taskRequests.running[number], running.expiredAt == nil else { continue }
+            guard let running = records[slot(app)].running?.taskRequests.running[number], running.expiredAt == nil else { continue }
             let fraction = running.fractionCompleted
             if chosen.map({ fraction <= $0.fraction }) ?? true { chosen = (app, number, fraction) }
         }
-        guard let chosen else { return (nil, []) }
+        guard let chosen else { return Decision(nil, effects: []) }
         let s = slot(chosen.app)
         // Taken before expiring: a task without an expiration handler ends at once [S49].
-        var reclaimed = records[s].taskRequests.running[chosen.number]
+        var reclaimed = records[s].running?.taskRequests.running[chosen.number]
         reclaimed?.expiredAt = now
-        let effects = expire(chosen.number, slot: s, reason: .resourcesReclaimed, at: now) + rearmTaskDeadline(s)
-        return (reclaimed.map { $0.activity(app: chosen.app) }, effects)
+        let effects = expire(chosen.number, slot: s, reason: .resourcesReclaimed, at: now).effects + rearmTaskDeadline(s)
+        return Decision(reclaimed.map { $0.activity(app: chosen.app) }, effects: effects)
     }
 
     /// What the user sees: running tasks in start order, then queued requests in queue order.
     package func continuedActivities() -> [ContinuedProcessingActivity] {
         var activities: [ContinuedProcessingActivity] = []
         for (app, number) in continued.running {
-            if let running = records[slot(app)].taskRequests.running[number] { activities.append(running.activity(app: app)) }
+            if let running = records[slot(app)].running?.taskRequests.running[number] { activities.append(running.activity(app: app)) }
         }
         for (position, queued) in continued.queue.enumerated() {
             guard case .continuedProcessing(let options) = queued.pending.request.kind else { continue }
@@ -177,7 +177,7 @@ extension DeviceCore {
         let s = slot(app)
         if let gate = exitsOnSuspendGate(slot: s, exceptOnScreen: true) { blockers.append(TaskRequestBlocker(gate)) }
         if records[s].isTerminating { blockers.append(.appTerminating) }
-        if records[s].state != .notRunning, registeredHandlerKey(identifier, slot: s) == nil { blockers.append(.notRegistered) }
+        if records[s].isRunning, registeredHandlerKey(identifier, slot: s) == nil { blockers.append(.notRegistered) }
         return TaskRequestExplanation(app: app, request: queued.pending.request, submittedAt: queued.pending.submittedAt, blockers: blockers)
     }
 }

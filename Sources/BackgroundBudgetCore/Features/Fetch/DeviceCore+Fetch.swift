@@ -25,15 +25,15 @@ extension DeviceCore {
         var blockers = discretionaryGates(slot: s).map(FetchBlocker.init)
         if let gate = userKillGate(slot: s, for: .content) { blockers.append(FetchBlocker(gate)) }
         if records[s].state.isForeground { blockers.append(.inForeground) }
-        if records[s].fetch.running != nil { blockers.append(.fetchInProgress) }
+        if records[s].running?.fetch != nil { blockers.append(.fetchInProgress) }
         return blockers
     }
 
     /// The app set its minimum background fetch interval: the plan starts again from now.
-    package mutating func setFetchInterval(_ interval: BackgroundFetchInterval, app: AppID, at now: BudgetInstant) -> [Effect] {
+    package mutating func setFetchInterval(_ interval: BackgroundFetchInterval, app: AppID, at now: BudgetInstant) -> Decision<Void> {
         let s = slot(app)
         records[s].fetch.setInterval(interval, at: now)
-        return planFetch(app, at: now)
+        return Decision(planFetch(app, at: now))
     }
 
     /// Arms the next fetch opportunity from the model, or disarms it when no fetch is planned.
@@ -67,7 +67,9 @@ extension DeviceCore {
         }
         guard records[s].state == .background else { return effects }
         lastFetchNumber += 1
-        records[s].fetch.start(lastFetchNumber, at: now)
+        let fetch = RunningFetch(number: lastFetchNumber, started: now)
+        records[s].fetch.start(at: now)
+        records[s].process.modify { $0.fetch = fetch }
         let incarnation = records[s].handOff()
         record(.fetchStarted, app, now)
         effects.append(arm(.fetchDeadline, for: app, at: now + policy.fetchRuntime))
@@ -77,16 +79,17 @@ extension DeviceCore {
 
     /// The app called its fetch completion handler. A second call, or a call for a fetch that already
     /// ended (the app was killed), is recorded and ignored.
-    package mutating func fetchCompleted(_ fetch: UInt64, result: BackgroundFetchResult, app: AppID, at now: BudgetInstant) -> [Effect] {
+    package mutating func fetchCompleted(_ fetch: UInt64, result: BackgroundFetchResult, app: AppID, at now: BudgetInstant) -> Decision<Void> {
         let s = slot(app)
-        guard records[s].fetch.complete(fetch, result: result, runtime: policy.fetchRuntime, at: now) else {
+        guard records[s].fetch.complete(fetch, of: records[s].running?.fetch, result: result, runtime: policy.fetchRuntime, at: now) else {
             record(.fetchCompletionIgnored(result), app, now)
             return []
         }
+        records[s].process.modify { $0.fetch = nil }
         records[s].finishedWork = .fetchCompleted
         record(.fetchCompleted(result), app, now)
-        return [disarm(.fetchDeadline, for: app)] + planFetch(app, at: now)
-            + suspendIfIdle(app, at: now, reason: .fetchCompleted)
+        return Decision([disarm(.fetchDeadline, for: app)] + planFetch(app, at: now)
+            + suspendIfIdle(app, at: now, reason: .fetchCompleted))
     }
 
     /// Why the app gets no background fetch now: every condition not met, in a fixed order.

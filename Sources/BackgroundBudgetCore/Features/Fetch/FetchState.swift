@@ -1,7 +1,8 @@
 import BudgetTime
 
 /// One app's legacy background fetch: the interval it asked for, the system's model of
-/// when the next fetch may come, the fetch running, and the plan.
+/// when the next fetch may come, and the plan, all kept across launches; the fetch running is the
+/// process's (``RunningFetch``).
 ///
 /// The rules here are pure: ``DeviceCore`` orchestrates them in DeviceCore+Fetch.swift.
 package struct FetchState: Sendable {
@@ -9,8 +10,6 @@ package struct FetchState: Sendable {
     package internal(set) var interval = BackgroundFetchInterval.never
     /// The fetch model: when the next fetch may come.
     package private(set) var model = FetchModel(seed: 0)
-    /// The running fetch: its number and when it started.
-    package internal(set) var running: (number: UInt64, started: BudgetInstant)?
     /// When the last fetch ended (or the interval was set).
     var lastEnd: BudgetInstant?
     /// The next fetch opportunity, while one is planned.
@@ -50,28 +49,43 @@ package struct FetchState: Sendable {
         lastEnd = now
     }
 
-    /// A fetch starts: the opportunity is used (the next is planned when it ends).
-    package mutating func start(_ number: UInt64, at now: BudgetInstant) {
-        running = (number, now)
+    /// A fetch starts: the opportunity is used (the next is planned when it ends). The fetch running
+    /// is the process's.
+    package mutating func start(at now: BudgetInstant) {
         nextAt = nil
     }
 
-    /// The app completed fetch `number`: the model learns from the result and from a slow fetch.
-    /// `false` (and nothing changes) when that fetch is not the one running.
-    package mutating func complete(_ number: UInt64, result: BackgroundFetchResult, runtime: Duration, at now: BudgetInstant) -> Bool {
+    /// The app completed fetch `number` while its process ran `running`: the model learns from the
+    /// result and from a slow fetch. `false` (and nothing changes) when that fetch is not the one
+    /// running.
+    package mutating func complete(_ number: UInt64, of running: RunningFetch?, result: BackgroundFetchResult, runtime: Duration,
+                                   at now: BudgetInstant) -> Bool {
         guard let running, running.number == number else { return false }
-        self.running = nil
         lastEnd = now
         model.record(result, slow: model.isSlow(now - running.started, runtime: runtime))
         return true
     }
 
-    /// The process ended: a fetch cut short used up its opportunity (`true`), and the plan goes on from
-    /// now.
-    mutating func processEnded(at now: BudgetInstant) -> Bool {
-        let cutShort = running != nil
-        running = nil
-        if cutShort { lastEnd = now }
-        return cutShort
+    /// The process ended while it ran `running`: a fetch cut short used up its opportunity (`true`),
+    /// and the plan goes on from now.
+    mutating func processEnded(during running: RunningFetch?, at now: BudgetInstant) -> Bool {
+        guard running != nil else { return false }
+        lastEnd = now
+        return true
+    }
+}
+
+/// A legacy background fetch running in the app's process
+/// (``DeviceCore/RunningProcess/fetch``): it ends with the process.
+package struct RunningFetch: Sendable, Equatable {
+    /// The fetch's number.
+    package let number: UInt64
+    /// When it started.
+    package let started: BudgetInstant
+
+    /// Fetch `number`, started at `started`.
+    package init(number: UInt64, started: BudgetInstant) {
+        self.number = number
+        self.started = started
     }
 }

@@ -37,15 +37,15 @@ extension DeviceCore {
     /// at all (not running, suspended, terminating, exits on suspend), or the app is killed.
     package mutating func beginBackgroundTask(
         _ app: AppID, name: String?, hasExpirationHandler: Bool = false, at now: BudgetInstant
-    ) -> (BeginOutcome, [Effect]) {
+    ) -> Decision<BeginOutcome> {
         // Read scalars only: holding a copy of the record would make the task insertion below copy
         // the whole task table (copy-on-write).
         let s = slot(app)
         let (state, terminating, exitsOnSuspend, openCount) = (records[s].state, records[s].isTerminating,
-            exitsOnSuspend(slot: s), records[s].finiteTasks.open.count)
-        func deny(_ denial: BackgroundTaskDenial) -> (BeginOutcome, [Effect]) {
+            exitsOnSuspend(slot: s), records[s].running?.finiteTasks.open.count ?? 0)
+        func deny(_ denial: BackgroundTaskDenial) -> Decision<BeginOutcome> {
             self.record(.backgroundTaskDenied(name: name, denial), app, now)
-            return (.denied(denial), [])
+            return Decision(.denied(denial), effects: [])
         }
         if terminating { return deny(.terminating) }
         switch state {
@@ -57,33 +57,36 @@ extension DeviceCore {
         if state == .background, allowanceRemaining(app, at: now) == .zero {
             let refused = deny(.allowanceSpent)
             guard hasExpirationHandler else { return refused }
-            return (refused.0, [.refusedTaskHandler(app, incarnation: records[s].handOff())])
+            return Decision(refused.value, effects: [.refusedTaskHandler(app, incarnation: records[s].handOff())])
         }
         if openCount >= policy.maxOpenBackgroundTasks {
             self.record(.backgroundTaskDenied(name: name, .tooManyTasks), app, now)
-            return (.denied(.tooManyTasks), applyValid(.kill(.tooManyBackgroundTasks), to: app, at: now,
+            return Decision(.denied(.tooManyTasks), effects: applyValid(.kill(.tooManyBackgroundTasks), to: app, at: now,
                                                         invariant: "a running app that is not terminating can be killed"))
         }
-        let number = records[s].finiteTasks.begin(name: name, at: now)
+        let number = records[s].finiteTasks.takeNumber()
+        records[s].process.modify { $0.finiteTasks.begin(number, name: name, at: now) }
         let id = BackgroundTaskIdentifier(rawValue: number)
         self.record(.backgroundTaskBegan(id, name: name), app, now)
-        return (.granted(id), rearmTimers(app, at: now))
+        return Decision(.granted(id), effects: rearmTimers(app, at: now))
     }
 
     /// Ends a finite task: the shell releases its expiration handler; the app may then be suspended.
-    package mutating func endBackgroundTask(_ app: AppID, _ id: BackgroundTaskIdentifier, at now: BudgetInstant) -> [Effect] {
+    package mutating func endBackgroundTask(_ app: AppID, _ id: BackgroundTaskIdentifier, at now: BudgetInstant) -> Decision<Void> {
         let s = slot(app)
         guard id != .invalid else {
             self.record(.backgroundTaskEndIgnored(id, .invalidIdentifier), app, now)
             return []
         }
-        if let problem = records[s].finiteTasks.end(id.rawValue) {
+        let nextNumber = records[s].finiteTasks.nextNumber
+        if let problem = records[s].process.modify({ $0.finiteTasks.end(id.rawValue, nextNumber: nextNumber) })
+            ?? (id.rawValue < nextNumber ? .alreadyEnded : .unknownTask) {
             self.record(.backgroundTaskEndIgnored(id, problem), app, now)
             return []
         }
         self.record(.backgroundTaskEnded(id), app, now)
         if records[s].state == .background { records[s].finiteTasks.usedThisPeriod = true }
-        return [.releaseExpirationHandler(app, id)] + rearmTimers(app, at: now) + suspendIfIdle(app, at: now)
+        return Decision([.releaseExpirationHandler(app, id)] + rearmTimers(app, at: now) + suspendIfIdle(app, at: now))
     }
 
     /// Arms exactly the timers the app's state and tasks call for, and announces the allowance.
@@ -94,13 +97,14 @@ extension DeviceCore {
     mutating func rearmTimers(_ app: AppID, at now: BudgetInstant) -> [Effect] {
         let s = slot(app)
         let state = records[s].state
-        if let expiry = records[s].finiteTasks.allowanceExpiry(in: state, allowance: policy.backgroundTaskAllowance),
+        let tasks = records[s].running?.finiteTasks ?? FiniteTaskState.Running()
+        if let expiry = records[s].finiteTasks.allowanceExpiry(in: state, tasks: tasks, allowance: policy.backgroundTaskAllowance),
            records[s].finiteTasks.announceAllowance() {
             self.record(.allowanceStarted(expiresAt: expiry), app, now)
         }
-        let wanted = records[s].finiteTasks.wantedTimers(in: state, allowance: policy.backgroundTaskAllowance,
+        let wanted = records[s].finiteTasks.wantedTimers(in: state, tasks: tasks, allowance: policy.backgroundTaskAllowance,
                                                          warningLead: policy.expirationWarningLead, at: now)
-        let armed = records[s].finiteTasks.armed
+        let armed = tasks.armed
         guard wanted != armed else { return [] }
         var effects: [Effect] = []
         let changes: [(AppTimer, BudgetInstant?, BudgetInstant?)] = [
@@ -110,17 +114,17 @@ extension DeviceCore {
         for (timer, old, new) in changes where old != new {
             effects.append(new.map { arm(timer, for: app, at: $0) } ?? disarm(timer, for: app))
         }
-        records[s].finiteTasks.armed = wanted
+        records[s].process.modify { $0.finiteTasks.armed = wanted }
         return effects
     }
 
     /// Calls every open task's expiration handler that has not been called yet, in begin order.
     mutating func callExpirationHandlers(_ app: AppID, at now: BudgetInstant) -> [Effect] {
         let s = slot(app)
-        records[s].finiteTasks.armed.warning = nil
+        records[s].process.modify { $0.finiteTasks.armed.warning = nil }
         guard records[s].state == .background else { return rearmTimers(app, at: now) }
         var due: [BackgroundTaskIdentifier] = []
-        for number in records[s].finiteTasks.takeUncalledHandlers() {
+        for number in records[s].process.modify({ $0.finiteTasks.takeUncalledHandlers() }) ?? [] {
             let id = BackgroundTaskIdentifier(rawValue: number)
             self.record(.expirationHandlerCalled(id), app, now)
             due.append(id)
@@ -135,39 +139,41 @@ extension DeviceCore {
     /// A batch of expiration handlers started on the app's queue: together they must return within
     /// ``BudgetPolicy/expirationHandlerLimit``, measured by the watchdog as a callback's time is, or
     /// the app is killed with ``BudgetPolicy/backgroundTaskExpiryCode`` [S17].
-    package mutating func expirationHandlersStarted(_ app: AppID, incarnation: UInt64, at now: BudgetInstant) -> [Effect] {
+    package mutating func expirationHandlersStarted(_ app: AppID, incarnation: UInt64, at now: BudgetInstant) -> Decision<Void> {
         let s = slot(app)
-        guard records[s].incarnation == incarnation, records[s].state != .notRunning else { return [] }
-        records[s].finiteTasks.handlersDeadline = now + policy.expirationHandlerLimit
+        guard records[s].incarnation == incarnation, records[s].isRunning else { return [] }
+        let deadline = now + policy.expirationHandlerLimit
+        records[s].process.modify { $0.finiteTasks.handlersDeadline = deadline }
         return [arm(.watchdog, for: app, at: now + policy.expirationHandlerLimit)]
     }
 
     /// The expiration handler of a refused begin started on the app's queue: the trace records it
     /// (`expirationHandler` with task 0, the `.invalid` identifier the begin returned), and it is timed
     /// as a batch of expiration handlers is.
-    package mutating func refusedTaskHandlerStarted(_ app: AppID, incarnation: UInt64, at now: BudgetInstant) -> [Effect] {
+    package mutating func refusedTaskHandlerStarted(_ app: AppID, incarnation: UInt64, at now: BudgetInstant) -> Decision<Void> {
         let s = slot(app)
-        guard records[s].incarnation == incarnation, records[s].state != .notRunning else { return [] }
+        guard records[s].incarnation == incarnation, records[s].isRunning else { return [] }
         self.record(.expirationHandlerCalled(.invalid), app, now)
         return expirationHandlersStarted(app, incarnation: incarnation, at: now)
     }
 
     /// The batch of expiration handlers returned: the watchdog is disarmed and the app settles.
-    package mutating func expirationHandlersReturned(_ app: AppID, incarnation: UInt64, at now: BudgetInstant) -> [Effect] {
+    package mutating func expirationHandlersReturned(_ app: AppID, incarnation: UInt64, at now: BudgetInstant) -> Decision<Void> {
         let s = slot(app)
-        guard records[s].incarnation == incarnation, records[s].finiteTasks.handlersDeadline != nil else {
+        guard records[s].incarnation == incarnation, records[s].running?.finiteTasks.handlersDeadline != nil else {
             return settle(app, incarnation: incarnation, at: now)
         }
-        records[s].finiteTasks.handlersDeadline = nil
-        return [disarm(.watchdog, for: app)] + settle(app, incarnation: incarnation, at: now)
+        records[s].process.modify { $0.finiteTasks.handlersDeadline = nil }
+        return Decision([disarm(.watchdog, for: app)] + settle(app, incarnation: incarnation, at: now).effects)
     }
 
     /// Reports tasks begun in the foreground that have been open longer than the allowance.
     mutating func reportForegroundOverruns(_ app: AppID, at now: BudgetInstant) -> [Effect] {
         let s = slot(app)
-        records[s].finiteTasks.armed.overrun = nil
+        records[s].process.modify { $0.finiteTasks.armed.overrun = nil }
         guard records[s].state.isForeground else { return rearmTimers(app, at: now) }
-        for number in records[s].finiteTasks.takeOverruns(allowance: policy.backgroundTaskAllowance, at: now) {
+        let allowance = policy.backgroundTaskAllowance
+        for number in records[s].process.modify({ $0.finiteTasks.takeOverruns(allowance: allowance, at: now) }) ?? [] {
             self.record(.backgroundTaskOpenTooLong(BackgroundTaskIdentifier(rawValue: number)), app, now)
         }
         return rearmTimers(app, at: now)

@@ -6,11 +6,11 @@ import BudgetTime
 extension DeviceCore {
     /// The app read its remaining background time: records
     /// ``TraceEvent/Kind/backgroundTimeRemainingRead(_:)`` and returns the value.
-    /// - Returns: Time left in the current allowance; `nil` in the foreground (unbounded), zero when
-    ///   the allowance is spent or the app is suspended or not running.
-    package mutating func readBackgroundTimeRemaining(_ app: AppID, at now: BudgetInstant) -> Duration? {
+    /// - Returns: Time left in the current allowance (no effect): `nil` in the foreground
+    ///   (unbounded), zero when the allowance is spent or the app is suspended or not running.
+    package mutating func readBackgroundTimeRemaining(_ app: AppID, at now: BudgetInstant) -> Decision<Duration?> {
         let remaining = allowanceRemaining(app, at: now)
         record(.backgroundTimeRemainingRead(remaining), app, now)
-        return remaining
+        return Decision(remaining, effects: [])
     }
 }

@@ -11,7 +11,7 @@ extension DeviceCore {
     /// The bytes the apps in memory use together, recomputed from scratch (for checks; the core keeps
     /// ``MemoryPressureState/inUse`` up to date as apps launch, exit and change their footprints).
     var memoryInUseRecomputed: Int {
-        records.reduce(0) { $0 + ($1.state == .notRunning ? 0 : $1.memory.footprint) }
+        records.reduce(0) { $0 + ($1.isRunning ? $1.memory.footprint : 0) }
     }
 
     /// The app memory pressure would purge first, found by scanning every app: what ``purgeOrder``
@@ -45,18 +45,18 @@ extension DeviceCore {
     }
 
     /// The app's footprint changed: pressure is relieved if the apps no longer fit.
-    package mutating func setFootprint(_ bytes: Int, app: AppID, at now: BudgetInstant) -> [Effect] {
+    package mutating func setFootprint(_ bytes: Int, app: AppID, at now: BudgetInstant) -> Decision<Void> {
         let s = slot(app)
-        guard records[s].state != .notRunning else { return [] }
+        guard records[s].isRunning else { return [] }
         memory.inUse += records[s].memory.setFootprint(bytes)
         purgeOrderChanged(s)
-        return relieveMemoryPressure(at: now)
+        return Decision(relieveMemoryPressure(at: now))
     }
 
     /// The device's capacity changed (`nil` for no limit): pressure is relieved if the apps no longer fit.
-    package mutating func setMemoryCapacity(_ bytes: Int?, at now: BudgetInstant) -> [Effect] {
+    package mutating func setMemoryCapacity(_ bytes: Int?, at now: BudgetInstant) -> Decision<Void> {
         if memory.setCapacity(bytes) { recordDevice(.memoryCapacity(memory.capacity), now) }
-        return relieveMemoryPressure(at: now)
+        return Decision(relieveMemoryPressure(at: now))
     }
 
     /// Frees memory until the apps fit: purges, then warnings, then kills.
@@ -80,7 +80,7 @@ extension DeviceCore {
         // 2. A memory warning to every running app, once per episode; wait for them to handle it.
         if memory.beginWarnings() {
             for s in records.indices where records[s].state.isExecuting && !records[s].isTerminating {
-                guard records[s].memory.warningSent() else { continue }
+                guard records[s].process.modify({ $0.memory.warningSent() }) == true else { continue }
                 let app = records[s].manifest.id
                 let incarnation = records[s].handOff()
                 memory.pendingWarnings += 1
@@ -105,12 +105,12 @@ extension DeviceCore {
 
     /// Called once an app has handled its memory warning: when every warned app has, pressure is
     /// evaluated again and apps are killed if the warnings were not enough.
-    package mutating func memoryWarningHandled(app: AppID, incarnation: UInt64, at now: BudgetInstant) -> [Effect] {
+    package mutating func memoryWarningHandled(app: AppID, incarnation: UInt64, at now: BudgetInstant) -> Decision<Void> {
         let s = slot(app)
-        guard records[s].incarnation == incarnation, records[s].memory.warningSettled() else { return [] }
+        guard records[s].incarnation == incarnation, records[s].process.modify({ $0.memory.warningSettled() }) == true else { return [] }
         memory.warningSettled()
-        var effects = settle(app, incarnation: incarnation, at: now)
+        var effects = settle(app, incarnation: incarnation, at: now).effects
         if memory.pendingWarnings == 0 { effects += relieveMemoryPressure(at: now) }
-        return effects
+        return Decision(effects)
     }
 }

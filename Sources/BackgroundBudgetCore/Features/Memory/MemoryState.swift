@@ -1,7 +1,7 @@
 import BudgetTime
 
-/// One app's memory: its footprint, when it was last used (least recently used apps
-/// go first), and whether it is handling a memory warning.
+/// One app's memory: its footprint and when it was last used (least recently used apps go first);
+/// whether its process is handling a memory warning is the process's (``Running``).
 ///
 /// The rules here are pure: ``DeviceCore`` orchestrates them in DeviceCore+Memory.swift.
 package struct MemoryState: Sendable {
@@ -9,14 +9,11 @@ package struct MemoryState: Sendable {
     package internal(set) var footprint = 0
     /// When the app last entered or left the foreground (least recently used apps go first).
     package internal(set) var lastUsed = BudgetInstant.zero
-    /// Whether a memory warning is being handled on the app's queue.
-    var warningInFlight = false
 
-    /// No footprint, never used, no warning.
-    package init(footprint: Int = 0, lastUsed: BudgetInstant = .zero, warningInFlight: Bool = false) {
+    /// No footprint, never used.
+    package init(footprint: Int = 0, lastUsed: BudgetInstant = .zero) {
         self.footprint = footprint
         self.lastUsed = lastUsed
-        self.warningInFlight = warningInFlight
     }
 
     /// Sets the footprint (clamped with ``DeviceCore/clampedFootprint(_:)``) and returns by how much the
@@ -38,17 +35,32 @@ package struct MemoryState: Sendable {
         }
     }
 
-    /// Marks a warning sent; `false` (and nothing changes) when one is already being handled.
-    mutating func warningSent() -> Bool {
-        guard !warningInFlight else { return false }
-        warningInFlight = true
-        return true
-    }
+}
 
-    /// Marks the warning handled (or dropped with the process); `false` when none was in flight.
-    mutating func warningSettled() -> Bool {
-        guard warningInFlight else { return false }
-        warningInFlight = false
-        return true
+extension MemoryState {
+    /// The memory warning of the running process (``DeviceCore/RunningProcess/memory``): a warning
+    /// being handled ends with the process.
+    package struct Running: Sendable {
+        /// Whether a memory warning is being handled on the app's queue.
+        var warningInFlight = false
+
+        /// No warning, or one being handled.
+        package init(warningInFlight: Bool = false) {
+            self.warningInFlight = warningInFlight
+        }
+
+        /// Marks a warning sent; `false` (and nothing changes) when one is already being handled.
+        mutating func warningSent() -> Bool {
+            guard !warningInFlight else { return false }
+            warningInFlight = true
+            return true
+        }
+
+        /// Marks the warning handled; `false` when none was in flight.
+        mutating func warningSettled() -> Bool {
+            guard warningInFlight else { return false }
+            warningInFlight = false
+            return true
+        }
     }
 }

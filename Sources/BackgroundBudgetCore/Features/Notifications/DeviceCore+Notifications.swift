@@ -5,19 +5,19 @@ import BudgetTime
 extension DeviceCore {
     /// Posts a notification to every app in memory: delivered now to running apps, coalesced for
     /// suspended ones.
-    package mutating func post(_ notification: SystemNotification, at now: BudgetInstant) -> [Effect] {
-        records.indices.flatMap { post(notification, toSlot: $0, at: now) }
+    package mutating func post(_ notification: SystemNotification, at now: BudgetInstant) -> Decision<Void> {
+        Decision(records.indices.flatMap { post(notification, toSlot: $0, at: now).effects })
     }
 
     /// Posts a notification to one app: delivered now if it runs, coalesced if it is suspended,
     /// nothing if it is not running.
-    package mutating func post(_ notification: SystemNotification, toSlot s: Int, at now: BudgetInstant) -> [Effect] {
+    package mutating func post(_ notification: SystemNotification, toSlot s: Int, at now: BudgetInstant) -> Decision<Void> {
         let app = records[s].manifest.id
         switch records[s].state {
         case .notRunning:
             return []
         case .suspended:
-            records[s].notifications.coalesce(notification)
+            records[s].process.modify { $0.notifications.coalesce(notification) }
             record(.notificationQueued(notification), app, now)
             return []
         case .inactive, .active, .background:

@@ -14,15 +14,14 @@ extension DeviceCore {
     /// ``TraceEvent/Kind/remoteNotificationCompleted(_:)``, ends the app's event window if one is open,
     /// and suspends the app if nothing else keeps it running (once its callback returns, if it is
     /// inside one).
-    package mutating func remoteNotificationCompleted(_ result: BackgroundFetchResult, app: AppID, at now: BudgetInstant) -> [Effect] {
+    package mutating func remoteNotificationCompleted(_ result: BackgroundFetchResult, app: AppID, at now: BudgetInstant) -> Decision<Void> {
         let s = slot(app)
         guard records[s].state.isExecuting else { return [] }
         record(.remoteNotificationCompleted(result), app, now)
-        records[s].notifications.pushAwaitingCompletion = false
-        guard records[s].modes.windowUntil != nil else { return [] }
-        records[s].modes.windowUntil = nil
+        records[s].process.modify { $0.notifications.pushAwaitingCompletion = false }
+        guard records[s].process.modify({ $0.modes.closeWindow() }) == true else { return [] }
         records[s].finishedWork = .eventWindowEnded
-        return [disarm(.eventWindow, for: app)] + suspendIfIdle(app, at: now, reason: .eventWindowEnded)
+        return Decision([disarm(.eventWindow, for: app)] + suspendIfIdle(app, at: now, reason: .eventWindowEnded))
     }
 
     /// The event window ran out: a silent push delivered in the background and still not completed
@@ -31,8 +30,7 @@ extension DeviceCore {
     /// foreground meanwhile is not terminated.
     mutating func uncompletedPushWindowEnded(_ app: AppID, at now: BudgetInstant) -> [Effect]? {
         let s = slot(app)
-        guard records[s].notifications.pushAwaitingCompletion else { return nil }
-        records[s].notifications.pushAwaitingCompletion = false
+        guard records[s].process.modify({ $0.notifications.takePushAwaitingCompletion() }) == true else { return nil }
         guard records[s].state == .background, !records[s].isTerminating else { return nil }
         return applyValid(.kill(.backgroundFetchNotCompleted), to: app, at: now, invariant: "a background app can be killed")
     }

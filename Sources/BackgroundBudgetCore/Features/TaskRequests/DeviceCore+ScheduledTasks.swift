@@ -16,12 +16,15 @@ extension DeviceCore {
             effects += applyValid(.wake(.backgroundTask), to: app, at: now, invariant: "a suspended app can be woken")
         case .background, .inactive, .active: break
         }
-        guard records[s].state != .notRunning, records[s].state != .suspended else { return effects }
+        guard records[s].isRunning, records[s].state != .suspended else { return effects }
         lastScheduledTaskNumber += 1
         let task = ScheduledTaskRef(number: lastScheduledTaskNumber, identifier: request.identifier, kind: request.kind)
         if request.kind.isContinuedProcessing { continued.started(app, lastScheduledTaskNumber) }
-        records[s].taskRequests.running[lastScheduledTaskNumber] = RunningScheduledTask(request, started: now)
-        records[s].taskRequests.taskStarted(request.kind, at: now)
+        let number = lastScheduledTaskNumber
+        records[s].process.modify {
+            $0.taskRequests.running[number] = RunningScheduledTask(request, started: now)
+            $0.taskRequests.taskStarted(request.kind, at: now)
+        }
         let incarnation = records[s].handOff()
         record(.taskStarted(request.identifier), app, now)
         effects.append(.runScheduledTask(app, incarnation: incarnation, task))
@@ -29,12 +32,12 @@ extension DeviceCore {
     }
 
     /// No launch handler was registered for a task that was started: it is dropped.
-    package mutating func scheduledTaskUnhandled(app: AppID, task number: UInt64, at now: BudgetInstant) -> [Effect] {
+    package mutating func scheduledTaskUnhandled(app: AppID, task number: UInt64, at now: BudgetInstant) -> Decision<Void> {
         let s = slot(app)
-        guard let running = records[s].taskRequests.running.removeValue(forKey: number) else { return [] }
+        guard let running = records[s].process.modify({ $0.taskRequests.running.removeValue(forKey: number) }) ?? nil else { return [] }
         forgetContinued(app, number)
         record(.taskDropped(running.identifier), app, now)
-        return [.releaseScheduledTask(app, task: number)] + rearmTaskDeadline(s)
+        return Decision([.releaseScheduledTask(app, task: number)] + rearmTaskDeadline(s))
     }
 
     // MARK: Running tasks
@@ -42,7 +45,7 @@ extension DeviceCore {
     /// Arms the deadline timer for the earliest deadline of the app's running tasks, or disarms it.
     mutating func rearmTaskDeadline(_ s: Int) -> [Effect] {
         let app = records[s].manifest.id
-        guard let next = records[s].taskRequests.nextDeadline(policy) else {
+        guard let next = records[s].running?.taskRequests.nextDeadline(policy) else {
             return records[s].timerTokens[.taskDeadline] == nil ? [] : [disarm(.taskDeadline, for: app)]
         }
         return [arm(.taskDeadline, for: app, at: next)]
@@ -54,13 +57,13 @@ extension DeviceCore {
     mutating func taskDeadlineFired(_ app: AppID, at now: BudgetInstant) -> [Effect] {
         let s = slot(app)
         var effects: [Effect] = []
-        for number in records[s].taskRequests.running.keys.sorted() {
-            guard let running = records[s].taskRequests.running[number],
-                  let due = running.deadline(policy, allotmentStart: records[s].taskRequests.allotmentStart), due <= now,
+        for number in records[s].running?.taskRequests.running.keys.sorted() ?? [] {
+            guard let running = records[s].running?.taskRequests.running[number],
+                  let due = running.deadline(policy, allotmentStart: records[s].running?.taskRequests.allotmentStart), due <= now,
                   let action = running.actionAtDeadline else { continue }
             switch action {
             case .expire(let reason):
-                effects += expire(number, slot: s, reason: reason, at: now)
+                effects += expire(number, slot: s, reason: reason, at: now).effects
             case .killApp where records[s].state.isForeground:
                 // The user opened the app meanwhile: an app on screen is never terminated for a task;
                 // the refresh is marked completed unsuccessfully instead (model assumption).
@@ -78,13 +81,13 @@ extension DeviceCore {
     /// Expires a running task: its expiration handler is called on the app's queue. A task whose app
     /// set no expiration handler is marked completed unsuccessfully at the same instant, with no
     /// grace [S49].
-    package mutating func expire(_ number: UInt64, slot s: Int, reason: TaskExpiryReason, at now: BudgetInstant) -> [Effect] {
-        let hasHandler = records[s].taskRequests.running[number]?.hasExpirationHandler ?? false
-        guard let identifier = records[s].taskRequests.expire(number, at: now) else { return [] }
+    package mutating func expire(_ number: UInt64, slot s: Int, reason: TaskExpiryReason, at now: BudgetInstant) -> Decision<Void> {
+        let hasHandler = records[s].running?.taskRequests.running[number]?.hasExpirationHandler ?? false
+        guard let identifier = records[s].process.modify({ $0.taskRequests.expire(number, at: now) }) ?? nil else { return [] }
         let app = records[s].manifest.id
         guard hasHandler else {
             record(.taskExpired(identifier, reason), app, now)
-            return finish(number, slot: s, .expiredUnfinished, at: now)
+            return Decision(finish(number, slot: s, .expiredUnfinished, at: now))
         }
         let incarnation = records[s].handOff()
         record(.taskExpired(identifier, reason), app, now)
@@ -93,14 +96,14 @@ extension DeviceCore {
 
     /// The app set (`set == true`) or cleared the expiration handler of the running task with this
     /// number (`ScheduledTask.expirationHandler`); nothing happens once the task has ended.
-    package mutating func scheduledTaskHandlerSet(app: AppID, task number: UInt64, set: Bool) -> [Effect] {
-        records[slot(app)].taskRequests.running[number]?.hasExpirationHandler = set
+    package mutating func scheduledTaskHandlerSet(app: AppID, task number: UInt64, set: Bool) -> Decision<Void> {
+        records[slot(app)].process.modify { $0.taskRequests.running[number]?.hasExpirationHandler = set }
         return []
     }
 
     /// Ends a running task and suspends the app if nothing else holds it.
     private mutating func finish(_ number: UInt64, slot s: Int, _ completion: TaskCompletion, at now: BudgetInstant) -> [Effect] {
-        guard let running = records[s].taskRequests.running.removeValue(forKey: number) else { return [] }
+        guard let running = records[s].process.modify({ $0.taskRequests.running.removeValue(forKey: number) }) ?? nil else { return [] }
         let app = records[s].manifest.id
         record(.taskCompleted(running.identifier, completion), app, now)
         records[s].finishedWork = .scheduledTaskCompleted
@@ -111,31 +114,31 @@ extension DeviceCore {
             // Room freed up: a queued request starts now, before the app is considered for suspension,
             // so that one of its own does not see it suspended and woken at the same instant.
             forgetContinued(app, number)
-            effects += startQueuedContinuedTasks(at: now)
+            effects += startQueuedContinuedTasks(at: now).effects
         }
         return effects + suspendIfIdle(app, at: now, reason: .scheduledTaskCompleted)
     }
 
     /// The app called `setTaskCompleted(success:)` on the task with this number and identifier.
-    package mutating func scheduledTaskCompleted(app: AppID, task number: UInt64, identifier: String, success: Bool, at now: BudgetInstant) -> [Effect] {
+    package mutating func scheduledTaskCompleted(app: AppID, task number: UInt64, identifier: String, success: Bool, at now: BudgetInstant) -> Decision<Void> {
         let s = slot(app)
-        guard records[s].taskRequests.running[number] != nil else {
+        guard records[s].running?.taskRequests.running[number] != nil else {
             record(.taskCompletionIgnored(identifier), app, now)
             return []
         }
-        return finish(number, slot: s, success ? .success : .failure, at: now)
+        return Decision(finish(number, slot: s, success ? .success : .failure, at: now))
     }
 
     /// Expires every running processing task whose conditions no longer hold.
     private mutating func expireProcessingTasks(at now: BudgetInstant) -> [Effect] {
         var effects: [Effect] = []
         for s in records.indices {
-            for number in records[s].taskRequests.running.keys.sorted() {
-                if let reason = records[s].taskRequests.running[number]?.lostConditions(conditions) {
-                    effects += expire(number, slot: s, reason: reason, at: now)
+            for number in records[s].running?.taskRequests.running.keys.sorted() ?? [] {
+                if let reason = records[s].running?.taskRequests.running[number]?.lostConditions(conditions) {
+                    effects += expire(number, slot: s, reason: reason, at: now).effects
                 }
             }
-            if !records[s].taskRequests.running.isEmpty { effects += rearmTaskDeadline(s) }
+            if records[s].running?.taskRequests.running.isEmpty == false { effects += rearmTaskDeadline(s) }
         }
         return effects
     }

@@ -34,36 +34,36 @@ extension DeviceCore {
     /// crashes the app: the effects end its process.
     package mutating func registerTask(
         _ identifier: String, finishingLaunch: Bool, app: AppID, at now: BudgetInstant
-    ) -> (Bool, [Effect]) {
+    ) -> Decision<Bool> {
         let s = slot(app)
         func reject(_ why: TaskRegistrationRejection) {
             record(.taskRegistrationRejected(identifier, why), app, now)
         }
-        guard records[s].state != .notRunning, !records[s].isTerminating else {
+        guard records[s].isRunning, !records[s].isTerminating else {
             reject(.notLaunching)
-            return (false, [])
+            return Decision(false, effects: [])
         }
         let manifest = records[s].manifest
         let continued = manifest.continuedProcessingPattern(matching: identifier) != nil
             || manifest.continuedProcessingPatterns.contains(identifier)
         guard continued || manifest.permittedTaskIdentifiers.contains(identifier) else {
             reject(.notPermitted)
-            return (false, [])
+            return Decision(false, effects: [])
         }
         // Continued-processing handlers may be registered at any time ([S46]); any other after launch
         // is an uncaught NSInternalInconsistencyException: the app crashes ([S51][S98]).
         guard finishingLaunch || continued else {
             reject(.afterLaunch)
-            return (false, applyValid(.kill(.uncaughtException), to: app, at: now,
+            return Decision(false, effects: applyValid(.kill(.uncaughtException), to: app, at: now,
                                       invariant: "a running app that is not terminating can be killed"))
         }
-        guard records[s].taskRequests.register(identifier) else {
+        guard records[s].process.modify({ $0.taskRequests.register(identifier) }) == true else {
             reject(.alreadyRegistered)
-            return (false, applyValid(.kill(.taskRegisteredTwice), to: app, at: now,
+            return Decision(false, effects: applyValid(.kill(.taskRegisteredTwice), to: app, at: now,
                                       invariant: "a running app that is not terminating can be killed"))
         }
         record(.taskRegistered(identifier), app, now)
-        return (true, [])
+        return Decision(true, effects: [])
     }
 
     /// The check `submit` makes, in Apple's order: permission, availability, pending limits.
@@ -82,27 +82,27 @@ extension DeviceCore {
 
     /// Submits a request (`BGTaskScheduler.submit`): refused with the error Apple's method throws, or
     /// pending (and run at once if its conditions hold).
-    package mutating func submitTask(_ request: TaskRequest, app: AppID, at now: BudgetInstant) -> (TaskSchedulerError?, [Effect]) {
+    package mutating func submitTask(_ request: TaskRequest, app: AppID, at now: BudgetInstant) -> Decision<TaskSchedulerError?> {
         if case .continuedProcessing(let options) = request.kind {
             return submitContinuedProcessing(request, options, app: app, at: now)
         }
         let s = slot(app)
         if let cause = submitProblem(request, slot: s) {
             record(.taskSubmitRejected(request.identifier, cause.code), app, now)
-            return (TaskSchedulerError(cause, identifier: request.identifier), [])
+            return Decision(TaskSchedulerError(cause, identifier: request.identifier), effects: [])
         }
         records[s].taskRequests.submit(request, at: now)
         record(.taskSubmitted(request.identifier), app, now)
-        return (nil, runDueTaskRequests(at: now))
+        return Decision(nil, effects: runDueTaskRequests(at: now))
     }
 
     /// Cancels the app's pending requests with an identifier (all when `nil`), queued
     /// continued-processing requests included.
-    package mutating func cancelTaskRequests(_ identifier: String?, app: AppID, at now: BudgetInstant) -> [Effect] {
+    package mutating func cancelTaskRequests(_ identifier: String?, app: AppID, at now: BudgetInstant) -> Decision<Void> {
         let s = slot(app)
         for pending in records[s].taskRequests.cancel(identifier) { record(.taskRequestCancelled(pending.request.identifier), app, now) }
         cancelQueuedContinuedRequests(of: app, identifier: identifier, at: now)
-        return planTaskRequests(s, at: now)
+        return Decision(planTaskRequests(s, at: now))
     }
 
     // MARK: Deciding when requests run
@@ -122,7 +122,7 @@ extension DeviceCore {
             if power, !conditions.externalPower { blockers.append(.noExternalPower) }
             if network, !conditions.networkAvailable { blockers.append(.noNetwork) }
         }
-        if records[s].taskRequests.isRunning(pending.request.identifier) {
+        if records[s].running?.taskRequests.isRunning(pending.request.identifier) == true {
             blockers.append(.alreadyRunning)
         }
         return blockers
@@ -135,7 +135,7 @@ extension DeviceCore {
     func startBlocker(slot s: Int) -> TaskRequestBlocker? {
         switch records[s].state {
         case .inactive, .active: .appInForeground
-        case .background: records[s].taskRequests.allotmentStart == nil ? .appRunningInBackground : nil
+        case .background: records[s].running?.taskRequests.allotmentStart == nil ? .appRunningInBackground : nil
         case .suspended, .notRunning: nil
         }
     }
@@ -188,14 +188,14 @@ extension DeviceCore {
     /// run, if the process is the same and the task still runs; `nil` when none is registered.
     package func launchHandlerKey(app: AppID, task number: UInt64, incarnation: UInt64) -> String? {
         let s = slot(app)
-        guard records[s].incarnation == incarnation, let running = records[s].taskRequests.running[number] else { return nil }
+        guard records[s].incarnation == incarnation, let running = records[s].running?.taskRequests.running[number] else { return nil }
         return registeredHandlerKey(running.identifier, slot: s)
     }
 
     /// The identifier a handler is registered for that runs `identifier`: the identifier itself, or the
     /// wildcard entry a continued-processing identifier matches.
     func registeredHandlerKey(_ identifier: String, slot s: Int) -> String? {
-        records[s].taskRequests.handlerKey(for: identifier, manifest: records[s].manifest)
+        records[s].running?.taskRequests.handlerKey(for: identifier, manifest: records[s].manifest)
     }
 
     /// Why a pending request has not run, or `nil` if the app has none with the identifier.
@@ -206,7 +206,7 @@ extension DeviceCore {
             return nil
         }
         var list = blockers(pending, slot: s, at: now)
-        if records[s].state != .notRunning, registeredHandlerKey(identifier, slot: s) == nil { list.append(.notRegistered) }
+        if records[s].isRunning, registeredHandlerKey(identifier, slot: s) == nil { list.append(.notRegistered) }
         return TaskRequestExplanation(app: app, request: pending.request, submittedAt: pending.submittedAt, blockers: list)
     }
 }

@@ -101,7 +101,7 @@ extension DeviceCore {
     /// The transition of an app-delegate-only app launched under a policy that requires the scene
     /// life cycle (TN3187 [S99]): UIKit asserts before any callback, and the app does not launch.
     func refusedLaunch(_ event: LifecycleEvent, slot s: Int) -> Lifecycle.Transition? {
-        guard policy.requiresSceneLifecycle, !records[s].manifest.usesScenes, records[s].state == .notRunning else { return nil }
+        guard policy.requiresSceneLifecycle, !records[s].manifest.usesScenes, !records[s].isRunning else { return nil }
         switch event {
         case .launch, .launchInBackground:
             // The process ends before it reaches any state an app can see: only the exit is traced.
@@ -131,17 +131,18 @@ extension DeviceCore {
     /// (``SceneCallback/replacedAppCallback``): `sceneWillEnterForeground` starts a resume
     /// (``BudgetPolicy/resumeWatchdog``, unless the app is still launching), `sceneDidEnterBackground`
     /// has ``BudgetPolicy/didEnterBackgroundLimit`` [S6][S23][S92].
-    package mutating func sceneCallbackStarted(_ callback: SceneCallback, scene: SceneID, app: AppID, incarnation: UInt64, at now: BudgetInstant) -> [Effect] {
+    package mutating func sceneCallbackStarted(_ callback: SceneCallback, scene: SceneID, app: AppID, incarnation: UInt64, at now: BudgetInstant) -> Decision<Void> {
         let s = slot(app)
-        guard records[s].incarnation == incarnation, records[s].state != .notRunning else { return [] }
+        guard records[s].incarnation == incarnation, let process = records[s].process.running else { return [] }
         recordHeldSteps(app, starting: .scene(callback, scene), at: now)
         switch callback {
-        case .willEnterForeground where records[s].process?.hasDeadline == false:
-            records[s].running.resumeDeadline = now + policy.resumeWatchdog
-            return [arm(.watchdog, for: app, at: now + policy.resumeWatchdog)]
+        case .willEnterForeground where !process.hasDeadline:
+            let resumeBy = now + policy.resumeWatchdog
+            records[s].process.modify { $0.resumeDeadline = resumeBy }
+            return [arm(.watchdog, for: app, at: resumeBy)]
         case .didEnterBackground:
             let limit = now + policy.didEnterBackgroundLimit
-            return [arm(.watchdog, for: app, at: min(limit, records[s].running.launchDeadline ?? limit))]
+            return [arm(.watchdog, for: app, at: min(limit, process.launchDeadline ?? limit))]
         default:
             return []
         }
@@ -150,13 +151,13 @@ extension DeviceCore {
     /// Notes a scene callback as returned: records the entries after a delivery's last callback, and
     /// ends the launch or resume (`sceneDidBecomeActive`) or the background entry's limit
     /// (`sceneDidEnterBackground`), disarming the watchdog.
-    package mutating func sceneCallbackReturned(_ callback: SceneCallback, scene: SceneID, app: AppID, at now: BudgetInstant) -> [Effect] {
+    package mutating func sceneCallbackReturned(_ callback: SceneCallback, scene: SceneID, app: AppID, at now: BudgetInstant) -> Decision<Void> {
         let s = slot(app)
         recordHeldSteps(app, starting: nil, at: now)
         switch callback {
-        case .didBecomeActive where records[s].process?.hasDeadline == true,
+        case .didBecomeActive where records[s].process.running?.hasDeadline == true,
              .didEnterBackground:
-            records[s].process?.clearDeadlines()
+            records[s].process.modify { $0.clearDeadlines() }
             return [disarm(.watchdog, for: app)]
         default:
             return []
