@@ -28,6 +28,9 @@ public struct Explorer: Sendable {
     /// How many events, added up over the sequences it runs, one shrinking may perform before it
     /// returns the smallest failure so far: 2,000,000 by default (a couple of seconds at most).
     public var shrinkBudget = 2_000_000
+    /// Asked, as often as the time limit is, whether to stop now with what was found (the command
+    /// line's Ctrl-C); the report then says ``ExplorerReport/stoppedAt`` as for the time limit.
+    package var interruption: (@Sendable () -> Bool)?
 
     /// Creates an explorer.
     /// - Parameters:
@@ -69,7 +72,7 @@ public struct Explorer: Sendable {
         var report = ExplorerReport(strategy: "random walks (seed \(seed), up to \(sequences) sequences of \(length) events)")
         var random = SplitMix64(seed: seed)
         var found: [(invariant: String, events: [ExplorerEvent])] = []
-        let stop = StopWatch(limit: timeLimit)
+        let stop = StopWatch(limit: timeLimit, interruption: interruption)
         for number in 1...max(sequences, 1) where sequences > 0 {
             if stop.isPast { report.stoppedAt = "\(number - 1) sequences: the time limit passed"; break }
             var session = session()
@@ -112,7 +115,7 @@ public struct Explorer: Sendable {
         var seen: Set<UInt64> = [session().fingerprint()]
         var frontier: [[ExplorerEvent]] = [[]]
         var found: [(invariant: String, events: [ExplorerEvent])] = []
-        let stop = StopWatch(limit: timeLimit)
+        let stop = StopWatch(limit: timeLimit, interruption: interruption)
         search: for _ in 0..<max(depth, 0) {
             var next: [[ExplorerEvent]] = []
             for prefix in frontier {
@@ -175,13 +178,16 @@ public struct Explorer: Sendable {
 /// Whether a wall-clock time limit has passed since it was made.
 struct StopWatch {
     private let deadline: ContinuousClock.Instant?
+    private let interruption: (@Sendable () -> Bool)?
 
-    init(limit: Duration?) {
+    init(limit: Duration?, interruption: (@Sendable () -> Bool)? = nil) {
         deadline = limit.map { ContinuousClock.now + $0 }
+        self.interruption = interruption
     }
 
-    /// Whether the limit has passed; `false` without a limit.
+    /// Whether the limit has passed or the exploration was interrupted; `false` without either.
     var isPast: Bool {
-        deadline.map { ContinuousClock.now >= $0 } ?? false
+        if let interruption, interruption() { return true }
+        return deadline.map { ContinuousClock.now >= $0 } ?? false
     }
 }
