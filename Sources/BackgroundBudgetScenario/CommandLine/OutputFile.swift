@@ -71,7 +71,7 @@ enum OutputFile {
         var temporary = ""
         var descriptor: Int32 = -1
         for attempt in 0..<100 {
-            temporary = (slash == nil ? "" : folder + "/") + ".\(name).bgbudget-\(getpid())-\(attempt).tmp"
+            temporary = temporaryName(in: slash == nil ? nil : folder, attempt: attempt)
             descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o666)
             if descriptor >= 0 || errno != EEXIST { break }
         }
@@ -88,6 +88,49 @@ enum OutputFile {
         guard let failure else { return nil }
         unlink(temporary)
         return failure == EISDIR ? "it is a directory" : InputFile.reason(failure)
+    }
+
+    /// A temporary file's path in `folder` (the current one when `nil`): short whatever the final
+    /// name's length, so that a final name of up to `NAME_MAX` bytes (255) still has a temporary one.
+    private static func temporaryName(in folder: String?, attempt: Int) -> String {
+        (folder.map { $0 + "/" } ?? "") + ".bgbudget-\(getpid())-\(attempt).tmp"
+    }
+
+    /// Why `text` could not be written to `path` by ``replace(_:with:)``, found without writing it:
+    /// used before a long search, so that a path that cannot be written is refused before anything
+    /// is found. It refuses what ``replace(_:with:)`` refuses (a directory, a device, a pipe, a
+    /// missing folder, a file it may not write) and, when no file is there yet, creates and removes a
+    /// temporary one in the folder, so a read-only folder or file system is refused too.
+    /// - Returns: `nil` when the path looks writable, else the same sentence ``replace(_:with:)`` gives.
+    static func problemWriting(_ path: String) -> String? {
+        var info = stat()
+        if stat(path, &info) == 0 {
+            if let kind = InputFile.kindName(mode: Int(info.st_mode)) { return refusal(kind) }
+            // An existing regular file (or a link to one) is writable when it may be opened for writing.
+            let descriptor = open(path, O_WRONLY | O_NONBLOCK | O_CLOEXEC)
+            guard descriptor >= 0 else { return errno == EACCES || errno == EPERM ? "permission denied" : InputFile.reason(errno) }
+            close(descriptor)
+            return nil
+        }
+        let slash = path.lastIndex(of: "/")
+        let folder = slash.map { $0 == path.startIndex ? "/" : String(path[..<$0]) } ?? "."
+        if let slash, path.index(after: slash) == path.endIndex { return "the path names a folder, not a file" }
+        var link = stat()
+        if lstat(path, &link) == 0 { return nil }   // a dangling symbolic link: written in place, creating its target
+        for attempt in 0..<100 {
+            let temporary = temporaryName(in: slash == nil ? nil : folder, attempt: attempt)
+            let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o666)
+            if descriptor >= 0 {
+                close(descriptor)
+                unlink(temporary)
+                // The name itself may still be too long for the file system.
+                let name = slash.map { String(path[path.index(after: $0)...]) } ?? path
+                if name.utf8.count > Int(NAME_MAX) { return InputFile.reason(ENAMETOOLONG) }
+                return nil
+            }
+            if errno != EEXIST { return createProblem(errno, folder: folder) }
+        }
+        return InputFile.reason(EEXIST)
     }
 
     /// `it is a directory`, or `it is a named pipe (FIFO), not a regular file`, as input says it.
