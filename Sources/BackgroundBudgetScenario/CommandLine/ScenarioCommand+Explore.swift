@@ -1,3 +1,4 @@
+import BackgroundBudgetCore
 import BackgroundBudgetExplorer
 import BudgetTime
 
@@ -14,113 +15,244 @@ extension ScenarioCommand {
         var out: String?
         /// `--weight EVENT=N` settings, in order.
         var weights: [String] = []
+        /// The wall-clock limit of the whole exploration; `nil` for none (`--time-limit 0`).
+        var timeLimit: Duration? = defaultTimeLimit
+        /// `--force`: search even when the exhaustive search's estimate passes the time limit.
+        var force = false
     }
 
-    /// `bgbudget explore FILE [--invariant NAME]… [--seeds N] [--first-seed S] [--sequences N] [--length N]
-    /// [--depth D] [--weight EVENT=N]… [--out PATH]`: random walks from each seed and, with `--depth`, the exhaustive
-    /// search; prints a summary and each failure shrunk, with the first one's scenario file, its relative
-    /// paths rebased to the current folder (or writes it to `--out`, rebased to that file's folder). Exits with ``ExitStatus/failure`` when an invariant broke.
-    static func exploreCommand(_ arguments: [String], progress: (@Sendable (String) -> Void)?) -> Outcome {
+    /// The time limit `explore` keeps without `--time-limit`: five minutes. A CI job's own timeout is
+    /// usually ten minutes or more, and the build and the other tests need their share of it; a search
+    /// cut short still prints (and saves) what it found.
+    static let defaultTimeLimit: Duration = .seconds(300)
+
+    /// The options of `explore` that take a value, in the order the usage lists them.
+    static let exploreValued = ["--invariant", "--seeds", "--first-seed", "--sequences", "--length", "--depth", "--weight",
+                                "--time-limit", "--out"]
+
+    /// The usage line of `explore`, as messages give it.
+    static let exploreUsage = "bgbudget explore FILE [--invariant NAME]... [--seeds N] [--first-seed S] [--sequences N] [--length N] "
+        + "[--depth D] [--weight EVENT=N]... [--time-limit SECONDS] [--force] [--out PATH]"
+
+    /// `bgbudget explore FILE [options]` (``exploreUsage``): random walks from each seed and, with `--depth`, the
+    /// exhaustive search; prints a summary and each failure shrunk, with the first one's scenario file, its relative
+    /// paths rebased to the current folder (or writes it to `--out`, rebased to that file's folder). Exits with
+    /// ``ExitStatus/failure`` when an invariant broke.
+    /// - Parameters:
+    ///   - arguments: The arguments after `explore`.
+    ///   - progress: Where the progress line goes; `nil` for none.
+    ///   - interrupted: Asked as the search goes whether to stop now with what it found (Ctrl-C).
+    static func exploreCommand(_ arguments: [String], progress: (@Sendable (String) -> Void)?,
+                               interrupted: (@Sendable () -> Bool)? = nil) -> Outcome {
         let options: ExploreOptions
         switch parseExplore(arguments) {
         case .success(let parsed): options = parsed
         case .failure(let failed): return failed.outcome
         }
-        guard let file = options.file else {
-            return .usage("'explore' needs a scenario file: bgbudget explore FILE [--invariant NAME]… [--seeds N] [--depth D]")
+        guard let file = options.file else { return .usage("'explore' needs a scenario file: \(exploreUsage)") }
+        // Refused before anything is read or searched: a finding is never lost to an unwritable --out.
+        if let out = options.out, let problem = OutputFile.problemWriting(out) {
+            return .refused("cannot write '\(quotedPath(out))' (--out): \(problem); nothing was explored")
         }
-        let explorer: Explorer
-        do {
-            let bytes = try InputFile.contents(of: file, limit: InputFile.scenarioLimit)
-            let target = try ExplorerTarget(jsonBytes: bytes, file: file)
-            let menu = try ExplorerMenu.standard(for: target.scenario.apps.map(\.manifest)).weighted(settings: options.weights)
-            explorer = try Explorer(target: target, invariants: options.invariants.isEmpty ? ExplorerInvariant.builtIn : options.invariants,
-                                    menu: menu)
-        } catch let error as InputFileError {
-            return .failure("bgbudget: cannot read '\(quotedPath(file))': \(error)")
-        } catch {
-            return .failure("\(error)")
+        var explorer: Explorer
+        switch loadExplorer(file, invariants: options.invariants, weights: options.weights) {
+        case .success(let loaded): explorer = loaded
+        case .failure(let failed): return failed.outcome
+        }
+        let header = "explore \(file): \(explorer.target.appIDs.count) app(s), \(explorer.menu.entries.count) events to choose from, "
+            + "invariants: \(explorer.invariants.map(\.name).joined(separator: ", "))"
+        if let broken = explorer.setupViolation() {
+            return setupBroken(broken, header: header + "\n", explored: true)
         }
         let started = ContinuousClock.now
-        var lines = ["explore \(file): \(explorer.target.appIDs.count) app(s), \(explorer.menu.entries.count) events to choose from, "
-                     + "invariants: \(explorer.invariants.map(\.name).joined(separator: ", "))"]
+        func remaining() -> Duration? { options.timeLimit.map { $0 - started.duration(to: .now) } }
+        let meter = ProgressMeter(started: started, limit: options.timeLimit, write: progress)
+        explorer.interruption = { @Sendable in
+            meter.tick()
+            return interrupted?() ?? false
+        }
+        var estimate: TreeEstimate?
+        if let depth = options.depth, depth >= 2 {
+            let measured = TreeEstimate(explorer, depth: depth)
+            estimate = measured
+            if let limit = options.timeLimit, !options.force, measured.seconds > Double(limit.components.seconds) {
+                return .refused("the exhaustive search to depth \(depth) would try about \(roughCount(measured.sequences)) sequences "
+                    + "(\(explorer.menu.entries.count) events per level), about \(roughDuration(measured.seconds)) at "
+                    + "\(roughDuration(measured.secondsPerSequence)) each: past the time limit of \(roughDuration(limit.seconds)); "
+                    + "use a smaller --depth (\(measured.deepestWithin(limit.seconds).map { "\($0) fits" } ?? "even 1 does not fit")), "
+                    + "a longer --time-limit, or --force to search until the limit")
+            }
+            meter.say("\rexplore: exhaustive search to depth \(depth): about \(roughCount(measured.sequences)) sequences, "
+                + "about \(roughDuration(measured.seconds))\n")
+        }
+        var lines = [header]
         var failures: [ExplorerFailure] = []
+        var stoppedAfter: Int?
         func collect(_ found: [ExplorerFailure]) {
             for failure in found where !failures.contains(where: { $0.invariant == failure.invariant && $0.events == failure.events }) {
                 failures.append(failure)
             }
         }
-        if let seeds = options.seeds ?? (options.depth == nil ? 100 : nil), seeds > 0 {
-            var tried = 0, failingSeeds = 0
+        if let seeds = options.seeds ?? (options.depth == nil ? 100 : nil) {
+            var tried = 0, failingSeeds = 0, seedsRun = 0
             for offset in 0..<seeds {
+                explorer.timeLimit = remaining()
+                if let left = explorer.timeLimit, left <= .zero { stoppedAfter = tried; break }
+                if interrupted?() == true { stoppedAfter = tried; break }
                 let seed = options.firstSeed &+ UInt64(offset)
+                meter.phase = .walks(seed: offset + 1, of: seeds, before: tried, failingSeeds: failingSeeds)
                 let report = explorer.randomWalks(seed: seed, sequences: options.sequences, length: options.length) { report in
-                    if report.sequencesTried % 100 == 0 {
-                        progress?("\rexplore: seed \(offset + 1)/\(seeds), \(tried + report.sequencesTried) sequences, \(failingSeeds) failing seeds\u{1B}[K")
-                    }
+                    meter.walked(report.sequencesTried, failing: report.failingSequences)
                 }
+                seedsRun += 1
                 tried += report.sequencesTried
                 if !report.failures.isEmpty { failingSeeds += 1 }
                 collect(report.failures)
+                if report.stoppedAt != nil { stoppedAfter = tried; break }
             }
             lines.append("random walks: \(seeds) seeds from \(options.firstSeed), up to \(options.sequences) sequences of \(options.length) events each: "
-                         + "sequences tried: \(tried), seeds that found a failure: \(failingSeeds)/\(seeds)")
+                         + "sequences tried: \(tried), seeds that found a failure: \(failingSeeds)/\(seedsRun == seeds ? seeds : seedsRun)"
+                         + (seedsRun == seeds ? "" : " (\(seedsRun) of \(seeds) seeds run)"))
         }
-        if let depth = options.depth {
+        if let depth = options.depth, stoppedAfter == nil {
+            explorer.timeLimit = remaining()
+            meter.phase = .exhaustive(depth: depth, estimate: estimate?.sequences)
             let report = explorer.exhaustive(depth: depth) { report in
-                progress?("\rexplore: exhaustive search, \(report.sequencesTried) sequences, \(report.statesSeen) states\u{1B}[K")
+                meter.searched(report.sequencesTried, failing: report.failingSequences)
             }
             lines.append("exhaustive search to depth \(depth): sequences tried: \(report.sequencesTried), states seen: \(report.statesSeen), "
                          + "failing sequences: \(report.failingSequences)")
+            if report.stoppedAt != nil { stoppedAfter = report.sequencesTried }
             collect(report.failures)
         }
-        progress?("\r\u{1B}[K")
+        meter.say("\r\u{1B}[K")
+        let wasInterrupted = stoppedAfter != nil && interrupted?() == true
+        if stoppedAfter != nil {
+            let why = wasInterrupted ? "interrupted (Ctrl-C)" : "stopped at the time limit of \(roughDuration(options.timeLimit?.seconds ?? 0))"
+            lines.append("\(why): the search did not finish; what it found so far follows")
+        }
         let elapsed = started.duration(to: .now)
         lines.append("distinct shrunk failures: \(failures.count), time: \(formatSeconds(elapsed.nanosecondsSaturating)) s")
         for failure in failures { lines.append(failure.description) }
         var output = lines.joined(separator: "\n") + "\n"
+        var messages = ""
         if let first = failures.first {
-            if let out = options.out {
-                // Relative Info.plist paths resolve against the file's folder: move them to the new one.
-                if let problem = OutputFile.replace(out, with: ScenarioFileRebase.text(first.scenarioFile, from: file, to: out)) {
-                    return .failure("bgbudget: cannot write '\(quotedPath(out))': \(problem)")
-                }
-                output += "the first counterexample is in \(out): bgbudget run \(out)\n"
-            } else {
-                // Printed, it is saved where the command ran: its relative paths are rebased to the current folder.
-                output += "\nthe first counterexample, as a scenario file that bgbudget run replays when saved in the current folder "
-                    + "(its relative paths lead from there; --out PATH writes it elsewhere):\n"
-                    + ScenarioFileRebase.text(first.scenarioFile, from: file, to: "counterexample.json")
-            }
+            let saved = saveCounterexample(first.scenarioFile, from: file, to: options.out)
+            output += saved.standardOutput
+            messages += saved.standardError
         }
-        guard !failures.isEmpty else { return .success(output) }
+        guard !failures.isEmpty else {
+            return Outcome(status: wasInterrupted ? .interrupted : .success, standardOutput: output, standardError: messages)
+        }
         var names: [String] = []
         for failure in failures where !names.contains(failure.invariant) { names.append(failure.invariant) }
         return Outcome(status: .failure, standardOutput: output,
-                       standardError: "bgbudget: \(names.count) invariant\(names.count == 1 ? "" : "s") broke: \(names.joined(separator: ", "))\n")
+                       standardError: messages + "bgbudget: \(names.count) invariant\(names.count == 1 ? "" : "s") broke: \(names.joined(separator: ", "))\n")
+    }
+
+    /// Writes the first counterexample to `out`, or prints it; when writing fails (after the check
+    /// before the search passed: the disk filled, the folder went), it is printed instead and standard
+    /// error says why it could not be written and where it was to go. A finding is never lost.
+    /// - Parameters:
+    ///   - scenarioFile: The counterexample, as the explorer wrote it.
+    ///   - file: The explored scenario file, whose folder its relative paths resolve from.
+    ///   - out: Where to write it, or `nil` to print it.
+    /// - Returns: What to add to standard output and to standard error.
+    static func saveCounterexample(_ scenarioFile: String, from file: String, to out: String?) -> (standardOutput: String, standardError: String) {
+        var messages = ""
+        if let out {
+            // Relative Info.plist paths resolve against the file's folder: move them to the new one.
+            guard let problem = OutputFile.replace(out, with: ScenarioFileRebase.text(scenarioFile, from: file, to: out)) else {
+                return ("the first counterexample is in \(out): bgbudget run \(out)\n", "")
+            }
+            messages = "bgbudget: cannot write '\(quotedPath(out))': \(problem); the counterexample is printed on standard output instead\n"
+        }
+        // Printed, it is saved where the command ran: its relative paths are rebased to the current folder.
+        let printed = "\nthe first counterexample, as a scenario file that bgbudget run replays when saved in the current folder "
+            + "(its relative paths lead from there; --out PATH writes it elsewhere):\n"
+            + ScenarioFileRebase.text(scenarioFile, from: file, to: "counterexample.json")
+        return (printed, messages)
+    }
+
+    /// The report of a file whose own events already break an invariant, before anything is explored:
+    /// the same words for `explore` and `check`, and the same exit status and message as a failure found.
+    static func setupBroken(_ broken: (name: String, message: String), header: String, explored: Bool) -> Outcome {
+        let output = header + "\(broken.name) broke in the file's own events, before any explored event: \(broken.message)\n"
+            + (explored ? "nothing was explored: every sequence would start broken; 'bgbudget check FILE' re-checks the file alone\n" : "")
+        return Outcome(status: .failure, standardOutput: output, standardError: "bgbudget: 1 invariant broke: \(broken.name)\n")
+    }
+
+    /// Reads a scenario file and makes its explorer, with the command line's invariants and weights.
+    static func loadExplorer(_ file: String, invariants: [ExplorerInvariant], weights: [String]) -> Result<Explorer, Failed> {
+        do {
+            let bytes = try InputFile.contents(of: file, limit: InputFile.scenarioLimit)
+            let target = try ExplorerTarget(jsonBytes: bytes, file: file)
+            let standard = ExplorerMenu.standard(for: target.scenario.apps.map(\.manifest))
+            let menu: ExplorerMenu
+            do {
+                menu = try standard.weighted(settings: weights)
+            } catch {
+                return .failure(Failed(outcome: .usage(weightProblem(error, menu: standard))))
+            }
+            return .success(try Explorer(target: target, invariants: invariants.isEmpty ? ExplorerInvariant.builtIn : invariants, menu: menu))
+        } catch let error as InputFileError {
+            return .failure(Failed(outcome: .failure("bgbudget: cannot read '\(quotedPath(file))': \(error)")))
+        } catch {
+            return .failure(Failed(outcome: .failure("\(error)")))
+        }
+    }
+
+    /// How many names an unknown `--weight` message lists before it says how many more there are.
+    static let weightNamesShown = 12
+
+    /// A `--weight` that the menu cannot take, in the words of a usage error: what was wrong, the
+    /// closest name, and the event kinds (at most ``weightNamesShown``).
+    static func weightProblem(_ error: ExplorerError, menu: ExplorerMenu) -> String {
+        switch error {
+        case .unknownMenuEvent(let name, let known):
+            var kinds: [String] = []
+            for entry in menu.entries where !kinds.contains(ExplorerMenu.name(of: entry.event)) { kinds.append(ExplorerMenu.name(of: entry.event)) }
+            let shown = kinds.prefix(weightNamesShown).joined(separator: ", ")
+            let more = kinds.count > weightNamesShown ? " and \(kinds.count - weightNamesShown) more" : ""
+            return "--weight: no menu event is called '\(clipped(name))'\(suggestion(for: name, among: known)); "
+                + "the events are \(shown)\(more), or one entry's whole description ('\(menu.entries.last.map { $0.event.description } ?? "wait 600 s")')"
+        case .badWeightSetting(let text):
+            return "--weight needs EVENT=N, N a whole number from 0 (leave the event out) to 1000000; got '\(clipped(text))'"
+        case .emptyMenu:
+            return "--weight left every event out: the menu would be empty"
+        default:
+            return "--weight: \(error)"
+        }
     }
 
     /// Reads the options of `explore`.
     static func parseExplore(_ arguments: [String]) -> Result<ExploreOptions, Failed> {
         var options = ExploreOptions()
         var index = 0
+        var given: Set<String> = []
+        var repeatedValues: Set<String> = []
         func fail(_ message: String) -> Result<ExploreOptions, Failed> { .failure(Failed(outcome: .usage(message))) }
         while index < arguments.count {
             let argument = arguments[index]
             index += 1
             let (name, inlineValue) = split(argument)
-            let valued = ["--invariant", "--seeds", "--first-seed", "--sequences", "--length", "--depth", "--weight", "--out"]
             if name == "--help" || name == "-h" { return .failure(Failed(outcome: .success(help(for: "explore")))) }
-            if valued.contains(name) {
+            if name == "--force" {
+                guard inlineValue == nil else { return fail("--force takes no value; got '\(clipped(argument))'") }
+                guard given.insert(name).inserted else { return fail("--force given twice") }
+                options.force = true
+            } else if exploreValued.contains(name) {
                 var value = inlineValue ?? ""
                 if inlineValue == nil {
                     guard index < arguments.count else { return fail("\(name) needs a value") }
                     value = arguments[index]
                     index += 1
                 }
-                func count(_ range: ClosedRange<Int>) -> Int? {
-                    guard let number = Int(value), range.contains(number) else { return nil }
-                    return number
+                if name == "--invariant" || name == "--weight" {
+                    // Repeatable, but the same setting twice is a slip.
+                    guard repeatedValues.insert(name + " " + value).inserted else { return fail("\(name) '\(clipped(value))' given twice") }
+                } else {
+                    guard given.insert(name).inserted else { return fail("\(name) given twice") }
                 }
                 switch name {
                 case "--invariant":
@@ -133,14 +265,22 @@ extension ScenarioCommand {
                     guard let seed = UInt64(value) else { return fail("--first-seed needs a whole number from 0; got '\(clipped(value))'") }
                     options.firstSeed = seed
                 case "--weight":
-                    guard value.contains("=") else { return fail("--weight needs EVENT=N (N from 0 to 1000000); got '\(clipped(value))'") }
+                    guard let equals = value.lastIndex(of: "="), equals > value.startIndex,
+                          let weight = Int(value[value.index(after: equals)...]), (0...1_000_000).contains(weight) else {
+                        return fail("--weight needs EVENT=N, N a whole number from 0 (leave the event out) to 1000000; got '\(clipped(value))'")
+                    }
                     options.weights.append(value)
                 case "--out":
                     guard !value.isEmpty else { return fail("--out needs a file path") }
                     options.out = value
+                case "--time-limit":
+                    guard let seconds = Double(value), seconds.isFinite, (0...604_800).contains(seconds) else {
+                        return fail("--time-limit needs seconds from 0 (no limit) to 604800; got '\(clipped(value))'")
+                    }
+                    options.timeLimit = seconds == 0 ? nil : .nanoseconds(Int64((seconds * 1e9).rounded()))
                 default:
-                    let range = name == "--depth" ? 0...12 : (name == "--length" ? 1...10_000 : 0...100_000_000)
-                    guard let number = count(range) else {
+                    let range = name == "--depth" ? 0...12 : (name == "--length" ? 1...10_000 : 1...100_000_000)
+                    guard let number = Int(value), range.contains(number) else {
                         return fail("\(name) needs a whole number from \(range.lowerBound) to \(range.upperBound); got '\(clipped(value))'")
                     }
                     switch name {
@@ -151,7 +291,9 @@ extension ScenarioCommand {
                     }
                 }
             } else if argument.hasPrefix("-") && argument != "-" {
-                return fail("unknown option '\(clipped(argument))' for 'explore'; accepted: \(valued.joined(separator: ", ")), --help")
+                let known = exploreValued + ["--force", "--help"]
+                return fail("unknown option '\(clipped(argument))' for 'explore'\(suggestion(for: name, among: known)); "
+                    + "accepted: \(known.joined(separator: ", "))")
             } else {
                 if let file = options.file {
                     return fail("'explore' takes one scenario file; got '\(clipped(file))' and '\(clipped(argument))'")
@@ -160,5 +302,50 @@ extension ScenarioCommand {
             }
         }
         return .success(options)
+    }
+}
+
+extension Duration {
+    /// The duration in seconds, as a `Double`.
+    var seconds: Double {
+        Double(components.seconds) + Double(components.attoseconds) / 1e18
+    }
+}
+
+/// `about 79,000`: a count to two significant figures, with thousands separated.
+func roughCount(_ value: Double) -> String {
+    guard value.isFinite, value < 1e15 else { return "more than 10^15" }
+    var whole = Int64(value.rounded())
+    if whole >= 100 {
+        var scale: Int64 = 1
+        while whole / scale >= 100 { scale *= 10 }
+        whole = (whole + scale / 2) / scale * scale
+    }
+    var text = String(whole)
+    var index = text.count - 3
+    while index > 0 {
+        text.insert(",", at: text.index(text.startIndex, offsetBy: index))
+        index -= 3
+    }
+    return text
+}
+
+/// `40 ms`, `12 s`, `6 min`, `3.5 h`, `12 days`, `more than a century`: a duration for a person.
+func roughDuration(_ seconds: Double) -> String {
+    guard seconds.isFinite, seconds < 3.2e9 else { return "more than a century" }
+    func one(_ value: Double) -> String {
+        value >= 10 ? String(Int(value.rounded())) : String(Double((value * 10).rounded()) / 10).replacingZeroTenths()
+    }
+    if seconds < 1 { return "\(one(seconds * 1000)) ms" }
+    if seconds < 120 { return "\(one(seconds)) s" }
+    if seconds < 7_200 { return "\(one(seconds / 60)) min" }
+    if seconds < 172_800 { return "\(one(seconds / 3_600)) h" }
+    return "\(one(seconds / 86_400)) days"
+}
+
+extension String {
+    /// `3` for `3.0`.
+    fileprivate func replacingZeroTenths() -> String {
+        hasSuffix(".0") ? String(dropLast(2)) : self
     }
 }

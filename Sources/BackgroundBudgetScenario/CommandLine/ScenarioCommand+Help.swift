@@ -25,17 +25,27 @@ extension ScenarioCommand {
                                 scheduledTaskCompletes, noCallbackAfterExit, all, or
                                 dataSaved:CALLBACK[,CALLBACK...] (the callbacks that save);
                                 NAME:anyExit also counts exits the app cannot prevent
-          --seeds N             random walks from N seeds (100 unless only --depth is given)
+          --seeds N             random walks from N seeds, 1 or more (100 unless only
+                                --depth is given)
           --first-seed S        the first seed (1)
           --sequences N         sequences per seed, stopping at the first failure (1000)
           --length N            events per sequence (20)
-          --depth D             also search every sequence up to D events, pruning seen states
+          --depth D             also search every sequence up to D events, pruning seen
+                                states; from depth 2, its size and time are estimated
+                                first, and a search estimated past --time-limit is
+                                refused (exit 2) with the depth that fits
           --weight EVENT=N      how often random walks pick EVENT (repeatable): an event's
                                 name (open, home, reboot, wait, advance, ...) or its whole
                                 description ("wait 600 s"); 0 leaves it out
+          --time-limit SECONDS  stop after SECONDS on the wall clock and report what was
+                                found (300 by default, for a CI job; 0 for no limit)
+          --force               search even when the estimate passes --time-limit
+                                (the search still stops at the limit)
           --out PATH            write the first counterexample's scenario file to PATH
                                 (its relative Info.plist paths are rewritten to resolve
-                                from PATH's folder, so 'bgbudget run PATH' works there)
+                                from PATH's folder, so 'bgbudget run PATH' works there);
+                                PATH is checked before the search, and if writing fails
+                                at the end the counterexample is printed instead
 
         """
 
@@ -48,7 +58,7 @@ extension ScenarioCommand {
         """
 
     /// The help of one command: what `bgbudget COMMAND --help` and `bgbudget help COMMAND` print.
-    /// - Parameter command: `run`, `validate` or `explore`; anything else gives the whole ``help``.
+    /// - Parameter command: `run`, `validate`, `explore` or `check`; anything else gives the whole ``help``.
     package static func help(for command: String) -> String {
         switch command {
         case "run":
@@ -96,7 +106,9 @@ extension ScenarioCommand {
 
             USAGE
               bgbudget explore FILE [--invariant NAME]... [--seeds N] [--first-seed S]
-                               [--sequences N] [--length N] [--depth D] [--out PATH]
+                               [--sequences N] [--length N] [--depth D]
+                               [--weight EVENT=N]... [--time-limit SECONDS] [--force]
+                               [--out PATH]
 
             The scenario's events are the setup every sequence starts from.
 
@@ -105,10 +117,41 @@ extension ScenarioCommand {
             """ + exploreOptions + """
               -h, --help            print this help
 
+            Options other than --invariant and --weight may be given once. On a terminal,
+            a progress line on standard error shows the sequences tried, the rate, the
+            failures so far and the time left. Ctrl-C stops the search and prints what it
+            found; a second Ctrl-C quits at once.
+
+            EXIT STATUS
+              0  no invariant broke (also when the time limit stopped the search)
+              1  an invariant broke (each failure is printed, shrunk), or the scenario is
+                 invalid or unreadable; when --out cannot be written at the end the
+                 counterexample is printed instead
+              2  the command line is wrong, --out cannot be written (checked first), or
+                 the exhaustive search is estimated past the time limit
+              130  interrupted by Ctrl-C before any invariant broke
+
+            """ + formatPointer
+        case "check":
+            return """
+            bgbudget check: run a scenario file's events with invariants and give the verdict
+            'bgbudget explore' gave: re-checks a saved counterexample.
+
+            USAGE
+              bgbudget check FILE [--invariant NAME]...
+
+            Give the --invariant options the exploration had (all built-in ones by default).
+            Prints 'NAME broke in the file's own events, before any explored event: …' and
+            'bgbudget: 1 invariant broke: NAME', as explore does for a file that starts
+            broken, or 'no invariant broke'.
+
+            OPTIONS
+              --invariant NAME      check NAME (repeatable); the names of explore
+              -h, --help            print this help
+
             EXIT STATUS
               0  no invariant broke
-              1  an invariant broke (each failure is printed, shrunk), the scenario is
-                 invalid or unreadable, or --out could not be written
+              1  an invariant broke, or the scenario is invalid or unreadable
               2  the command line is wrong
 
             """ + formatPointer
@@ -126,7 +169,10 @@ extension ScenarioCommand {
         USAGE
           bgbudget run FILE [--format log|jsonl|svg] [--out PATH] [--from TIME] [--to TIME]
           bgbudget validate FILE
-          bgbudget explore FILE [--invariant NAME]... [--seeds N] [--depth D]
+          bgbudget explore FILE [--invariant NAME]... [--seeds N] [--first-seed S]
+                           [--sequences N] [--length N] [--depth D] [--weight EVENT=N]...
+                           [--time-limit SECONDS] [--force] [--out PATH]
+          bgbudget check FILE [--invariant NAME]...
           bgbudget COMMAND --help, bgbudget help COMMAND
           bgbudget --help
 
@@ -135,6 +181,8 @@ extension ScenarioCommand {
           validate   Check the scenario without running it.
           explore    Drive the scenario's apps through many sequences of events, report
                      every invariant that breaks, shrunk to a minimal scenario file.
+          check      Run a scenario file (a saved counterexample) with invariants and
+                     give explore's verdict.
 
         OPTIONS (run)
 
@@ -148,8 +196,10 @@ extension ScenarioCommand {
           0  success
           1  the scenario is invalid or unreadable, an event was refused when it ran
              (no trace is printed), or the output could not be written
-             (explore) an invariant broke
-          2  the command line is wrong
+             (explore, check) an invariant broke
+          2  the command line is wrong, or (explore) --out cannot be written or the
+             search is estimated past its time limit
+          130  (explore) interrupted by Ctrl-C before any invariant broke
 
         SCENARIO FILES
           JSON: {"description", "policy", "device", "apps", "events", "end"}; see the

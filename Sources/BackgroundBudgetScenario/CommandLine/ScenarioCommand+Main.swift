@@ -21,17 +21,26 @@ extension ScenarioCommand {
     /// the process; and standard input, output or
     /// error that are closed are held open on `/dev/null` while the tool runs, so no file it opens
     /// takes their place, and are then reported as closed if there is anything to print to them.
+    /// During `explore`, Ctrl-C (`SIGINT`) stops the search and prints what it found so far; a second
+    /// Ctrl-C quits at once with status 130. The signal is received by a Dispatch signal source, not by
+    /// a signal handler, so nothing runs in a signal's context.
     /// - Parameter arguments: The arguments after the program name.
-    /// - Returns: The status to exit with: 0, 1 or 2, as ``ExitStatus``.
+    /// - Returns: The status to exit with: 0, 1, 2 or 130, as ``ExitStatus``.
     package static func main(_ arguments: [String]) -> Int32 {
         signal(SIGPIPE, SIG_IGN)
         // Likewise a write past the file-size limit (`ulimit -f`) fails with EFBIG instead of killing.
         signal(SIGXFSZ, SIG_IGN)
         let closed = holdClosedStandardDescriptors()
-        // The progress line of `explore` goes to standard error, only when standard output is a terminal.
+        // The progress line of `explore` goes to standard error, only when standard error is a terminal.
         var progress: (@Sendable (String) -> Void)?
-        if isatty(1) == 1 { progress = { (line: String) in _ = OutputFile.writeAll(line, to: 2) } }
-        let outcome = run(arguments, progress: progress)
+        if isatty(2) == 1 { progress = { (line: String) in _ = OutputFile.writeAll(line, to: 2) } }
+        let outcome: Outcome
+        if arguments.first == "explore" {
+            let interruption = Interruption()
+            outcome = withExtendedLifetime(interruption) { run(arguments, progress: progress, interrupted: interruption.flag) }
+        } else {
+            outcome = run(arguments, progress: progress)
+        }
         return deliver(outcome, standardOutput: closed.contains(1) ? nil : 1, standardError: closed.contains(2) ? nil : 2).rawValue
     }
 

@@ -10,6 +10,8 @@ import Foundation
 /// ```text
 /// bgbudget run FILE [--format log|jsonl|svg] [--out PATH] [--from TIME] [--to TIME]
 /// bgbudget validate FILE
+/// bgbudget explore FILE [--invariant NAME]... [--seeds N] [--depth D] [--time-limit SECONDS] [--out PATH] …
+/// bgbudget check FILE [--invariant NAME]...
 /// bgbudget --help
 /// ```
 ///
@@ -25,8 +27,11 @@ package enum ScenarioCommand {
         /// The scenario is invalid or cannot be read, its run was refused at an event, or the output
         /// cannot be written. The message on standard error says where.
         case failure = 1
-        /// The command line is wrong (unknown command or option, missing file). Nothing was read.
+        /// The command line is wrong (unknown command or option, missing file), or asks for what cannot
+        /// be done (an `--out` that cannot be written, a search past the time limit). Nothing was run.
         case usage = 2
+        /// `explore` was interrupted (Ctrl-C) before it found anything; what it tried is printed.
+        case interrupted = 130
     }
 
     /// What the tool prints and how it exits.
@@ -43,18 +48,25 @@ package enum ScenarioCommand {
         static func usage(_ message: String) -> Outcome {
             Outcome(status: .usage, standardOutput: "", standardError: "bgbudget: \(message)\nTry 'bgbudget --help'.\n")
         }
+        /// A command line that is well formed but asks for what cannot be done: exit 2, without the hint.
+        static func refused(_ message: String) -> Outcome {
+            Outcome(status: .usage, standardOutput: "", standardError: "bgbudget: \(message)\n")
+        }
     }
 
     /// The commands, for messages.
-    static let commands = ["run", "validate", "explore", "help"]
+    static let commands = ["run", "validate", "explore", "check", "help"]
 
     /// Runs the tool.
     /// - Parameter arguments: The arguments after the program name.
     /// - Returns: What to print and the exit status. Errors never throw: they are in the outcome.
     /// - Parameter progress: Where `explore` writes its progress line as it goes (the executable passes
-    ///   a writer to standard error when standard output is a terminal); `nil` writes none.
-    package static func run(_ arguments: [String], progress: (@Sendable (String) -> Void)? = nil) -> Outcome {
-        guard let command = arguments.first else { return .usage("missing command; expected one of run, validate, explore, --help") }
+    ///   a writer to standard error when standard error is a terminal); `nil` writes none.
+    /// - Parameter interrupted: Asked by `explore` as it searches whether to stop now and report what it
+    ///   found (the executable answers `true` after a Ctrl-C); `nil` never stops it.
+    package static func run(_ arguments: [String], progress: (@Sendable (String) -> Void)? = nil,
+                            interrupted: (@Sendable () -> Bool)? = nil) -> Outcome {
+        guard let command = arguments.first else { return .usage("missing command; expected one of run, validate, explore, check, --help") }
         let rest = Array(arguments.dropFirst())
         switch command {
         case "--help", "-h":
@@ -63,7 +75,7 @@ package enum ScenarioCommand {
             // `bgbudget help explore` is `bgbudget explore --help`.
             guard let topic = rest.first else { return .success(help) }
             guard rest.count == 1, commands.contains(topic) else {
-                return .usage("'help' takes one command: run, validate, explore; got '\(clipped(rest.joined(separator: " ")))'")
+                return .usage("'help' takes one command: run, validate, explore, check; got '\(clipped(rest.joined(separator: " ")))'")
             }
             return .success(help(for: topic))
         case "run":
@@ -71,12 +83,14 @@ package enum ScenarioCommand {
         case "validate":
             return validateCommand(rest)
         case "explore":
-            return exploreCommand(rest, progress: progress)
+            return exploreCommand(rest, progress: progress, interrupted: interrupted)
+        case "check":
+            return checkCommand(rest)
         default:
-            if command.hasPrefix("-") { return .usage("unknown option '\(clipped(command))'; expected a command: run, validate, explore, --help") }
+            if command.hasPrefix("-") { return .usage("unknown option '\(clipped(command))'; expected a command: run, validate, explore, check, --help") }
             let close = command.count > 64 ? nil : commands.min { editDistance(command, $0) < editDistance(command, $1) }
             let hint = close.map { editDistance(command, $0) <= 2 ? " (did you mean '\($0)'?)" : "" } ?? ""
-            return .usage("unknown command '\(clipped(command))'\(hint); expected one of run, validate, explore, --help")
+            return .usage("unknown command '\(clipped(command))'\(hint); expected one of run, validate, explore, check, --help")
         }
     }
 
