@@ -213,6 +213,34 @@ import Musl
         #expect(found.standardError == "bgbudget: 1 invariant broke: dataSaved\n")
     }
 
+    /// Whether process `pid` catches `SIGINT` now (Linux: `SigCgt` in `/proc/PID/status`), which it
+    /// does once its Dispatch signal source is in place.
+    private static func catchesSIGINT(_ pid: pid_t) -> Bool {
+        guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
+              let line = status.split(separator: "\n").first(where: { $0.hasPrefix("SigCgt:") }),
+              let mask = UInt64(line.dropFirst("SigCgt:".count).trimmingCharacters(in: .whitespaces), radix: 16) else { return false }
+        return mask & (1 << (UInt64(SIGINT) - 1)) != 0
+    }
+
+    @Test(.enabled(if: FileManager.default.fileExists(atPath: "/proc/self/status"), "reads /proc (Linux)"))
+    func ctrlCStopsTheRealExecutableWithWhatItFound() throws {
+        let path = try #require(ProductProcess.executable("bgbudget"))
+        // A search that never ends by itself: no time limit, a fixed app, a hundred million seeds.
+        let child = try ChildProcess(executable: path, arguments: ["explore", Self.draftLoss, "--invariant", Self.fixed,
+                                                                   "--seeds", "100000000", "--time-limit", "0"])
+        var waited = 0
+        while !Self.catchesSIGINT(child.pid), waited < 2_000 {
+            usleep(5_000)
+            waited += 1
+        }
+        try #require(Self.catchesSIGINT(child.pid), "the Dispatch signal source was never installed")
+        child.send(signal: SIGINT)
+        #expect(child.waitForExit() == 130)
+        let lines = child.remainingLines()
+        #expect(lines.contains("interrupted (Ctrl-C): the search did not finish; what it found so far follows"), "\(lines)")
+        #expect(lines.contains { $0.hasPrefix("distinct shrunk failures: 0, time: ") })
+    }
+
     @Test func theProgressLineSaysTriedRateFailuresAndTimeLeft() {
         let lines = TestLog<String>()
         _ = ScenarioCommand.run(["explore", Self.draftLoss, "--invariant", Self.broken, "--seeds", "2", "--depth", "2"],
@@ -225,6 +253,16 @@ import Musl
         #expect(entries.last == "\r\u{1B}[K")
         // Without a writer (standard error is not a terminal) nothing is written, and the output is the same.
         #expect(ScenarioCommand.run(["explore", Self.draftLoss, "--invariant", Self.broken, "--seeds", "2"]).status == .failure)
+    }
+
+    @Test func theRealExecutableIsQuietWhenStandardErrorIsNotATerminal() throws {
+        try withDirectory { directory throws in
+            // Standard error goes to a file: no progress line, only the verdict.
+            let result = try ProductProcess.run("bgbudget", ["explore", Self.draftLoss, "--invariant", Self.broken, "--seeds", "2", "--depth", "2"],
+                                                in: directory)
+            #expect(result.status == 1)
+            #expect(result.standardError == "bgbudget: 1 invariant broke: dataSaved\n")
+        }
     }
 
     @Test func roughFiguresReadAsAPersonWritesThem() {
