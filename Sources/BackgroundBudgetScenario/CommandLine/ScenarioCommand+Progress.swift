@@ -74,6 +74,8 @@ extension ScenarioCommand {
             var tried = 0
             var failing = 0
             var lastWrite: ContinuousClock.Instant?
+            /// When the phase began: the exhaustive search's rate is over its own time.
+            var phaseStarted = ContinuousClock.now
         }
 
         private let started: ContinuousClock.Instant
@@ -96,6 +98,7 @@ extension ScenarioCommand {
                     $0.tried = 0
                     $0.failing = 0
                     $0.lastWrite = nil
+                    $0.phaseStarted = .now
                 }
                 tick()
             }
@@ -125,12 +128,13 @@ extension ScenarioCommand {
             let line: String? = state.withLock { current in
                 if let last = current.lastWrite, last.duration(to: now) < .milliseconds(250) { return nil }
                 current.lastWrite = now
-                return Self.line(current, elapsed: started.duration(to: now).seconds, limit: limit?.seconds)
+                return Self.line(current, elapsed: started.duration(to: now).seconds,
+                                 inPhase: current.phaseStarted.duration(to: now).seconds, limit: limit?.seconds)
             }
             if let line { write("\r" + line + "\u{1B}[K") }
         }
 
-        private static func line(_ state: State, elapsed: Double, limit: Double?) -> String {
+        private static func line(_ state: State, elapsed: Double, inPhase: Double, limit: Double?) -> String {
             func left(_ estimate: Double?) -> String {
                 var seconds = estimate
                 if let limit { seconds = min(seconds ?? .infinity, max(limit - elapsed, 0)) }
@@ -147,7 +151,7 @@ extension ScenarioCommand {
                 return "explore: seed \(seed)/\(seeds), \(tried) sequences, \(roughCount(rate))/s, "
                     + "\(failing) failing seed\(failing == 1 ? "" : "s")" + left(done > 0 ? elapsed * (1 - done) / done : nil)
             case .exhaustive(let depth, let estimate):
-                let rate = elapsed > 0 ? Double(state.tried) / elapsed : 0
+                let rate = inPhase > 0 ? Double(state.tried) / inPhase : 0
                 let remaining = estimate.flatMap { rate > 0 ? max($0 - Double(state.tried), 0) / rate : nil }
                 return "explore: exhaustive search to depth \(depth), \(state.tried)"
                     + (estimate.map { " of about \(roughCount($0))" } ?? "") + " sequences, \(roughCount(rate))/s, "
