@@ -12,4 +12,22 @@ extension Explorer {
         var fresh = session()
         return fresh.violation()
     }
+
+    /// The failure of a target whose own events already break an invariant, as ``randomWalks(seed:sequences:length:stopAtFirstFailure:progress:)``
+    /// and ``exhaustive(depth:progress:)`` report it without exploring: no explored event, and
+    /// ``ExplorerFailure/failingEvent`` -1; its scenario file is the target's own.
+    package func setupFailure() -> ExplorerFailure? {
+        guard let broken = setupViolation() else { return nil }
+        let description = "Found by the explorer: \(broken.name) breaks in the file's own events, before any explored event: \(broken.message)"
+        return ExplorerFailure(invariant: broken.name, message: broken.message, events: [], failingEvent: -1, foundLength: 0,
+                               scenarioFile: target.scenarioFile(for: [], description: description))
+    }
+
+    /// A report that explored nothing because the target's own events already break an invariant.
+    func setupBrokenReport(_ report: ExplorerReport, _ failure: ExplorerFailure) -> ExplorerReport {
+        var report = report
+        report.failures = [failure]
+        report.stoppedAt = "0 sequences: the file's own events already break \(failure.invariant)"
+        return report
+    }
 }

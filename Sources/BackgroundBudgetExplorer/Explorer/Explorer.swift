@@ -59,7 +59,8 @@ public struct Explorer: Sendable {
     /// Random walks: sequences of `length` events, each picked by weight from the menu with a
     /// generator seeded by `seed` (an event the lifecycle refuses is replaced by another pick, up to
     /// eight times). A sequence stops at its first broken invariant; each invariant's first failure is
-    /// shrunk (``shrink(_:invariant:)``).
+    /// shrunk (``shrink(_:invariant:)``). A target whose own events already break an invariant is not
+    /// explored: the report has that failure alone, with no event, and says it stopped.
     /// - Parameters:
     ///   - seed: The generator's seed.
     ///   - sequences: How many sequences to try.
@@ -70,6 +71,7 @@ public struct Explorer: Sendable {
     public func randomWalks(seed: UInt64, sequences: Int, length: Int = 20, stopAtFirstFailure: Bool = true,
                             progress: ((ExplorerReport) -> Void)? = nil) -> ExplorerReport {
         var report = ExplorerReport(strategy: "random walks (seed \(seed), up to \(sequences) sequences of \(length) events)")
+        if let broken = setupFailure() { return setupBrokenReport(report, broken) }
         var random = SplitMix64(seed: seed)
         var found: [(invariant: String, events: [ExplorerEvent])] = []
         let stop = StopWatch(limit: timeLimit, interruption: interruption)
@@ -104,7 +106,8 @@ public struct Explorer: Sendable {
     /// Bounded exhaustive search: every sequence of menu events up to `depth` long, breadth first,
     /// except that a sequence reaching a state already seen (by the fingerprint of the core's state,
     /// with instants relative to now, and of delegates that describe theirs) is not extended. A
-    /// sequence that breaks an invariant is not extended either. (An action that records nothing can
+    /// sequence that breaks an invariant is not extended either. A target whose own events already
+    /// break an invariant is not explored: the report has that failure alone, with no event. (An action that records nothing can
     /// still change the state: swiping away an app that is not running marks it killed by the user.)
     /// - Parameters:
     ///   - depth: The longest sequence.
@@ -112,6 +115,7 @@ public struct Explorer: Sendable {
     /// - Returns: The report, with ``ExplorerReport/statesSeen``.
     public func exhaustive(depth: Int, progress: ((ExplorerReport) -> Void)? = nil) -> ExplorerReport {
         var report = ExplorerReport(strategy: "exhaustive search (depth \(depth), \(menu.entries.count) events)")
+        if let broken = setupFailure() { return setupBrokenReport(report, broken) }
         var seen: Set<UInt64> = [session().fingerprint()]
         var frontier: [[ExplorerEvent]] = [[]]
         var found: [(invariant: String, events: [ExplorerEvent])] = []

@@ -9,7 +9,8 @@ public struct ExplorerFailure: Sendable, Hashable, CustomStringConvertible {
     /// The minimal sequence: dropping any one event, or shortening any wait to the next shorter
     /// one tried, no longer breaks ``invariant``.
     public var events: [ExplorerEvent]
-    /// The index in ``events`` of the event after which the invariant broke.
+    /// The index in ``events`` of the event after which the invariant broke; -1 when the target's own
+    /// events (the file's, before any explored event) broke it, and ``events`` is empty.
     public var failingEvent: Int
     /// How many events the sequence had when it was found.
     public var foundLength: Int
@@ -38,8 +39,12 @@ public struct ExplorerFailure: Sendable, Hashable, CustomStringConvertible {
         self.shrinkSteps = shrinkSteps
     }
 
-    /// `dataSaved broke at event 3 of 3 (purge com.example.notes): …`, then the numbered events.
+    /// `dataSaved broke at event 3 of 3 (purge com.example.notes): …`, then the numbered events; or
+    /// `dataSaved broke in the file's own events, before any explored event: …`.
     public var description: String {
+        if failingEvent < 0, events.isEmpty {
+            return "\(invariant) broke in the file's own events, before any explored event: \(message)"
+        }
         let event = events.indices.contains(failingEvent) ? " (\(events[failingEvent]))" : ""
         var lines = ["\(invariant) broke at event \(failingEvent + 1) of \(events.count)\(event), "
                      + "shrunk from \(foundLength) events: \(message)"]
@@ -68,7 +73,8 @@ public struct ExplorerReport: Sendable, Hashable, CustomStringConvertible {
     public var failures: [ExplorerFailure] = []
     /// The number of the sequence that first broke an invariant, from 1, if one did.
     public var firstFailureAt: Int?
-    /// Where the exploration stopped short, if its ``Explorer/timeLimit`` passed.
+    /// Where the exploration stopped short, if its ``Explorer/timeLimit`` passed, or why it explored
+    /// nothing (the target's own events already break an invariant).
     public var stoppedAt: String?
 
     /// Creates an empty report.

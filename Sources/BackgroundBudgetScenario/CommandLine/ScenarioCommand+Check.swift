@@ -49,7 +49,7 @@ extension ScenarioCommand {
         case .failure(let failed): return failed.outcome
         }
         let header = "check \(file): invariants: \(explorer.invariants.map(\.name).joined(separator: ", "))\n"
-        guard let broken = explorer.setupViolation() else { return .success(header + "no invariant broke\n") }
+        guard let broken = explorer.setupFailure() else { return .success(header + "no invariant broke\n") }
         return setupBroken(broken, header: header, explored: false)
     }
 }

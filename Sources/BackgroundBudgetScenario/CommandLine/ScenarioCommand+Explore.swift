@@ -61,7 +61,7 @@ extension ScenarioCommand {
         }
         let header = "explore \(file): \(explorer.target.appIDs.count) app(s), \(explorer.menu.entries.count) events to choose from, "
             + "invariants: \(explorer.invariants.map(\.name).joined(separator: ", "))"
-        if let broken = explorer.setupViolation() {
+        if let broken = explorer.setupFailure() {
             return setupBroken(broken, header: header + "\n", explored: true)
         }
         let started = ContinuousClock.now
@@ -176,10 +176,10 @@ extension ScenarioCommand {
 
     /// The report of a file whose own events already break an invariant, before anything is explored:
     /// the same words for `explore` and `check`, and the same exit status and message as a failure found.
-    static func setupBroken(_ broken: (name: String, message: String), header: String, explored: Bool) -> Outcome {
-        let output = header + "\(broken.name) broke in the file's own events, before any explored event: \(broken.message)\n"
+    static func setupBroken(_ broken: ExplorerFailure, header: String, explored: Bool) -> Outcome {
+        let output = header + broken.description + "\n"
             + (explored ? "nothing was explored: every sequence would start broken; 'bgbudget check FILE' re-checks the file alone\n" : "")
-        return Outcome(status: .failure, standardOutput: output, standardError: "bgbudget: 1 invariant broke: \(broken.name)\n")
+        return Outcome(status: .failure, standardOutput: output, standardError: "bgbudget: 1 invariant broke: \(broken.invariant)\n")
     }
 
     /// Reads a scenario file and makes its explorer, with the command line's invariants and weights.
