@@ -7,6 +7,7 @@ import FuzzSupport
 @testable import BackgroundBudgetScenario
 #else
 import BackgroundBudget
+import BackgroundBudgetExplorer
 import BackgroundBudgetScenario
 #endif
 
