@@ -15,17 +15,4 @@ long c_budget_clock_swap_timer_slack(unsigned long nanoseconds);
 /// The calling thread's timer slack in nanoseconds, or -1 on platforms without timer slack.
 long c_budget_clock_timer_slack(void);
 
-/// Asks the processor to start loading the cache line at `address` for writing, ahead of its use.
-///
-/// A hint only: it changes no value and never faults, even for an address that is not mapped.
-/// Swift has no prefetch of its own; ``DeadlineHeap`` uses it to fetch the slot of a run entry a
-/// few pops before that entry is popped. Elsewhere than clang and GCC it does nothing.
-static inline void c_budget_clock_prefetch(const void *address) {
-#if defined(__GNUC__) || defined(__clang__)
-    __builtin_prefetch(address, 1, 3);
-#else
-    (void)address;
-#endif
-}
-
 #endif
