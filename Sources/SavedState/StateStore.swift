@@ -208,7 +208,7 @@ public final class StateStore<Value: Codable & Sendable>: Sendable {
                 try DurableFileIO.rename(currentPath, to: previousPath)
             } catch let error {
                 // ENOENT: someone removed the current file meanwhile; there is nothing to keep.
-                if case .io(_, ENOENT) = error.problem.base {} else {
+                if case .io(_, ENOENT) = error.problem {} else {
                     DurableFileIO.removeIfPresent(temporaryPath)
                     throw error
                 }
