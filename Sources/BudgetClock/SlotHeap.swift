@@ -77,6 +77,15 @@ package struct SlotHeap: Sendable {
         return nodes[Int(positions[slot]) &- 1].deadline
     }
 
+    /// Where a slot's deadline stands among equal deadlines: its sequence number, higher for a
+    /// deadline set later; `nil` when the slot has none. Comparable between slots only while both
+    /// keep their deadlines.
+    /// - Complexity: O(1).
+    package func sequence(of slot: Int) -> UInt32? {
+        guard contains(slot) else { return nil }
+        return nodes[Int(positions[slot]) &- 1].sequence
+    }
+
     /// Sets a slot's deadline, adding the slot or moving it; it then counts as set last among equal
     /// deadlines.
     /// - Complexity: O(log n), amortised over the arrays' growth.

@@ -114,9 +114,18 @@ extension BudgetScheduler {
                 state.scopes[scope]!.shutdownAt = shutdownAt
                 woken = state.scopes[scope]!.shutdownWaiters.takeSatisfied(by: 1)
             }
+            // The deadlines are set again in the order they were last set (for most budgets, when
+            // they were requested), so that those that now fall due together (a tie in the heap goes
+            // to the deadline set first) stop oldest-first, whatever slots they sit in. Budgets with
+            // no deadline (unlimited, and no warning) come last, in slot order.
+            let slots = state.records.indices
+                .filter { state.records[$0].isLive && (scope == 0 || state.scope(of: $0) == scope) }
+                .map { (slot: $0, order: state.deadlines.sequence(of: $0).map(UInt64.init) ?? UInt64($0) + (1 << 32)) }
+                .sorted { $0.order < $1.order }
+                .map(\.slot)
             if scope == 0 { state.deadlines.removeAll() }      // every entry goes: drop the heap at once
             var rearmed = 0
-            for slot in state.records.indices where state.records[slot].isLive && (scope == 0 || state.scope(of: slot) == scope) {
+            for slot in slots {
                 if state.records[slot].stopAt > shutdownAt {
                     state.records[slot].stopAt = shutdownAt
                     state.records[slot].stopsForShutdown = true
