@@ -76,7 +76,10 @@ extension BudgetScheduler {
     /// that instant and report ``BudgetStopReason/shutdown``; earlier ones stay. Later requests are
     /// still granted, warned at once and stopped no later than that instant; extensions cannot pass it.
     /// Calling it again can only bring the instant earlier. Budgets with an
-    /// `Duration.unlimited` allowance are warned and stopped like the others.
+    /// `Duration.unlimited` allowance are warned and stopped like the others. The budgets are warned,
+    /// and those that stop at that instant stopped, oldest first: in the order their deadlines were
+    /// last set (when they were requested, unless extended or warned since), whatever slots they hold;
+    /// budgets that had no deadline (unlimited, without a warning handler) come after them.
     ///
     /// This shutdown is final, for the whole scheduler (a process that is going away). To shut down
     /// one part and start it again, use a ``BudgetScope``.
@@ -90,7 +93,7 @@ extension BudgetScheduler {
     /// ```
     /// - Parameter grace: How long the jobs have to wrap up; negative counts as zero.
     /// - Returns: How many live budgets were re-armed.
-    /// - Complexity: O(n) in the number of live budgets.
+    /// - Complexity: O(n log n) in the number of live budgets, plus one pass over the budget slots.
     @discardableResult
     public func shutdown(grace: Duration) -> Int {
         shutDown(grace: grace, scope: 0)
