@@ -1,3 +1,5 @@
+import CBudgetClockShims
+
 /// A min-queue of payloads ordered by deadline, first-in first-out among equal deadlines, with
 /// O(log n) cancellation through small value handles.
 ///
@@ -132,6 +134,10 @@ package struct DeadlineHeap<Payload> {
     ///   the earliest deadline is after `limit`.
     /// - Complexity: O(log n).
     package mutating func popFirst(ifDueBy limit: Int64) -> (deadline: Int64, payload: Payload)? {
+        if _slowPath(heap.runCount > 0), let ahead = heap.slotInRun(ahead: SlotHeap.prefetchDistance), ahead < slots.count {
+            // A pop from the sorted run touches a slot far from the last one: fetch a later one meanwhile.
+            slots.withUnsafeBufferPointer { c_budget_clock_prefetch($0.baseAddress! + ahead) }
+        }
         guard let (deadline, slot) = heap.popFirst(ifDueBy: limit) else { return nil }
         return (deadline, takePayload(slot))
     }
@@ -139,7 +145,7 @@ package struct DeadlineHeap<Payload> {
     /// Removes every entry; handles issued so far all become stale.
     /// - Complexity: O(n).
     package mutating func removeAll() {
-        for node in heap.nodes { _ = takePayload(Int(node.slot)) }
+        for slot in heap.slotsWithDeadline { _ = takePayload(slot) }
         heap.removeAll()
     }
 

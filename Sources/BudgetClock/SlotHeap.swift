@@ -22,9 +22,20 @@
 /// or removing a slot's deadline O(log n) with no search. 20 bytes per slot with a deadline, plus the
 /// arrays' spare capacity; the position array grows to the highest slot used and never shrinks.
 ///
-/// The sequence is 32 bits. When it would wrap, the nodes are renumbered in their order first (a
-/// sorted array is also a valid heap), so order among equal deadlines holds however many deadlines
-/// were ever set.
+/// ## Bulks
+/// Deadlines set into an empty heap are appended unsorted until the next pop or move, which sorts
+/// them once (by radix on the deadline from 256 on, else the standard library's sort) into a *run*,
+/// an array read from a cursor; ``peekDeadline`` meanwhile reports the smallest seen. Later deadlines
+/// go into the heap, and a pop takes the earlier of the run's cursor and the heap's root. A bulk of
+/// scheduling then costs one sort instead of a sift per deadline. Removing a bulk entry that is not
+/// the earliest, or a run entry, leaves a tombstone (the sort drops it, the cursor skips it): O(1);
+/// removing the bulk's earliest sorts it first. An emptied run frees its array. The run's pops
+/// prefetch the position 16 entries ahead. The *Performance* article has what this carries (the
+/// bulk target).
+///
+/// The sequence is 32 bits. When it would wrap, the nodes and the run's entries are renumbered in their
+/// order into the heap first (a sorted array is also a valid heap), so order among equal deadlines holds
+/// however many deadlines were ever set.
 package struct SlotHeap: Sendable {
     /// One heap node.
     package struct Node: Sendable {
@@ -36,10 +47,29 @@ package struct SlotHeap: Sendable {
         package var slot: UInt32
     }
 
-    /// Heap-ordered nodes: the children of `i` are `4i+1 ... 4i+4`.
-    package private(set) var nodes: [Node] = []
-    /// Per slot: its node's index plus one; zero when the slot has no deadline.
-    private var positions: [UInt32] = []
+    /// Heap-ordered nodes: the children of `i` are `4i+1 ... 4i+4`; while ``bulkIsPending``, the
+    /// bulk, unsorted.
+    var nodes: [Node] = []
+    /// Per slot: its node's index plus one, or ``runFlag`` plus its run index; zero when the slot
+    /// has no deadline.
+    var positions: [UInt32] = []
+    /// A bulk sorted by deadline then sequence, live from ``runHead`` on except for tombstones
+    /// (slot ``tombstone``); empty once it holds no live entry.
+    var run: [Node] = []
+    /// The run's earliest live entry while ``runCount`` is above zero.
+    var runHead = 0
+    /// The run's live entries.
+    package internal(set) var runCount = 0
+    /// Whether `nodes` holds a bulk set into an empty heap, not sorted yet.
+    package internal(set) var bulkIsPending = false
+    /// While ``bulkIsPending``: the bulk's earliest deadline.
+    var bulkMinimum: Int64 = .max
+    /// While ``bulkIsPending``: how many of its nodes were removed (tombstones, dropped by the sort).
+    var bulkRemoved = 0
+    /// Marks a position as a run index.
+    static var runFlag: UInt32 { 1 << 31 }
+    /// The slot of a removed run entry.
+    static var tombstone: UInt32 { .max }
     /// The sequence the next deadline set gets (settable so that a test can start it near wrapping).
     package var nextSequence: UInt32 = 0
 
@@ -48,20 +78,25 @@ package struct SlotHeap: Sendable {
 
     /// The number of slots with a deadline.
     /// - Complexity: O(1).
-    package var count: Int { nodes.count }
+    package var count: Int { nodes.count &- bulkRemoved &+ runCount }
 
     /// Whether no slot has a deadline.
     /// - Complexity: O(1).
-    package var isEmpty: Bool { nodes.isEmpty }
+    package var isEmpty: Bool { count == 0 }
 
     /// The earliest deadline, or `nil` when no slot has one.
     /// - Complexity: O(1).
-    package var peekDeadline: Int64? { nodes.first?.deadline }
+    package var peekDeadline: Int64? {
+        if bulkIsPending { return bulkMinimum }
+        guard runCount > 0 else { return nodes.first?.deadline }
+        let runFirst = run[runHead].deadline
+        return nodes.first.map { Swift.min($0.deadline, runFirst) } ?? runFirst
+    }
 
     /// Bytes held by the two arrays, counting spare capacity.
     /// - Complexity: O(1).
     package var allocatedByteCount: Int {
-        nodes.capacity * MemoryLayout<Node>.stride + positions.capacity * MemoryLayout<UInt32>.stride
+        (nodes.capacity &+ run.capacity) * MemoryLayout<Node>.stride + positions.capacity * MemoryLayout<UInt32>.stride
     }
 
     /// Whether a slot has a deadline.
@@ -73,8 +108,7 @@ package struct SlotHeap: Sendable {
     /// A slot's deadline, or `nil` when it has none.
     /// - Complexity: O(1).
     package func deadline(of slot: Int) -> Int64? {
-        guard contains(slot) else { return nil }
-        return nodes[Int(positions[slot]) &- 1].deadline
+        node(of: slot)?.deadline
     }
 
     /// Where a slot's deadline stands among equal deadlines: its sequence number, higher for a
@@ -82,18 +116,41 @@ package struct SlotHeap: Sendable {
     /// keep their deadlines.
     /// - Complexity: O(1).
     package func sequence(of slot: Int) -> UInt32? {
-        guard contains(slot) else { return nil }
-        return nodes[Int(positions[slot]) &- 1].sequence
+        node(of: slot)?.sequence
+    }
+
+    /// The slots that have a deadline, in no particular order.
+    /// - Complexity: O(n).
+    package var slotsWithDeadline: [Int] {
+        nodes.lazy.filter { $0.slot != Self.tombstone }.map { Int($0.slot) } + run[runHead...].lazy.filter { $0.slot != Self.tombstone }.map { Int($0.slot) }
     }
 
     /// Sets a slot's deadline, adding the slot or moving it; it then counts as set last among equal
     /// deadlines.
     /// - Complexity: O(log n), amortised over the arrays' growth.
     package mutating func set(_ slot: Int, to deadline: Int64) {
-        precondition(slot >= 0 && slot < Int(UInt32.max), "SlotHeap: slot out of range")
-        if slot >= positions.count { positions.append(contentsOf: repeatElement(0, count: slot &+ 1 &- positions.count)) }
+        precondition(slot >= 0 && slot < Int(Self.runFlag) &- 1, "SlotHeap: slot out of range")
+        if slot == positions.count { positions.append(0) } else if slot > positions.count {
+            positions.append(contentsOf: repeatElement(0, count: slot &+ 1 &- positions.count))
+        }
         let node = Node(deadline: deadline, sequence: takeSequence(), slot: UInt32(truncatingIfNeeded: slot))
-        let position = Int(positions[slot])
+        var position = Int(positions[slot])
+        if _slowPath(bulkIsPending || (position == 0 && nodes.isEmpty && runCount == 0)) {
+            if position == 0 {
+                // Into an empty heap, or onto its pending bulk: append unsorted.
+                if !bulkIsPending { bulkIsPending = true; bulkMinimum = deadline }
+                nodes.append(node)
+                positions[slot] = UInt32(truncatingIfNeeded: nodes.count)
+                bulkMinimum = Swift.min(bulkMinimum, deadline)
+                return
+            }
+            sortIntoRun()
+            position = Int(positions[slot])
+        }
+        if position >= Int(Self.runFlag) {
+            removeFromRun(at: position &- Int(Self.runFlag))
+            position = 0
+        }
         if position == 0 {
             nodes.append(node)
             siftUp(node, from: nodes.count &- 1)
@@ -110,7 +167,19 @@ package struct SlotHeap: Sendable {
     @discardableResult
     package mutating func remove(_ slot: Int) -> Bool {
         guard contains(slot) else { return false }
-        removeNode(at: Int(positions[slot]) &- 1)
+        if bulkIsPending {
+            let index = Int(positions[slot]) &- 1
+            guard nodes[index].deadline <= bulkMinimum else {
+                // Not the earliest: a tombstone the sort drops, so the bulk's minimum still holds.
+                nodes[index].slot = Self.tombstone
+                positions[slot] = 0
+                bulkRemoved &+= 1
+                return true
+            }
+            sortIntoRun()
+        }
+        let position = Int(positions[slot])
+        if position >= Int(Self.runFlag) { removeFromRun(at: position &- Int(Self.runFlag)) } else { removeNode(at: position &- 1) }
         return true
     }
 
@@ -118,6 +187,7 @@ package struct SlotHeap: Sendable {
     /// `limit`.
     /// - Complexity: O(log n).
     package mutating func popFirst(ifDueBy limit: Int64) -> (deadline: Int64, slot: Int)? {
+        if _slowPath(runCount > 0 || bulkIsPending) { return popFirstWithRun(ifDueBy: limit) }
         guard let first = nodes.first, first.deadline <= limit else { return nil }
         removeNode(at: 0)
         return (first.deadline, Int(first.slot))
@@ -126,32 +196,63 @@ package struct SlotHeap: Sendable {
     /// Removes every deadline.
     /// - Complexity: O(n).
     package mutating func removeAll() {
-        for node in nodes { positions[Int(node.slot)] = 0 }
+        for slot in slotsWithDeadline { positions[slot] = 0 }
         nodes.removeAll(keepingCapacity: true)
+        run = []
+        runHead = 0
+        runCount = 0
+        bulkIsPending = false
+        bulkRemoved = 0
     }
 
     /// Traps if the structure is inconsistent: a node that precedes its parent, a slot that does not
     /// record its node's place, or a slot that records a place but has no node. For tests; O(n).
     package func checkInvariants() {
-        for (index, node) in nodes.enumerated() {
+        for (index, node) in nodes.enumerated() where !bulkIsPending || node.slot != Self.tombstone {
             precondition(Int(node.slot) < positions.count && Int(positions[Int(node.slot)]) == index + 1,
                          "slot \(node.slot) does not record its node at \(index)")
-            precondition(index == 0 || !Self.precedes(node, nodes[(index - 1) / 4]), "node \(index) precedes its parent")
+            precondition(bulkIsPending || index == 0 || !Self.precedes(node, nodes[(index - 1) / 4]), "node \(index) precedes its parent")
         }
-        precondition(positions.filter { $0 != 0 }.count == nodes.count, "a slot records a node it does not have")
+        if bulkIsPending {
+            let live = nodes.filter { $0.slot != Self.tombstone }
+            precondition(runCount == 0 && !live.isEmpty && bulkMinimum == live.map(\.deadline).min()
+                         && nodes.count - live.count == bulkRemoved, "a pending bulk out of step")
+        } else {
+            precondition(bulkRemoved == 0, "tombstones outside a pending bulk")
+        }
+        var live = 0
+        var previous: Node?
+        for index in run.indices.dropFirst(runHead) where run[index].slot != Self.tombstone {
+            let node = run[index]
+            precondition(live > 0 || index == runHead, "the run's cursor is on a tombstone")
+            precondition(Int(positions[Int(node.slot)]) == Int(Self.runFlag) + index, "slot \(node.slot) does not record its run entry at \(index)")
+            precondition(previous.map { Self.precedes($0, node) } ?? true, "run entry \(index) is out of order")
+            previous = node
+            live += 1
+        }
+        precondition(live == runCount && (runCount > 0 || run.isEmpty), "the run's count is out of step")
+        precondition(positions.filter { $0 != 0 }.count == count, "a slot records a node it does not have")
     }
 
     // MARK: - Internals
 
+    /// A slot's node, in the heap or the run.
+    @inline(__always)
+    private func node(of slot: Int) -> Node? {
+        guard contains(slot) else { return nil }
+        let position = Int(positions[slot])
+        return position >= Int(Self.runFlag) ? run[position &- Int(Self.runFlag)] : nodes[position &- 1]
+    }
+
     /// Whether `a` comes before `b`: earlier deadline, then set earlier.
     @inline(__always)
-    private static func precedes(_ a: Node, _ b: Node) -> Bool {
+    static func precedes(_ a: Node, _ b: Node) -> Bool {
         a.deadline != b.deadline ? a.deadline < b.deadline : a.sequence < b.sequence
     }
 
     /// Takes the node at `index` out and clears its slot's position.
     @inline(__always)
-    private mutating func removeNode(at index: Int) {
+    mutating func removeNode(at index: Int) {
         positions[Int(nodes[index].slot)] = 0
         let last = nodes.removeLast()
         guard index < nodes.count else { return }
@@ -166,8 +267,15 @@ package struct SlotHeap: Sendable {
         return nextSequence
     }
 
-    /// Numbers the nodes from zero in their order (sorted, which is also a valid heap).
+    /// Numbers the nodes and the run's entries from zero in their order, all into the heap (sorted,
+    /// which is also a valid heap).
     private mutating func renumber() {
+        nodes = nodes.filter { $0.slot != Self.tombstone } + run[runHead...].filter { $0.slot != Self.tombstone }
+        bulkRemoved = 0
+        run = []
+        runHead = 0
+        runCount = 0
+        bulkIsPending = false
         nodes.sort(by: Self.precedes)
         for index in nodes.indices {
             nodes[index].sequence = UInt32(index)
