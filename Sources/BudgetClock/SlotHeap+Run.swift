@@ -10,13 +10,12 @@ extension SlotHeap {
             guard bulkMinimum <= limit else { return nil }
             sortIntoRun()
         }
-        let head = run[runHead]
-        guard nodes.isEmpty || Self.precedes(head, nodes[0]) else {
-            guard nodes[0].deadline <= limit else { return nil }
-            let first = nodes[0]
+        guard runCount > 0, nodes.isEmpty || Self.precedes(run[runHead], nodes[0]) else {
+            guard let first = nodes.first, first.deadline <= limit else { return nil }
             removeNode(at: 0)
             return (first.deadline, Int(first.slot))
         }
+        let head = run[runHead]
         guard head.deadline <= limit else { return nil }
         // The run is in deadline order, its slots in the order they were set: each pop writes a
         // position far from the last one. Fetch the one a few pops ahead meanwhile.
@@ -39,25 +38,31 @@ extension SlotHeap {
         return index < run.count ? Int(run[index].slot) : nil
     }
 
-    /// Sorts the pending bulk into the run (which is empty), leaving the heap empty: by comparison
-    /// below 256 entries, else by a radix sort on the deadline (O(n) per 8-bit digit that varies).
+    /// Below this many entries a pending bulk is sorted into the heap itself, not into a run.
+    static var runThreshold: Int { 256 }
+
+    /// Sorts the pending bulk: below ``runThreshold`` entries by comparison into the heap itself (a
+    /// sorted array is a valid heap), so a small bulk allocates nothing; else by a radix sort on the
+    /// deadline (O(n) per 8-bit digit that varies) into the run (which is empty), leaving the heap
+    /// empty.
     mutating func sortIntoRun() {
         bulkIsPending = false
         if bulkRemoved > 0 {
             nodes.removeAll { $0.slot == Self.tombstone }
             bulkRemoved = 0
         }
-        swap(&run, &nodes)
-        if run.count < 256 {
-            run.sort(by: Self.precedes)
-        } else {
-            let count = run.count
-            var scratch = [Node](unsafeUninitializedCapacity: count) { _, initialized in initialized = count }
-            let sortedIntoScratch = run.withUnsafeMutableBufferPointer { run in
-                scratch.withUnsafeMutableBufferPointer { scratch in Self.radixSort(run, using: scratch) }
-            }
-            if sortedIntoScratch { swap(&run, &scratch) }
+        if nodes.count < Self.runThreshold {
+            nodes.sort(by: Self.precedes)
+            for index in nodes.indices { positions[Int(nodes[index].slot)] = UInt32(truncatingIfNeeded: index &+ 1) }
+            return
         }
+        swap(&run, &nodes)
+        let count = run.count
+        var scratch = [Node](unsafeUninitializedCapacity: count) { _, initialized in initialized = count }
+        let sortedIntoScratch = run.withUnsafeMutableBufferPointer { run in
+            scratch.withUnsafeMutableBufferPointer { scratch in Self.radixSort(run, using: scratch) }
+        }
+        if sortedIntoScratch { swap(&run, &scratch) }
         runHead = 0
         runCount = run.count
         run.withUnsafeBufferPointer { run in

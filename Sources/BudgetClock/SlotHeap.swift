@@ -24,8 +24,8 @@
 ///
 /// ## Bulks
 /// Deadlines set into an empty heap are appended unsorted until the next pop or move, which sorts
-/// them once (by radix on the deadline from 256 on, else the standard library's sort) into a *run*,
-/// an array read from a cursor; ``peekDeadline`` meanwhile reports the smallest seen. Later deadlines
+/// them once: from 256 on by a radix sort on the deadline into a *run*, an array read from a cursor
+/// (fewer are sorted into the heap itself, a sorted array being a valid heap); ``peekDeadline`` meanwhile reports the smallest seen. Later deadlines
 /// go into the heap, and a pop takes the earlier of the run's cursor and the heap's root. A bulk of
 /// scheduling then costs one sort instead of a sift per deadline. Removing a bulk entry that is not
 /// the earliest, or a run entry, leaves a tombstone (the sort drops it, the cursor skips it): O(1);

@@ -75,7 +75,7 @@ import TestSupport
         #expect(early == nil, "nothing due before the earliest")
         let first = heap.popFirst(ifDueBy: 0)
         #expect(first?.deadline == 0 && first?.slot == (bulk % 10 == 0 ? 0 : bulk % 10))
-        #expect(!heap.bulkIsPending && heap.runCount == bulk - 1)
+        #expect(!heap.bulkIsPending && heap.runCount == (bulk < 256 ? 0 : bulk - 1), "a small bulk is sorted into the heap")
         for slot in bulk..<(bulk + 20) { heap.set(slot, to: Int64(slot % 10 * 10)) }   // into the heap
         heap.checkInvariants()
         var popped: [(deadline: Int64, slot: Int)] = []
@@ -99,9 +99,9 @@ import TestSupport
         heap.checkInvariants()
         let removedFirst = heap.remove(0)
         #expect(removedFirst, "the earliest: sorts the bulk first")
-        #expect(!heap.bulkIsPending && heap.runCount == bulk - 2 && heap.peekDeadline == 1_001)
+        #expect(!heap.bulkIsPending && heap.runCount == (bulk < 256 ? 0 : bulk - 2) && heap.peekDeadline == 1_001)
         heap.set(5, to: 1_003)                    // moved out of the run, after slot 3's deadline
-        #expect(heap.runCount == bulk - 3 && heap.deadline(of: 5) == 1_003)
+        #expect(heap.runCount == (bulk < 256 ? 0 : bulk - 3) && heap.deadline(of: 5) == 1_003)
         heap.checkInvariants()
         let four = (0..<4).compactMap { _ in heap.popFirst(ifDueBy: .max)?.slot }
         #expect(four == [1, 2, 3, 5], "moved: after the run's entry at the same deadline")
