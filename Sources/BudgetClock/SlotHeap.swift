@@ -168,6 +168,13 @@ package struct SlotHeap: Sendable {
     package mutating func remove(_ slot: Int) -> Bool {
         guard contains(slot) else { return false }
         if bulkIsPending {
+            if nodes.count == 1 {
+                // The bulk's only entry (a tombstone needs a live earliest beside it): empty again.
+                positions[slot] = 0
+                nodes.removeAll(keepingCapacity: true)
+                bulkIsPending = false
+                return true
+            }
             let index = Int(positions[slot]) &- 1
             guard nodes[index].deadline <= bulkMinimum else {
                 // Not the earliest: a tombstone the sort drops, so the bulk's minimum still holds.

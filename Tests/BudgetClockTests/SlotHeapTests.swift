@@ -114,6 +114,12 @@ import TestSupport
         heap.set(8, to: 3)
         #expect(heap.bulkIsPending, "an emptied heap takes a new bulk")
         #expect(drain(&heap) == [8, 7])
+        heap.set(3, to: 4)                         // a bulk of one, removed: empty again
+        let removedOnly = heap.remove(3)
+        #expect(removedOnly && heap.isEmpty && !heap.bulkIsPending && heap.peekDeadline == nil)
+        heap.checkInvariants()
+        heap.set(2, to: 6)
+        #expect(heap.bulkIsPending && heap.peekDeadline == 6 && drain(&heap) == [2])
     }
 
     /// Random bulks (small and past the radix threshold, with many ties), sets, moves, removals and
