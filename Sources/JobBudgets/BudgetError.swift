@@ -5,121 +5,46 @@ import BudgetClock
 public struct BudgetError: Error, Sendable, Hashable, CustomStringConvertible {
     /// What was wrong.
     ///
-    /// The problems grow as the model does, so this is a struct with a static member (or, for a problem
-    /// with values, a static function) per problem rather than an enum: a new one is not a breaking
-    /// change. Compare with `==`, match in a `switch` that has a `default`, and read a problem's values
-    /// through the property of its name:
+    /// More problems may come as the model grows, so outside this package a `switch` over the cases
+    /// needs an `@unknown default`. A case with values carries them as associated values:
     ///
     /// ```swift
     /// switch error.problem {
     /// case .notLive: print("the budget is over")
-    /// default:
-    ///     if let value = error.problem.allowanceNegative { print("negative allowance: \(value)") }
+    /// case .allowanceNegative(let value): print("negative allowance: \(value)")
+    /// default: print(error)
     /// }
     /// ```
-    public struct Problem: Sendable, Hashable, CustomStringConvertible {
-        /// The problems the model knows, with their values, for the package's own exhaustive switches.
-        package enum Base: Sendable, Hashable {
-            case allowanceNegative(Duration)
-            case warningLeadNegative(Duration)
-            case graceNegative(Duration)
-            case parentNotLive(Budget)
-            case maximumAllowanceBelowAllowance(Duration, allowance: Duration)
-            case notLive
-            case extensionNotPositive(Duration)
-            case extensionBeyondCeiling(Duration, ceiling: BudgetInstant)
-            case extensionBeyondParent(Duration, parent: Budget)
-            case extensionBeyondShutdown(Duration, deadline: BudgetInstant)
-            case scopeEnded
-        }
-
-        /// The problem, for the package's own exhaustive switches.
-        package let base: Base
-
-        package init(_ base: Base) { self.base = base }
-
-        /// The problem's name and values, as Swift prints an enum case (the error's own description is a sentence).
-        public var description: String { "\(base)" }
-
+    ///
+    /// `String(describing:)` gives the case's name and values, as Swift prints an enum case (the
+    /// error's own description is a sentence).
+    #if hasAttribute(nonexhaustive)
+    @nonexhaustive
+    #endif
+    public enum Problem: Sendable, Hashable {
         /// The allowance is negative. (Zero is granted: it expires at once.)
-        public static func allowanceNegative(_ value: Duration) -> Problem { Problem(.allowanceNegative(value)) }
-        /// What a ``allowanceNegative(_:)`` problem carries; `nil` for any other problem.
-        public var allowanceNegative: Duration? {
-            if case .allowanceNegative(let v0) = base { v0 } else { nil }
-        }
-
+        case allowanceNegative(Duration)
         /// The warning lead is negative. (One longer than the allowance is granted: it warns at once.)
-        public static func warningLeadNegative(_ value: Duration) -> Problem { Problem(.warningLeadNegative(value)) }
-        /// What a ``warningLeadNegative(_:)`` problem carries; `nil` for any other problem.
-        public var warningLeadNegative: Duration? {
-            if case .warningLeadNegative(let v0) = base { v0 } else { nil }
-        }
-
+        case warningLeadNegative(Duration)
         /// The grace period is negative.
-        public static func graceNegative(_ value: Duration) -> Problem { Problem(.graceNegative(value)) }
-        /// What a ``graceNegative(_:)`` problem carries; `nil` for any other problem.
-        public var graceNegative: Duration? {
-            if case .graceNegative(let v0) = base { v0 } else { nil }
-        }
-
+        case graceNegative(Duration)
         /// The parent budget has ended or stopped, or belongs to another scheduler.
-        public static func parentNotLive(_ value: Budget) -> Problem { Problem(.parentNotLive(value)) }
-        /// What a ``parentNotLive(_:)`` problem carries; `nil` for any other problem.
-        public var parentNotLive: Budget? {
-            if case .parentNotLive(let v0) = base { v0 } else { nil }
-        }
-
+        case parentNotLive(Budget)
         /// The maximum allowance (the request's or the scheduler's) is below the allowance.
-        public static func maximumAllowanceBelowAllowance(_ value: Duration, allowance: Duration) -> Problem {
-            Problem(.maximumAllowanceBelowAllowance(value, allowance: allowance))
-        }
-        /// What a ``maximumAllowanceBelowAllowance(_:allowance:)`` problem carries; `nil` for any other problem.
-        public var maximumAllowanceBelowAllowance: (Duration, allowance: Duration)? {
-            if case .maximumAllowanceBelowAllowance(let v0, let v1) = base { (v0, allowance: v1) } else { nil }
-        }
-
+        case maximumAllowanceBelowAllowance(Duration, allowance: Duration)
         /// The budget to extend has ended or stopped, or belongs to another scheduler.
-        public static let notLive = Problem(.notLive)
-
+        case notLive
         /// The extension is zero or negative.
-        public static func extensionNotPositive(_ value: Duration) -> Problem {
-            Problem(.extensionNotPositive(value))
-        }
-        /// What a ``extensionNotPositive(_:)`` problem carries; `nil` for any other problem.
-        public var extensionNotPositive: Duration? {
-            if case .extensionNotPositive(let v0) = base { v0 } else { nil }
-        }
-
+        case extensionNotPositive(Duration)
         /// The extension would move the hard stop past the budget's ceiling (its maximum allowance).
-        public static func extensionBeyondCeiling(_ value: Duration, ceiling: BudgetInstant) -> Problem {
-            Problem(.extensionBeyondCeiling(value, ceiling: ceiling))
-        }
-        /// What a ``extensionBeyondCeiling(_:ceiling:)`` problem carries; `nil` for any other problem.
-        public var extensionBeyondCeiling: (Duration, ceiling: BudgetInstant)? {
-            if case .extensionBeyondCeiling(let v0, let v1) = base { (v0, ceiling: v1) } else { nil }
-        }
-
+        case extensionBeyondCeiling(Duration, ceiling: BudgetInstant)
         /// The extension would move the hard stop past its parent's.
-        public static func extensionBeyondParent(_ value: Duration, parent: Budget) -> Problem {
-            Problem(.extensionBeyondParent(value, parent: parent))
-        }
-        /// What a ``extensionBeyondParent(_:parent:)`` problem carries; `nil` for any other problem.
-        public var extensionBeyondParent: (Duration, parent: Budget)? {
-            if case .extensionBeyondParent(let v0, let v1) = base { (v0, parent: v1) } else { nil }
-        }
-
+        case extensionBeyondParent(Duration, parent: Budget)
         /// The extension would move the hard stop past the one ``BudgetScheduler/shutdown(grace:)`` (or
         /// the budget's ``BudgetScope/shutdown(grace:)``) set.
-        public static func extensionBeyondShutdown(_ value: Duration, deadline: BudgetInstant) -> Problem {
-            Problem(.extensionBeyondShutdown(value, deadline: deadline))
-        }
-        /// What a ``extensionBeyondShutdown(_:deadline:)`` problem carries; `nil` for any other problem.
-        public var extensionBeyondShutdown: (Duration, deadline: BudgetInstant)? {
-            if case .extensionBeyondShutdown(let v0, let v1) = base { (v0, deadline: v1) } else { nil }
-        }
-
+        case extensionBeyondShutdown(Duration, deadline: BudgetInstant)
         /// The ``BudgetScope`` asked for the budget no longer exists.
-        public static let scopeEnded = Problem(.scopeEnded)
+        case scopeEnded
     }
 
     /// The name given to the request.
@@ -135,7 +60,7 @@ public struct BudgetError: Error, Sendable, Hashable, CustomStringConvertible {
 
     /// A sentence naming the parameter and the value.
     public var description: String {
-        let what: String = switch problem.base {
+        let what: String = switch problem {
         case .allowanceNegative(let allowance): "allowance must not be negative (got \(allowance))"
         case .warningLeadNegative(let lead): "warningLead must not be negative (got \(lead))"
         case .graceNegative(let grace): "grace must not be negative (got \(grace))"

@@ -17,8 +17,7 @@ extension BudgetScheduler {
         let released = state.withLock { state -> ReleasedHandlers in
             state.timer = nil
             state.timerAt = nil
-            state.deadlines.flush()
-            while let slot = state.deadlines.popFirst(ifDueBy: now) {
+            while let (_, slot) = state.deadlines.popFirst(ifDueBy: now) {
                 let warnAt = state.warnAt(of: slot), stopAt = state.records[slot].stopAt
                 if warnAt <= now {
                     queueWarning(of: slot, in: &state, into: &warnings)
@@ -182,7 +181,6 @@ extension BudgetScheduler {
         if let armed = state.timerAt, armed <= earliest { return }
         if let timer = state.timer { clock.cancel(timer) }
         state.timerAt = earliest
-        state.deadlines.floor = earliest                // later deadlines wait unsorted until the timer fires
         state.timer = clock.schedule(at: BudgetInstant(nanoseconds: earliest), state.fireWork!)
     }
 }

@@ -77,7 +77,10 @@ extension BudgetScheduler {
     /// that instant and report ``BudgetStopReason/shutdown``; earlier ones stay. Later requests are
     /// still granted, warned at once and stopped no later than that instant; extensions cannot pass it.
     /// Calling it again can only bring the instant earlier. Budgets with an
-    /// `Duration.unlimited` allowance are warned and stopped like the others.
+    /// `Duration.unlimited` allowance are warned and stopped like the others. The budgets are warned,
+    /// and those that stop at that instant stopped, oldest first: in the order their deadlines were
+    /// last set (when they were requested, unless extended or warned since), whatever slots they hold;
+    /// budgets that had no deadline (unlimited, without a warning handler) come after them.
     ///
     /// This shutdown is final, for the whole scheduler (a process that is going away). To shut down
     /// one part and start it again, use a ``BudgetScope``.
@@ -91,7 +94,7 @@ extension BudgetScheduler {
     /// ```
     /// - Parameter grace: How long the jobs have to wrap up; negative counts as zero.
     /// - Returns: How many live budgets were re-armed.
-    /// - Complexity: O(n) in the number of live budgets.
+    /// - Complexity: O(n log n) in the number of live budgets, plus one pass over the budget slots.
     @discardableResult
     public func shutdown(grace: Duration) -> Int {
         shutDown(grace: grace, scope: 0)
@@ -115,9 +118,18 @@ extension BudgetScheduler {
                 state.scopes[scope]!.shutdownAt = shutdownAt
                 woken = state.scopes[scope]!.shutdownWaiters.takeSatisfied(by: 1)
             }
+            // The deadlines are set again in the order they were last set (for most budgets, when
+            // they were requested), so that those that now fall due together (a tie in the heap goes
+            // to the deadline set first) stop oldest-first, whatever slots they sit in. Budgets with
+            // no deadline (unlimited, and no warning) come last, in slot order.
+            let slots = state.records.indices
+                .filter { state.records[$0].isLive && (scope == 0 || state.scope(of: $0) == scope) }
+                .map { (slot: $0, order: state.deadlines.sequence(of: $0).map(UInt64.init) ?? UInt64($0) + (1 << 32)) }
+                .sorted { $0.order < $1.order }
+                .map(\.slot)
             if scope == 0 { state.deadlines.removeAll() }      // every entry goes: drop the heap at once
             var rearmed = 0
-            for slot in state.records.indices where state.records[slot].isLive && (scope == 0 || state.scope(of: slot) == scope) {
+            for slot in slots {
                 if state.records[slot].stopAt > shutdownAt {
                     state.records[slot].stopAt = shutdownAt
                     state.records[slot].stopsForShutdown = true

@@ -87,7 +87,8 @@ extension BudgetScheduler {
         var records: [Record] = []
         var freeHead: UInt32 = 0
         var liveCount = 0
-        var deadlines = BudgetDeadlines()
+        /// Each live budget's next deadline (its warning or its hard stop), keyed by slot.
+        var deadlines = SlotHeap()
         /// The extras of the budgets that have any, indexed by their records' `extras` minus one.
         var extras: [Extras] = []
         /// The warning handler of each entry of `extras`, at the same index.

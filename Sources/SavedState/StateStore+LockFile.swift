@@ -75,7 +75,7 @@ extension StateStore {
             do {
                 return try StateFileLock.acquire(lockPath, timeout: max(.zero, deadline - .now))
             } catch let error {
-                switch error.problem.base {
+                switch error.problem {
                 case .lockTimeout:
                     throw StateStoreError(.lockTimeout(waited: lockTimeout), path: error.path)
                 case .notARegularFile where attempts < 3:

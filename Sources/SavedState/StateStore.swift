@@ -216,7 +216,7 @@ public final class StateStore<Value: Codable & Sendable>: Sendable {
                 try keepCurrentAsPrevious()
             } catch let error {
                 // ENOENT: someone removed the current file meanwhile; there is nothing to keep.
-                if case .io(_, ENOENT) = error.problem.base {} else {
+                if case .io(_, ENOENT) = error.problem {} else {
                     DurableFileIO.removeIfPresent(temporaryPath)
                     throw error
                 }

@@ -29,182 +29,65 @@ import Musl
 public struct StateStoreError: Error, Sendable, Hashable, CustomStringConvertible {
     /// What exactly was wrong.
     ///
-    /// The problems grow as the model does, so this is a struct with a static member (or, for a problem
-    /// with values, a static function) per problem rather than an enum: a new one is not a breaking
-    /// change. Compare with `==`, match in a `switch` that has a `default`, and read a problem's values
-    /// through the property of its name:
+    /// More problems may come as the model grows, so outside this package a `switch` over the cases
+    /// needs an `@unknown default`. A case with values carries them as associated values:
     ///
     /// ```swift
     /// switch error.problem {
     /// case .missing: print("nothing saved yet")
-    /// default:
-    ///     if let value = error.problem.io { print("failed: \(value)") }
+    /// case .io(let operation, let errno): print("\(operation) failed: errno \(errno)")
+    /// default: print(error)
     /// }
     /// ```
-    public struct Problem: Sendable, Hashable, CustomStringConvertible {
-        /// The problems the model knows, with their values, for the package's own exhaustive switches.
-        package enum Base: Sendable, Hashable {
-            case badMagic(found: [UInt8])
-            case unsupportedVersion(found: UInt32, supported: UInt32)
-            case truncated(expectedBytes: UInt64, foundBytes: UInt64)
-            case lengthMismatch(expectedBytes: UInt64, foundBytes: UInt64)
-            case headerChecksumMismatch(stored: UInt32, computed: UInt32)
-            case checksumMismatch(stored: UInt32, computed: UInt32)
-            case decodingFailed(codingPath: String, reason: String)
-            case encodingFailed(codingPath: String, reason: String)
-            case io(operation: String, errno: Int32)
-            case missing
-            case invalidName(String)
-            case noGoodCopy([StateStoreIssue])
-            case notARegularFile(FileKind)
-            case tooLarge(bytes: UInt64, limit: UInt64)
-            case lockTimeout(waited: Duration)
-            case invalidSetting(String)
-        }
-
-        /// The problem, for the package's own exhaustive switches.
-        package let base: Base
-
-        package init(_ base: Base) { self.base = base }
-
-        /// The problem's name and values, as Swift prints an enum case (the error's own description is a sentence).
-        public var description: String { "\(base)" }
-
+    ///
+    /// `String(describing:)` gives the case's name and values, as Swift prints an enum case (the
+    /// error's own description is a sentence).
+    #if hasAttribute(nonexhaustive)
+    @nonexhaustive
+    #endif
+    public enum Problem: Sendable, Hashable {
         /// The file does not start with the state file signature; `found` holds its first bytes (at
         /// most eight).
-        public static func badMagic(found: [UInt8]) -> Problem { Problem(.badMagic(found: found)) }
-        /// What a ``badMagic(found:)`` problem carries; `nil` for any other problem.
-        public var badMagic: [UInt8]? {
-            if case .badMagic(let v0) = base { v0 } else { nil }
-        }
-
+        case badMagic(found: [UInt8])
         /// The file was written in a format version this library does not read.
-        public static func unsupportedVersion(found: UInt32, supported: UInt32) -> Problem {
-            Problem(.unsupportedVersion(found: found, supported: supported))
-        }
-        /// What an ``unsupportedVersion(found:supported:)`` problem carries; `nil` for any other problem.
-        public var unsupportedVersion: (found: UInt32, supported: UInt32)? {
-            if case .unsupportedVersion(let v0, let v1) = base { (found: v0, supported: v1) } else { nil }
-        }
-
+        case unsupportedVersion(found: UInt32, supported: UInt32)
         /// The file ends early: a write that never finished, or a file cut short.
-        public static func truncated(expectedBytes: UInt64, foundBytes: UInt64) -> Problem {
-            Problem(.truncated(expectedBytes: expectedBytes, foundBytes: foundBytes))
-        }
-        /// What a ``truncated(expectedBytes:foundBytes:)`` problem carries; `nil` for any other problem.
-        public var truncated: (expectedBytes: UInt64, foundBytes: UInt64)? {
-            if case .truncated(let v0, let v1) = base { (expectedBytes: v0, foundBytes: v1) } else { nil }
-        }
-
+        case truncated(expectedBytes: UInt64, foundBytes: UInt64)
         /// The file is longer than its header says.
-        public static func lengthMismatch(expectedBytes: UInt64, foundBytes: UInt64) -> Problem {
-            Problem(.lengthMismatch(expectedBytes: expectedBytes, foundBytes: foundBytes))
-        }
-        /// What a ``lengthMismatch(expectedBytes:foundBytes:)`` problem carries; `nil` for any other problem.
-        public var lengthMismatch: (expectedBytes: UInt64, foundBytes: UInt64)? {
-            if case .lengthMismatch(let v0, let v1) = base { (expectedBytes: v0, foundBytes: v1) } else { nil }
-        }
-
+        case lengthMismatch(expectedBytes: UInt64, foundBytes: UInt64)
         /// The header's own checksum does not match its bytes: the header is damaged.
-        public static func headerChecksumMismatch(stored: UInt32, computed: UInt32) -> Problem {
-            Problem(.headerChecksumMismatch(stored: stored, computed: computed))
-        }
-        /// What a ``headerChecksumMismatch(stored:computed:)`` problem carries; `nil` for any other problem.
-        public var headerChecksumMismatch: (stored: UInt32, computed: UInt32)? {
-            if case .headerChecksumMismatch(let v0, let v1) = base { (stored: v0, computed: v1) } else { nil }
-        }
-
+        case headerChecksumMismatch(stored: UInt32, computed: UInt32)
         /// The payload's checksum does not match the one in the header: the payload is damaged.
-        public static func checksumMismatch(stored: UInt32, computed: UInt32) -> Problem {
-            Problem(.checksumMismatch(stored: stored, computed: computed))
-        }
-        /// What a ``checksumMismatch(stored:computed:)`` problem carries; `nil` for any other problem.
-        public var checksumMismatch: (stored: UInt32, computed: UInt32)? {
-            if case .checksumMismatch(let v0, let v1) = base { (stored: v0, computed: v1) } else { nil }
-        }
-
+        case checksumMismatch(stored: UInt32, computed: UInt32)
         /// The payload is intact but does not decode as the store's value type; `codingPath` is a
         /// JSONPath such as `$.items[2].title` (`$` is the whole value).
-        public static func decodingFailed(codingPath: String, reason: String) -> Problem {
-            Problem(.decodingFailed(codingPath: codingPath, reason: reason))
-        }
-        /// What a ``decodingFailed(codingPath:reason:)`` problem carries; `nil` for any other problem.
-        public var decodingFailed: (codingPath: String, reason: String)? {
-            if case .decodingFailed(let v0, let v1) = base { (codingPath: v0, reason: v1) } else { nil }
-        }
-
+        case decodingFailed(codingPath: String, reason: String)
         /// The value could not be encoded as JSON (a non-finite `Double`, an `encode(to:)` that throws).
-        public static func encodingFailed(codingPath: String, reason: String) -> Problem {
-            Problem(.encodingFailed(codingPath: codingPath, reason: reason))
-        }
-        /// What an ``encodingFailed(codingPath:reason:)`` problem carries; `nil` for any other problem.
-        public var encodingFailed: (codingPath: String, reason: String)? {
-            if case .encodingFailed(let v0, let v1) = base { (codingPath: v0, reason: v1) } else { nil }
-        }
-
+        case encodingFailed(codingPath: String, reason: String)
         /// A system call failed; `operation` names it (`open`, `write`, `fsync`, `rename`, …) and
         /// `errno` is its error number.
-        public static func io(operation: String, errno: Int32) -> Problem {
-            Problem(.io(operation: operation, errno: errno))
-        }
-        /// What an ``io(operation:errno:)`` problem carries; `nil` for any other problem.
-        public var io: (operation: String, errno: Int32)? {
-            if case .io(let v0, let v1) = base { (operation: v0, errno: v1) } else { nil }
-        }
-
+        case io(operation: String, errno: Int32)
         /// The file does not exist although an older copy does: a save was interrupted after it had
         /// kept the previous copy and before it installed the new one.
-        public static let missing = Problem(.missing)
-
+        case missing
         /// The store's name cannot be used as a file name; the string says why.
-        public static func invalidName(_ value: String) -> Problem { Problem(.invalidName(value)) }
-        /// What an ``invalidName(_:)`` problem carries; `nil` for any other problem.
-        public var invalidName: String? {
-            if case .invalidName(let v0) = base { v0 } else { nil }
-        }
-
+        case invalidName(String)
         /// No saved copy could be used; each issue says what was wrong with one file and where that
         /// file is now.
-        public static func noGoodCopy(_ value: [StateStoreIssue]) -> Problem { Problem(.noGoodCopy(value)) }
-        /// What a ``noGoodCopy(_:)`` problem carries; `nil` for any other problem.
-        public var noGoodCopy: [StateStoreIssue]? {
-            if case .noGoodCopy(let v0) = base { v0 } else { nil }
-        }
-
+        case noGoodCopy([StateStoreIssue])
         /// Something other than a regular file is at one of the store's names: a folder, a named
         /// pipe, a symbolic link, a device or a socket. The store never reads, follows or writes
         /// through it; it sets it aside.
-        public static func notARegularFile(_ value: FileKind) -> Problem { Problem(.notARegularFile(value)) }
-        /// What a ``notARegularFile(_:)`` problem carries; `nil` for any other problem.
-        public var notARegularFile: FileKind? {
-            if case .notARegularFile(let v0) = base { v0 } else { nil }
-        }
-
+        case notARegularFile(FileKind)
         /// The file (or, for a save, the framed value) is larger than the store's
         /// ``StateStore/maximumFileSize``; for a file, the size its header declares.
-        public static func tooLarge(bytes: UInt64, limit: UInt64) -> Problem {
-            Problem(.tooLarge(bytes: bytes, limit: limit))
-        }
-        /// What a ``tooLarge(bytes:limit:)`` problem carries; `nil` for any other problem.
-        public var tooLarge: (bytes: UInt64, limit: UInt64)? {
-            if case .tooLarge(let v0, let v1) = base { (bytes: v0, limit: v1) } else { nil }
-        }
-
+        case tooLarge(bytes: UInt64, limit: UInt64)
         /// Another writer held the store's lock file for longer than the store's
         /// ``StateStore/lockTimeout``; nothing was changed.
-        public static func lockTimeout(waited: Duration) -> Problem { Problem(.lockTimeout(waited: waited)) }
-        /// What a ``lockTimeout(waited:)`` problem carries; `nil` for any other problem.
-        public var lockTimeout: Duration? {
-            if case .lockTimeout(let v0) = base { v0 } else { nil }
-        }
-
+        case lockTimeout(waited: Duration)
         /// A setting passed to ``StateStore/init(directory:name:maximumFileSize:lockTimeout:)`` is out
         /// of range; the string says which and why.
-        public static func invalidSetting(_ value: String) -> Problem { Problem(.invalidSetting(value)) }
-        /// What an ``invalidSetting(_:)`` problem carries; `nil` for any other problem.
-        public var invalidSetting: String? {
-            if case .invalidSetting(let v0) = base { v0 } else { nil }
-        }
+        case invalidSetting(String)
     }
 
     /// What kind of thing other than a regular file was found at one of a store's names.
@@ -245,7 +128,7 @@ public struct StateStoreError: Error, Sendable, Hashable, CustomStringConvertibl
     /// Whether the error means the file is damaged, so it is set aside rather than read again: a
     /// framing, checksum or decoding problem, as opposed to a failed system call.
     public var isDamage: Bool {
-        switch problem.base {
+        switch problem {
         case .badMagic, .unsupportedVersion, .truncated, .lengthMismatch, .headerChecksumMismatch,
              .checksumMismatch, .decodingFailed, .notARegularFile, .tooLarge:
             return true
@@ -256,7 +139,7 @@ public struct StateStoreError: Error, Sendable, Hashable, CustomStringConvertibl
 
     /// What was wrong, without the path: `checksum mismatch: …`.
     public var message: String {
-        switch problem.base {
+        switch problem {
         case .badMagic(let found):
             let bytes = found.isEmpty ? "nothing" : byteList(found)
             return "not a state file: it starts with \(bytes), not the signature \(byteList(StateFrame.magic))"

@@ -90,18 +90,15 @@ import TestSupport
         #expect(heap.remove(reused) == "after")
     }
 
-    @Test func storesFortyEightBytesPerClosureEntry() {
+    @Test func storesFortyFourBytesPerClosureEntry() {
         typealias Heap = DeadlineHeap<@Sendable () -> Void>
-        let perEntry = MemoryLayout<Heap.Node>.stride + MemoryLayout<Int32>.stride + MemoryLayout<UInt32>.stride
-            + MemoryLayout<UInt64>.stride + MemoryLayout<(@Sendable () -> Void)?>.stride
-        #expect(perEntry == 48)
+        let perEntry = MemoryLayout<SlotHeap.Node>.stride + MemoryLayout<UInt32>.stride + MemoryLayout<Heap.Slot>.stride
+        #expect(perEntry == 44)
         #expect(MemoryLayout<Heap.Handle>.size == 8)
     }
 
-    @Test func equalDeadlinesStayFirstInFirstOutThroughTheSortedRun() {
-        // Expected: a bulk of inserts into an empty heap stays unordered (peek still right) until
-        // the first pop sorts it into the run; ties then pop in insertion order, earlier and later
-        // around them.
+    @Test func equalDeadlinesStayFirstInFirstOutAmongEarlierAndLaterOnes() {
+        // Expected: ties pop in insertion order, with earlier and later deadlines around them.
         let expected = (0..<30).map { "tie\($0)" }
         var heap = DeadlineHeap<String>()
         for (index, name) in expected.enumerated() {
@@ -109,7 +106,7 @@ import TestSupport
             heap.insert(deadline: Int64(100 + index), payload: "late\(index)")
             heap.insert(deadline: Int64(29 - index), payload: "early\(29 - index)")
         }
-        #expect(!heap.isOrdered && heap.peekDeadline == 0)
+        #expect(heap.peekDeadline == 0)
         heap.checkInvariants()
         let popped = drain(&heap)
         #expect(popped.filter { $0.hasPrefix("tie") } == expected)
@@ -117,77 +114,27 @@ import TestSupport
         #expect(popped.suffix(30) == ArraySlice((0..<30).map { "late\($0)" }))
     }
 
-    @Test func insertsAfterTheFirstPopAreSiftedAndTheHeapEmptiedLoadsAgain() {
+    @Test func aSlotFreedByAPopIsReusedAndItsOldHandleIsStale() {
+        // Expected: the slot popped last is reused first; the old handle neither removes nor reads
+        // the new entry.
         var heap = DeadlineHeap<String>()
-        for deadline in [5, 3, 9] as [Int64] { heap.insert(deadline: deadline, payload: "\(deadline)") }
-        #expect(heap.popFirst(ifDueBy: 3)?.payload == "3")
-        #expect(heap.isOrdered)
-        heap.insert(deadline: 1, payload: "1")
-        #expect(heap.isOrdered && heap.peekDeadline == 1)
-        heap.checkInvariants()
-        #expect(drain(&heap) == ["1", "5", "9"])
-        heap.insert(deadline: 4, payload: "4")
-        #expect(!heap.isOrdered && heap.peekDeadline == 4)
-    }
-
-    @Test func aBulkIsSortedIntoARunThatMergesWithTheHeapAndSkipsItsTombstones() {
-        // Expected: removing a bulk entry that is not the earliest takes it out before any sort
-        // (still unordered); the first pop sorts the rest into the run; later inserts go into the
-        // heap and pop between run entries, a tie going to the earlier insert (the run's); removed
-        // run entries, at the cursor or behind it, are skipped; a drained run is emptied.
-        var heap = DeadlineHeap<String>()
-        var handles: [Int64: DeadlineHeap<String>.Handle] = [:]
-        for deadline in [50, 10, 40, 20, 30, 60] as [Int64] { handles[deadline] = heap.insert(deadline: deadline, payload: "r\(deadline)") }
-        #expect(heap.remove(handles[60]!) == "r60")
-        #expect(!heap.isOrdered && heap.count == 5 && heap.peekDeadline == 10)
-        heap.checkInvariants()
-        #expect(heap.popFirst(ifDueBy: 10)?.payload == "r10")
-        #expect(heap.isOrdered && heap.run.count == 5 && heap.runCount == 4 && heap.nodes.isEmpty)
-        heap.insert(deadline: 30, payload: "h30")
-        heap.insert(deadline: 25, payload: "h25")
-        #expect(heap.remove(handles[20]!) == "r20", "at the cursor")
-        #expect(heap.remove(handles[40]!) == "r40", "past the cursor")
-        #expect(heap.deadline(of: handles[50]!) == 50 && heap.deadline(of: handles[40]!) == nil)
-        #expect(heap.peekDeadline == 25 && heap.count == 4)
-        heap.checkInvariants()
-        #expect(drain(&heap) == ["h25", "r30", "h30", "r50"])
-        #expect(heap.run.isEmpty && heap.runCount == 0 && heap.isEmpty)
-        heap.insert(deadline: 5, payload: "again")
-        #expect(!heap.isOrdered, "an emptied heap takes a bulk again")
-        heap.checkInvariants()
-    }
-
-    @Test func aRunLongerThanThePrefetchDistancePopsInOrderPastItsTombstones() {
-        // Expected: 100 bulk entries inserted in reverse deadline order (so slots and run order
-        // disagree, as they do for random deadlines), every third removed after the sort, so
-        // tombstones lie at and past the slot a pop fetches ahead: the other 66 pop in order, and the
-        // slot freed by the last pop is reused by the next insert, its old handle stale.
-        var heap = DeadlineHeap<String>()
-        let handles = (0..<100).reversed().map { heap.insert(deadline: Int64($0), payload: "e\($0)") }.reversed() as [DeadlineHeap<String>.Handle]
-        #expect(heap.popFirst(ifDueBy: 0)?.payload == "e0")
-        #expect(heap.run.count == 100 && 100 > DeadlineHeap<String>.prefetchDistance)
-        for index in stride(from: 3, to: 100, by: 3) { #expect(heap.remove(handles[index]) == "e\(index)") }
-        heap.checkInvariants()
-        let kept = (1..<100).filter { $0 % 3 != 0 }
-        #expect(drain(&heap, by: 50) == kept.filter { $0 <= 50 }.map { "e\($0)" })
-        heap.checkInvariants()
+        let handles = (0..<20).map { heap.insert(deadline: Int64(20 - $0), payload: "e\(20 - $0)") }
+        #expect(heap.popFirst(ifDueBy: 1)?.payload == "e1")
         let reused = heap.insert(deadline: 200, payload: "late")
-        #expect(reused.slot == handles[50].slot, "the slot popped last is reused first")
-        #expect(heap.remove(handles[50]) == nil && heap.deadline(of: reused) == 200)
-        #expect(drain(&heap) == kept.filter { $0 > 50 }.map { "e\($0)" } + ["late"])
+        #expect(reused.slot == handles[19].slot, "the slot popped last is reused first")
+        #expect(heap.remove(handles[19]) == nil && heap.deadline(of: handles[19]) == nil && heap.deadline(of: reused) == 200)
         heap.checkInvariants()
+        #expect(drain(&heap) == (2...20).map { "e\($0)" } + ["late"])
     }
 
-    /// A bulk of the radix sort's size, its deadlines a mix of many ties, nearby values and the two
-    /// ends of `Int64` (so the span between earliest and latest overflows `Int64`): it pops in
-    /// deadline order, ties in insertion order, also when removals before the first pop have moved
-    /// nodes out of insertion order.
+    /// Hundreds of entries, their deadlines a mix of many ties, nearby values and the two ends of
+    /// `Int64`: they pop in deadline order, ties in insertion order, also after removals.
     @Test(arguments: [false, true])
-    func aRadixSortedBulkPopsInDeadlineThenInsertionOrder(removingSome: Bool) {
+    func aLargeMixPopsInDeadlineThenInsertionOrder(removingSome: Bool) {
         var random = SplitMix64(seed: removingSome ? 11 : 12)
         var heap = DeadlineHeap<Int>()
         var entries: [(deadline: Int64, id: Int, handle: DeadlineHeap<Int>.Handle)] = []
-        let count = 3 * DeadlineHeap<Int>.radixThreshold
+        let count = 768
         for id in 0..<count {
             let deadline: Int64 = switch random.next(below: 4) {
             case 0: 1_000                                          // one big tie
@@ -199,16 +146,13 @@ import TestSupport
         }
         entries.append((.min, count, heap.insert(deadline: .min, payload: count)))
         if removingSome {
-            // Not the earliest (`.min`), so each swaps the last node into the removed one's place.
             var removed = Set<Int>()
             for _ in 0..<(count / 3) {
                 let id = Int(random.next(below: UInt64(count)))
                 if removed.insert(id).inserted { #expect(heap.remove(entries[id].handle) == id) }
             }
             entries.removeAll { removed.contains($0.id) }
-            #expect(!heap.bulkIsInInsertionOrder)
         }
-        #expect(!heap.isOrdered)
         let expected = entries.sorted { ($0.deadline, $0.id) < ($1.deadline, $1.id) }
         var popped: [(Int64, Int)] = []
         while let (deadline, id) = heap.popFirst(ifDueBy: .max) {
@@ -248,8 +192,8 @@ import TestSupport
     }
 
     /// Random inserts, removals (live and stale handles) and pops, checked against a list sorted by
-    /// `(deadline, sequence)` after every operation, with the invariants checked throughout. Draining
-    /// to empty now and then sends later inserts through a bulk heapify again.
+    /// `(deadline, sequence)` after every operation, with the invariants checked throughout, draining
+    /// to empty now and then.
     @Test(arguments: [1, 2, 3, 4, 5, 6, 7] as [UInt64])
     func randomOperationsMatchASortedReference(seed: UInt64) {
         var random = SplitMix64(seed: seed)
@@ -258,7 +202,6 @@ import TestSupport
         var reference: [(deadline: Int64, order: Int, id: Int)] = []
         var handles: [DeadlineHeap<Int>.Handle] = []
         var now: Int64 = 0
-        var sawUnordered = false, sawRun = false
         for step in 0..<LongRun.cases(4_000, quick: 1_500) {
             switch random.next(below: 10) {
             case 0..<5:
@@ -290,10 +233,7 @@ import TestSupport
             heap.checkInvariants()
             #expect(heap.count == reference.count)
             #expect(heap.peekDeadline == reference.first?.deadline)
-            sawUnordered = sawUnordered || (!heap.isOrdered && heap.count > 1)
-            sawRun = sawRun || (heap.runCount > 1 && !heap.nodes.isEmpty)
         }
-        #expect(sawUnordered && sawRun, "bulk loading and the run beside the heap are exercised")
         let rest = (0..<heap.count).compactMap { _ in heap.popFirst(ifDueBy: .max)?.payload }
         #expect(rest == reference.map(\.id))
         #expect(heap.isEmpty)

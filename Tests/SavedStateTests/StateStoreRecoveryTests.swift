@@ -105,7 +105,7 @@ import Musl
             try damage(store.fileURL) { $0 = StateFrame.encode(payload: Array(wrongShape.utf8)) }
             let loaded = try store.load()
             #expect(loaded.value == older)
-            guard case .decodingFailed(let codingPath, let reason)? = loaded.issues.first?.error.problem.base else {
+            guard case .decodingFailed(let codingPath, let reason)? = loaded.issues.first?.error.problem else {
                 Issue.record("expected a decoding failure, got \(loaded.issues)")
                 return
             }
@@ -121,7 +121,7 @@ import Musl
             try damage(store.fileURL) { $0[40] ^= 0xFF }
             try damage(store.previousFileURL) { $0.removeLast() }
             let error = try #require(throws: StateStoreError.self) { try store.load() }
-            guard case .noGoodCopy(let issues) = error.problem.base else {
+            guard case .noGoodCopy(let issues) = error.problem else {
                 Issue.record("expected noGoodCopy, got \(error)")
                 return
             }
@@ -182,7 +182,7 @@ import Musl
             let store = try StateStore<Note>(directory: folder, name: "note")
             let issues = try store.save(Note(title: "newest"))
             #expect(issues.map(\.keptAt) == [store.fileURL.path + ".corrupt-1"])
-            guard case .checksumMismatch? = issues.first?.error.problem.base else {
+            guard case .checksumMismatch? = issues.first?.error.problem else {
                 Issue.record("expected a checksum mismatch, got \(issues)")
                 return
             }
@@ -199,7 +199,7 @@ import Musl
             try damage(store.fileURL) { $0[30] ^= 0x20 }
             let issues = try store.save(Note(title: "newest"))
             #expect(issues.map(\.keptAt) == [store.fileURL.path + ".corrupt-1"])
-            guard case .checksumMismatch? = issues.first?.error.problem.base else {
+            guard case .checksumMismatch? = issues.first?.error.problem else {
                 Issue.record("expected a checksum mismatch, got \(issues)")
                 return
             }

@@ -99,7 +99,7 @@ func fileNames(in folder: URL) throws -> [String] {
         #expect {
             _ = try StateStore<Note>(directory: URL(fileURLWithPath: "/tmp"), name: name)
         } throws: { error in
-            guard let error = error as? StateStoreError, case .invalidName = error.problem.base else { return false }
+            guard let error = error as? StateStoreError, case .invalidName = error.problem else { return false }
             return true
         }
     }
@@ -134,7 +134,7 @@ func fileNames(in folder: URL) throws -> [String] {
             let store = try StateStore<Reading>(directory: folder, name: "reading")
             try store.save(Reading(values: [1]))
             let error = try #require(throws: StateStoreError.self) { try store.save(Reading(values: [2, .nan])) }
-            guard case .encodingFailed(let codingPath, _) = error.problem.base else {
+            guard case .encodingFailed(let codingPath, _) = error.problem else {
                 Issue.record("expected encodingFailed, got \(error)")
                 return
             }

@@ -1,4 +1,4 @@
-// C shims for BudgetClock: the few system calls Swift cannot call directly.
+// C shims for BudgetClock: the few system calls and the one processor hint Swift cannot call directly.
 #ifndef C_BUDGET_CLOCK_SHIMS_H
 #define C_BUDGET_CLOCK_SHIMS_H
 
@@ -18,8 +18,9 @@ long c_budget_clock_timer_slack(void);
 /// Asks the processor to start loading the cache line at `address` for writing, ahead of its use.
 ///
 /// A hint only: it changes no value and never faults, even for an address that is not mapped.
-/// Swift has no prefetch of its own; ``DeadlineHeap`` uses it to fetch the slot of a run entry a
-/// few pops before that entry is popped. Elsewhere than clang and GCC it does nothing.
+/// Swift has no prefetch of its own; ``SlotHeap`` and ``DeadlineHeap`` use it to fetch what a pop
+/// from a sorted run touches a few pops before it is popped. Elsewhere than clang and GCC it does
+/// nothing.
 static inline void c_budget_clock_prefetch(const void *address) {
 #if defined(__GNUC__) || defined(__clang__)
     __builtin_prefetch(address, 1, 3);

@@ -54,7 +54,7 @@ enum StateFrameCheck {
             try require(error.path == path, "error names \(error.path), not \(path)")
             try require(error.isDamage, "a framing error that is not damage: \(error)")
             try require(!error.description.isEmpty, "an empty description")
-            switch error.problem.base {
+            switch error.problem {
             case .badMagic(let found):
                 try require(found.count <= 8 && found == Array(bytes.prefix(found.count)), "badMagic reports \(found), not the file's first bytes")
             case .truncated(_, let found), .lengthMismatch(_, let found):
@@ -85,7 +85,7 @@ enum StateFrameCheck {
             }
             try require(again == value, "the value changed in a round trip: \(value) became \(again)")
         case .failure(let error):
-            guard case .decodingFailed(let codingPath, _) = error.problem.base else {
+            guard case .decodingFailed(let codingPath, _) = error.problem else {
                 throw PropertyFailure("decoding failed with a problem other than decodingFailed: \(error)")
             }
             try require(codingPath.hasPrefix("$"), "coding path \(codingPath) is not a JSONPath")
@@ -115,7 +115,7 @@ enum StateFrameCheck {
         do {
             loaded = try store.load()
         } catch {
-            guard case .noGoodCopy(let issues) = error.problem.base else {
+            guard case .noGoodCopy(let issues) = error.problem else {
                 throw PropertyFailure("load failed with \(error), not noGoodCopy")
             }
             try require(!issues.isEmpty && issues.allSatisfy { $0.error.isDamage }, "noGoodCopy with issues \(issues)")
