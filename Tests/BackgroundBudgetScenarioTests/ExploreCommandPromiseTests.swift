@@ -222,7 +222,9 @@ import Musl
         return mask & (1 << (UInt64(SIGINT) - 1)) != 0
     }
 
-    @Test(.enabled(if: FileManager.default.fileExists(atPath: "/proc/self/status"), "reads /proc (Linux)"))
+    /// A real process on real time (it polls the child until its signal source is in place), so a long
+    /// suite; the in-process tests above check the same report without waiting.
+    @Test(LongRun.only, .enabled(if: FileManager.default.fileExists(atPath: "/proc/self/status"), "reads /proc (Linux)"))
     func ctrlCStopsTheRealExecutableWithWhatItFound() throws {
         let path = try #require(ProductProcess.executable("bgbudget"))
         // A search that never ends by itself: no time limit, a fixed app, a hundred million seeds.
