@@ -95,6 +95,9 @@ package enum GlobalExecutorHooks {
             guard state.runs == 1 else { return false }
             for slot in Slot.allCases {
                 guard let pointer = GlobalExecutorHooks.slot(slot) else { continue }
+                // Ours may still be installed (another library put it back after our last run): what it
+                // replaced is still recorded, and recording ours instead would make it call itself.
+                guard pointer.pointee != installedHook(slot) else { continue }
                 state.replaced[slot] = pointer.pointee
                 pointer.pointee = installedHook(slot)
             }
@@ -111,11 +114,13 @@ package enum GlobalExecutorHooks {
             guard state.runs == 0 else { return }
             for slot in Slot.allCases {
                 guard let pointer = GlobalExecutorHooks.slot(slot) else { continue }
-                // Another library that installed its hook over ours keeps it; ours then chains to what
-                // was there before us for ever, which is what a restore would have done anyway.
-                if pointer.pointee == installedHook(slot) { pointer.pointee = state.replaced[slot] ?? 0 }
+                // A hook installed over ours keeps it, and ours keeps chaining to what was there before:
+                // only a slot restored here forgets what it replaced.
+                if pointer.pointee == installedHook(slot) {
+                    pointer.pointee = state.replaced[slot] ?? 0
+                    state.replaced[slot] = nil
+                }
             }
-            state.replaced = [:]
             state.appTasks = [:]
             state.foreignTasks = []
         }
@@ -137,7 +142,9 @@ package enum GlobalExecutorHooks {
         let context = ProcessContext.current
         let owner = state.withLock { state -> ProcessContext? in
             guard state.runs > 0 else { return nil }
-            if id == 0 { return context ?? current.flatMap { state.appTasks[$0] } }   // not a task (an actor's job)
+            // Not a task: an actor's processing job, which runs the actor for every caller; frozen or
+            // dropped with an app's process it would hang code that is not the app's.
+            if id == 0 { return nil }
             if let known = state.appTasks[id] { return known }
             if id <= state.baseline || state.foreignTasks.contains(id) { return nil }
             guard let made = context ?? current.flatMap({ state.appTasks[$0] }) else {
@@ -157,18 +164,12 @@ package enum GlobalExecutorHooks {
     /// Queues `job` on the app's main queue, for its process, and drains the queue (inline on a
     /// ``VirtualClock``: at once when the queue is idle, after the item it runs otherwise). A job of a
     /// process that has ended is dropped, and its task never resumes.
-    static func run(_ job: UnownedJob, for process: ProcessContext, onMainActor: Bool) {
+    static func run(_ job: UnownedJob, for process: ProcessContext) {
         guard let queue = process.executor, !process.isEnded else { return }
         remember(job, as: process)
         let executor = ProcessTaskExecutor(queue: queue, epoch: process.epoch)
         queue.enqueue({
-            timed(job) {
-                if onMainActor {
-                    job.runSynchronously(on: MainActor.sharedUnownedExecutor)
-                } else {
-                    job.runSynchronously(on: executor.asUnownedTaskExecutor())
-                }
-            }
+            timed(job) { job.runSynchronously(on: executor.asUnownedTaskExecutor()) }
         }, for: process.epoch)
         queue.drain()
     }
@@ -200,14 +201,14 @@ package enum GlobalExecutorHooks {
     /// Where a job enqueued on the global executor goes.
     static func route(_ job: UnownedJob, original: () -> Void) {
         guard let owner = owner(of: job) else { return original() }
-        run(job, for: owner, onMainActor: false)
+        run(job, for: owner)
     }
 
-    /// Where a job enqueued on the main executor goes: the app's main queue, as the main actor, when
-    /// app code enqueued it.
+    /// Where a job enqueued on the main executor goes: to the main executor, always. An app's queue
+    /// drains on the thread that drives the ``/BudgetClock/VirtualClock``, which need not be the main
+    /// thread: a main-actor job run there would break the main actor's isolation.
     static func routeMain(_ job: UnownedJob, original: () -> Void) {
-        guard let owner = owner(of: job) else { return original() }
-        run(job, for: owner, onMainActor: true)
+        original()
     }
 
     /// Where a job enqueued after a delay goes: app code's sleeps wait for the model's time.
@@ -219,12 +220,16 @@ package enum GlobalExecutorHooks {
     /// The real time from now to a deadline of the runtime's clock `clock` (1 continuous, 2
     /// suspending), or `nil` for a clock this file does not know.
     static func realDelay(toSeconds seconds: Int64, nanoseconds: Int64, clock: Int32) -> Duration? {
+        #if compiler(>=6.2)
         let deadline = Duration.seconds(seconds) + .nanoseconds(nanoseconds)
         switch clock {
         case 1: return deadline - ContinuousClock().systemEpoch.duration(to: .now)
         case 2: return deadline - SuspendingClock().systemEpoch.duration(to: .now)
         default: return nil
         }
+        #else
+        return nil   // the clocks' `systemEpoch` begins with Swift 6.2: such a sleep stays on real time
+        #endif
     }
 
     /// The duration app code asked for, from the real time left to its deadline (`estimate`) and the
@@ -237,13 +242,24 @@ package enum GlobalExecutorHooks {
         let low = min(max(estimate.wholeNanoseconds, 0), 1 << 62)
         let oneMillisecond: Int64 = 1_000_000   // the slack when the job's start is not known
         let high = low + min(max(elapsed?.wholeNanoseconds ?? oneMillisecond, 0), 1 << 60)
+        func significantDigits(_ value: Int64) -> Int {
+            var (rest, digits) = (value, 1)
+            while rest != 0, rest % 10 == 0 { rest /= 10 }
+            while rest >= 10 { (rest, digits) = (rest / 10, digits + 1) }
+            return digits
+        }
+        // Each power of ten's smallest multiple in the range, the roundest kept (1 ns: `low` itself).
+        var best = (digits: Int.max, value: low)
         var unit: Int64 = 1_000_000_000_000_000_000
-        while unit > 1 {
+        while unit >= 1 {
             let multiple = low % unit == 0 ? low : (low / unit + 1) * unit
-            if multiple <= high { return .nanoseconds(multiple) }
+            if multiple <= high {
+                let digits = significantDigits(multiple)
+                if digits < best.digits || (digits == best.digits && multiple < best.value) { best = (digits, multiple) }
+            }
             unit /= 10
         }
-        return .nanoseconds(low)
+        return .nanoseconds(best.value)
     }
 
     /// The real time at which the job each task runs on an app's queue started, by task identifier.
@@ -335,7 +351,9 @@ typealias DelayHook = @convention(thin) (UInt64, UnownedJob, DelayOriginal) -> V
 typealias DeadlineOriginal = @convention(thin) (Int64, Int64, Int64, Int64, Int32, UnownedJob) -> Void
 typealias DeadlineHook = @convention(thin) (Int64, Int64, Int64, Int64, Int32, UnownedJob, DeadlineOriginal) -> Void
 
-/// The identifier of a job's task (0 for a job that is not a task), from the runtime.
+/// The identifier of a job's task (0 for a job that is not a task), from the runtime; with the hooks'
+/// availability, so weakly linked where an older OS runtime may lack it.
+@available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *)
 @_silgen_name("swift_task_getJobTaskId")
 private func jobTaskID(_ job: UnownedJob) -> UInt64
 

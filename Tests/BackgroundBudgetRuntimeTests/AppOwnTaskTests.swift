@@ -158,6 +158,9 @@ import BackgroundBudgetRuntime
         (.nanoseconds(5_002_999_100), .microseconds(5), .milliseconds(5_003)),
         (.nanoseconds(1_234_567), .nanoseconds(0), .nanoseconds(1_234_567)),
         (.nanoseconds(-20), nil, .zero),
+        // 5 ms asked for in a job that had run 6 ms: 5 ms and 10 ms both fit and have one digit, so
+        // the smaller (a first-fitting-unit rule took 10 ms, a sleep that grew with the load).
+        (.nanoseconds(4_990_000), .milliseconds(6), .milliseconds(5)),
     ])
     func theRequestedDurationIsTheRoundestInTheRange(real: Duration, elapsed: Duration?, requested: Duration) {
         guard #available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *) else { return }
