@@ -23,8 +23,9 @@ import Foundation
 ///
 /// The state is written as JSON inside a small checksummed frame (see *Saving state* in the
 /// documentation for the format), to a temporary file that is flushed to disk and then renamed over
-/// the current file, keeping the current file as the previous copy (by a hard link, so `name.state`
-/// is never missing). A kill at any instant leaves `name.state` complete, and ``load()`` falls back to
+/// the current file, keeping the current file as the previous copy (by a hard link, so a save never
+/// leaves `name.state` missing; a damaged current file set aside, or a file system without hard
+/// links, can). A kill at any instant leaves a complete copy, and ``load()`` falls back to
 /// the previous copy when the current one is damaged, reporting why through ``LoadResult/issues``; it
 /// throws only when no copy can be used.
 ///
@@ -186,7 +187,8 @@ public final class StateStore<Value: Codable & Sendable>: Sendable {
     ///    a half-renamed file, nor a moment without one.
     /// 4. `fsync` on the folder makes the link and the renames durable before `save` returns.
     ///
-    /// So at every instant `name.state` is there and complete. A power cut before step 4 may lose
+    /// So at every instant of a save `name.state` is there and complete (where the file system has
+    /// hard links, and once a damaged current file has been set aside). A power cut before step 4 may lose
     /// any of the link and the renames; each names a complete, synchronised file, so whatever
     /// survives still leaves a complete copy (at worst the previous copy is one save older).
     private func install(_ frame: [UInt8], issues: inout [StateStoreIssue]) throws(StateStoreError) {

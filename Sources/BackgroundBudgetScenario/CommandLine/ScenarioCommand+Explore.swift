@@ -75,7 +75,7 @@ extension ScenarioCommand {
         if let depth = options.depth, depth >= 2 {
             let measured = TreeEstimate(explorer, depth: depth)
             estimate = measured
-            if let limit = options.timeLimit, !options.force, measured.seconds > Double(limit.components.seconds) {
+            if let limit = options.timeLimit, !options.force, measured.seconds > limit.seconds {
                 return .refused("the exhaustive search to depth \(depth) would try about \(roughCount(measured.sequences)) sequences "
                     + "(\(explorer.menu.entries.count) events per level), about \(roughDuration(measured.seconds)) at "
                     + "\(roughDuration(measured.secondsPerSequence)) each: past the time limit of \(roughDuration(limit.seconds)); "
