@@ -142,7 +142,7 @@ let package = Package(
         // (`swift run FuzzScenario Tests/Fuzz/Corpus/scenario`) and is a libFuzzer target when built by
         // `.ci/fuzz` with `-DFUZZING -sanitize=fuzzer,address`.
         .target(name: "FuzzSupport", path: "Tests/Fuzz/Support"),
-        .executableTarget(name: "FuzzScenario", dependencies: ["BackgroundBudgetScenario", "BackgroundBudgetExplorer", "FuzzSupport"], path: "Tests/Fuzz/FuzzScenario"),
+        .executableTarget(name: "FuzzScenario", dependencies: ["BackgroundBudget", "BackgroundBudgetScenario", "BackgroundBudgetExplorer", "FuzzSupport"], path: "Tests/Fuzz/FuzzScenario"),
         .executableTarget(name: "FuzzInfoPlist", dependencies: ["BackgroundBudget", "FuzzSupport"], path: "Tests/Fuzz/FuzzInfoPlist"),
         .executableTarget(name: "FuzzStateFrame", dependencies: ["SavedState", "FuzzSupport"], path: "Tests/Fuzz/FuzzStateFrame"),
         .executableTarget(name: "FuzzExploreArguments", dependencies: ["BackgroundBudgetScenario", "BackgroundBudgetExplorer", "FuzzSupport"],
