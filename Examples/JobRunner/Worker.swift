@@ -107,13 +107,23 @@ struct Worker: Sendable {
                           + "the next run reports it again")
         }
         // Flushed to disk, with the folder's entry, so that a power cut does not undo the mark either.
-        _ = fsync(descriptor)
+        flushToDisk(descriptor)
         close(descriptor)
         let folder = open(state.path, O_RDONLY | O_CLOEXEC)
         if folder >= 0 {
-            _ = fsync(folder)
+            flushToDisk(folder)
             close(folder)
         }
+    }
+
+    /// Flushes a file to the drive itself. On Apple systems `fsync` reaches only the drive's cache,
+    /// which "may not physically write the data … for quite some time" (fsync(2), which points to
+    /// `F_FULLFSYNC`); where `F_FULLFSYNC` fails (some file systems lack it), `fsync` is the fallback.
+    private func flushToDisk(_ descriptor: Int32) {
+        #if canImport(Darwin)
+        if fcntl(descriptor, F_FULLFSYNC) == 0 { return }
+        #endif
+        _ = fsync(descriptor)
     }
 
     /// What the queue does with a job after an attempt.

@@ -45,11 +45,14 @@ import BackgroundBudgetCore
 /// - On a real clock (``DispatchClock``) the app's queue hands each piece of work to the main queue
 ///   (where the main actor runs) and waits for it, as a busy main thread holds up an app. So the
 ///   program must let the main queue run: `async` code that awaits does (a test, an `async` main);
-///   a synchronous command-line program calls `dispatchMain()` once it has set things up (or runs
-///   `RunLoop.main`) and ends with `exit(_:)`. While the main actor is blocked (in a semaphore wait,
-///   say) no callback is delivered and the app's queue waits; never block the main actor waiting for
-///   one. On Linux, after `dispatchMain()`, the main queue may be drained by a thread other than the
-///   process's first one; it is still the main actor.
+///   a synchronous command-line program runs `RunLoop.main.run()` once it has set things up and ends
+///   with `exit(_:)`. While the main actor is blocked (in a semaphore wait, say) no callback is
+///   delivered and the app's queue waits; never block the main actor waiting for one. Avoid
+///   `dispatchMain()`: it ends the main thread, and the main queue is then drained by another
+///   thread; the Swift 6 runtime (Linux, macOS 15, iOS 18) still takes that queue for the main
+///   actor, but older Apple systems (macOS 13–14, iOS 16–17) decide by the thread alone, and the
+///   first callback traps in `MainActor.assumeIsolated` (Swift's `Actor.cpp` before SE-0424's
+///   `checkIsolated`).
 ///
 /// ```swift
 /// // main.swift of a command-line program (top-level code runs on the main actor)
@@ -58,7 +61,7 @@ import BackgroundBudgetCore
 /// let app = try system.install(AppManifest(id: "com.example.podcasts"), delegate: PodcastsDelegate())
 /// try system.open(app)
 /// try system.pressHome()
-/// dispatchMain()   // the callbacks arrive from here on; a callback calls exit(0) when done
+/// RunLoop.main.run()   // the callbacks arrive from here on; a callback calls exit(0) when done
 /// ```
 ///
 /// Every app of a ``BackgroundSystem`` shares the one main actor, where each iOS app has a main thread
@@ -202,7 +205,7 @@ func onMainActor(_ body: @MainActor () -> Void, file: StaticString = #fileID, li
     precondition(isOnMainQueue(), """
         A MainActorApplicationDelegate's callback is due, but the clock delivers it off the main actor: \
         on a VirtualClock, drive the system and the clock from the main actor (mark the test @MainActor); \
-        on a DispatchClock, let the main thread run the main queue (dispatchMain() or async code).
+        on a DispatchClock, let the main thread run the main queue (RunLoop.main.run() or async code).
         """, file: file, line: line)
     #endif
     MainActor.assumeIsolated(body, file: file, line: line)

@@ -30,9 +30,13 @@ import Musl
 /// in `onSignal` or as soon as ``BudgetScheduler/isShuttingDown`` turns `true`, so that jobs finishing
 /// during the grace do not pull queued ones in.
 ///
-/// It uses Dispatch signal sources and nothing else (the C library only names the signals). On Apple
-/// platforms the signals' default action is ignored while it listens, and ``cancel()`` restores it;
-/// on Linux, Dispatch installs its own handler for them.
+/// It uses Dispatch signal sources and nothing else (the C library only names the signals and, on Apple
+/// platforms, sets their action). On Apple platforms an empty handler replaces the signals' action
+/// while it listens (kqueue delivers a signal to the source only when the signal's own action does
+/// not end the process), and ``cancel()`` puts the previous action back. A handler, not `SIG_IGN`:
+/// `exec` keeps an ignored signal ignored in the new program ([exec](https://pubs.opengroup.org/onlinepubs/009695399/functions/exec.html)),
+/// so a child a job starts meanwhile would ignore `SIGTERM` and Ctrl-C, whereas a caught signal is
+/// reset to its default. On Linux, Dispatch installs its own handler for them.
 public final class ShutdownSignals: Sendable {
     /// The grace period of the first signal.
     public let grace: Duration
@@ -55,8 +59,13 @@ public final class ShutdownSignals: Sendable {
         let registered = DispatchSemaphore(value: 0)
         sources = signals.map { number in
             #if canImport(Darwin)
-            // kqueue delivers a signal to the source only when the signal's own action does not win.
-            _ = signal(number, SIG_IGN)
+            // kqueue delivers a signal to the source only when the signal's own action does not win:
+            // an empty handler, which `exec` resets in a child (see above).
+            var action = sigaction(__sigaction_u: __sigaction_u(__sa_handler: { _ in }), sa_mask: 0, sa_flags: SA_RESTART)
+            var previous = sigaction()
+            _ = sigaction(number, &action, &previous)
+            #else
+            let previous = 0
             #endif
             let source = DispatchSource.makeSignalSource(signal: number, queue: queue)
             source.setEventHandler {
@@ -69,7 +78,7 @@ public final class ShutdownSignals: Sendable {
             }
             source.setRegistrationHandler { registered.signal() }
             source.activate()
-            return Source(number: number, source: source)
+            return Source(number: number, source: source, previous: previous)
         }
         // Registration happens on Dispatch's own thread, after `activate` has returned.
         for _ in signals { registered.wait() }
@@ -78,12 +87,13 @@ public final class ShutdownSignals: Sendable {
     /// The signals received so far, in order.
     public var receivedSignals: [Int32] { received.withLock { $0 } }
 
-    /// Stops listening (and, on Apple platforms, restores the signals' default action).
+    /// Stops listening (and, on Apple platforms, puts back each signal's action from before `init`).
     public func cancel() {
         for source in sources {
             source.source.cancel()
             #if canImport(Darwin)
-            _ = signal(source.number, SIG_DFL)
+            var previous = source.previous
+            _ = sigaction(source.number, &previous, nil)
             #endif
         }
     }
@@ -94,9 +104,17 @@ public final class ShutdownSignals: Sendable {
     /// (`cancel`, `activate`, setting handlers) may be called from any thread; the Linux overlay's
     /// `DispatchSourceSignal` protocol just does not declare `Sendable`. The handler is set and the
     /// source activated once, in `init`, before the box is shared; afterwards only `cancel` is called.
+    /// `previous` is a plain C value, written once in `init` and only read afterwards.
     private struct Source: @unchecked Sendable {
         let number: Int32
         let source: any DispatchSourceSignal
+        #if canImport(Darwin)
+        /// The signal's action before `init`, put back by `cancel`.
+        let previous: sigaction
+        #else
+        /// Unused: Dispatch keeps the action on Linux.
+        let previous: Int
+        #endif
     }
 }
 #endif

@@ -61,6 +61,7 @@ import BackgroundBudgetTestKit
         #expect(log.entries == ["main at t=10.000s", "io at t=10.000s", "late at t=10.000s"])
     }
 
+    @available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *)   // app.task
     @Test func aTaskLoopInAppCodeMakesNoProgressWhileSuspended() throws {
         let system = BackgroundSystem(clock: clock)
         let ticks = TestLog<BudgetInstant>()
@@ -84,6 +85,7 @@ import BackgroundBudgetTestKit
         #expect(ticks.entries == [.seconds(10), .seconds(20), .seconds(100), .seconds(110)])
     }
 
+    @available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *)   // app.task
     @Test func nothingRunsAfterAKill() throws {
         let system = BackgroundSystem(clock: clock)
         let log = TestLog<String>()
@@ -117,6 +119,7 @@ import BackgroundBudgetTestKit
         #expect(dropped == [4])
     }
 
+    @available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *)   // app.task
     @Test func appCodeReachesItsApplicationDateAndLowPowerMode() throws {
         let system = BackgroundSystem(clock: clock)
         let seen = TestLog<String>()

@@ -43,9 +43,20 @@ enum Spawn {
         defer { envp?.forEach { free($0) } }
         var pid: pid_t = 0
         let status = envp.map { posix_spawn(&pid, command[0], &actions, nil, argv, $0) }
-            ?? posix_spawn(&pid, command[0], &actions, nil, argv, environ)
+            ?? posix_spawn(&pid, command[0], &actions, nil, argv, inheritedEnvironment())
         guard status == 0 else { throw Failure(description: "posix_spawn \(command[0]): \(String(cString: strerror(status)))") }
         return pid
+    }
+
+    /// The test process's own variables, for a child that inherits them. Darwin's headers do not
+    /// declare `environ` to bundles, which a test bundle is (environ(7): "shared libraries and bundles
+    /// don't have direct access to environ"; use `_NSGetEnviron()` from `<crt_externs.h>`).
+    private static func inheritedEnvironment() -> UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>? {
+        #if canImport(Darwin)
+        _NSGetEnviron().pointee
+        #else
+        environ
+        #endif
     }
 
     /// Waits for `pid` to exit and reaps it, retrying when a signal interrupts the wait.
