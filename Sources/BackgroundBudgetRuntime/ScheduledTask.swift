@@ -39,10 +39,14 @@ public final class ScheduledTask: Sendable {
     /// called [S49]. Complete the task in it. A task that expires while no handler is set is marked
     /// completed unsuccessfully at that instant (`taskCompleted` with reason `expiredUnfinished`),
     /// with no grace [S49].
-    public var expirationHandler: (@Sendable () -> Void)? {
-        get { handler.withLock { $0 } }
+    ///
+    /// Its type is `BGTask`'s, `(() -> Void)?` (not `@Sendable`), so that ``LaunchedBackgroundTask``
+    /// fits both; the model keeps it in an `UncheckedHandler` and calls it only on the app's queue.
+    public var expirationHandler: (() -> Void)? {
+        get { handler.withLock { $0 }.map { handler in { handler() } } }
         set {
-            handler.withLock { $0 = newValue }
+            let sendable: (@Sendable () -> Void)? = newValue.map { UncheckedHandler<Void>(call: $0).callable }
+            handler.withLock { $0 = sendable }
             // The core is told by value; it reads the latest setting under the system's lock, so
             // racing setters leave it agreeing with the handler kept here.
             system?.decide { [app, number, handler] core, _ in

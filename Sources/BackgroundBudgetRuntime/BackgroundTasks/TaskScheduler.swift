@@ -34,7 +34,7 @@ import BackgroundBudgetCore
 /// }
 /// ```
 public struct TaskScheduler: Sendable {
-    /// The errors ``submit(_:)`` throws (`BGTaskScheduler.Error`), with Apple's codes in
+    /// The errors ``submit(_:)-(ScheduledTaskRequest)`` throws (`BGTaskScheduler.Error`), with Apple's codes in
     /// ``TaskSchedulerError/code``.
     public typealias Error = TaskSchedulerError
 
@@ -71,13 +71,15 @@ public struct TaskScheduler: Sendable {
     public func register(
         forTaskWithIdentifier identifier: String,
         using queue: DispatchQueue? = nil,
-        launchHandler: @escaping @Sendable (ScheduledTask) -> Void
+        launchHandler: @escaping (ScheduledTask) -> Void
     ) -> Bool {
+        // `BGTaskScheduler`'s handler is not `@Sendable`; kept as ``UncheckedHandler`` says why.
+        let handler = UncheckedHandler(call: launchHandler)
         guard let queue, application.system?.clock is DispatchClock else {
-            return application.register(forTaskWithIdentifier: identifier, launchHandler: launchHandler)
+            return application.register(forTaskWithIdentifier: identifier) { handler.call($0) }
         }
         return application.register(forTaskWithIdentifier: identifier) { task in
-            queue.async { launchHandler(task) }
+            queue.async { handler.call(task) }
         }
     }
     #else
@@ -91,9 +93,10 @@ public struct TaskScheduler: Sendable {
     @discardableResult
     public func register(
         forTaskWithIdentifier identifier: String,
-        launchHandler: @escaping @Sendable (ScheduledTask) -> Void
+        launchHandler: @escaping (ScheduledTask) -> Void
     ) -> Bool {
-        application.register(forTaskWithIdentifier: identifier, launchHandler: launchHandler)
+        let handler = UncheckedHandler(call: launchHandler)
+        return application.register(forTaskWithIdentifier: identifier) { handler.call($0) }
     }
     #endif
 
