@@ -6,7 +6,7 @@ extension Gallery {
     /// Every entry of the gallery, in the article's order.
     static let bugs: [GalleryBug] = [
         StaleCaptureUpload.bug, LocationTaskNeverEnded.bug, RetryHoldsTask.bug, SharedTaskIdentifier.bug,
-        ConverterEndsOnlyOnError.bug, FlushEndsOnlyAtExpiry.bug,
+        ConverterEndsOnlyOnError.bug, FlushEndsOnlyAtExpiry.bug, RefreshCompletesAfterCancel.bug,
     ]
 }
 

@@ -19,13 +19,15 @@ struct GalleryBug: Sendable, CustomTestStringConvertible {
     let invariant: String
     /// The one sequence every find shrinks to (events that commute in menu order).
     let minimal: [ExplorerEvent]
+    /// The scenario the app runs in: the gallery's one app, unless the bug needs a manifest of its own.
+    var scenario: String = Gallery.scenario
 
     var testDescription: String { name }
 
     /// An explorer of the one-app scenario with the delegate before the fix or with it.
     func explorer(fixed: Bool) throws -> Explorer {
         let make = make
-        let target = try ExplorerTarget(json: Gallery.scenario, delegates: [Gallery.app: { make(fixed) }])
+        let target = try ExplorerTarget(json: scenario, delegates: [Gallery.app: { make(fixed) }])
         return try Explorer(target: target, invariants: invariants, menu: menu)
     }
 }
