@@ -178,3 +178,46 @@ private final class OutboxDelegate: MainActorApplicationDelegate {
         await scheduler.pendingTaskRequests().map(\.identifier)
     }
 }
+
+/// A plain (not main-actor) app using the seam: its expiration handler, `@MainActor` as UIKit's, is
+/// run on the main queue (where the main actor runs; on Linux that may be another thread than the
+/// process's first) while the app's queue waits, at the model's instant.
+private final class PlainSeamUser: ApplicationDelegate {
+    static let mainQueueKey: DispatchSpecificKey<Bool> = {
+        let key = DispatchSpecificKey<Bool>()
+        DispatchQueue.main.setSpecific(key: key, value: true)
+        return key
+    }()
+    let ranOnMainQueue = LockedValue<Bool?>(nil)
+
+    func applicationDidEnterBackground(_ application: Application) {
+        begin(application)
+    }
+
+    /// Generic, as code written against the seam is.
+    private func begin<App: BackgroundTaskApplication>(_ app: App) {
+        let task = LockedValue(App.BackgroundTaskIdentifier.invalid)
+        let (flag, key) = (ranOnMainQueue, Self.mainQueueKey)
+        task.withLock { $0 = app.beginBackgroundTask(withName: "plain") {
+            flag.withLock { $0 = DispatchQueue.getSpecific(key: key) == true }
+            app.endBackgroundTask(task.withLock { $0 })
+        } }
+    }
+}
+
+@Suite struct AppleSeamOffTheMainActorTests {
+    @Test func aPlainAppsExpirationHandlerRunsOnTheMainQueueAtItsInstant() throws {
+        let clock = VirtualClock()
+        let system = BackgroundSystem(clock: clock)
+        let delegate = PlainSeamUser()
+        let app = try system.install(AppManifest(id: "com.example.plain"), delegate: delegate)
+        try system.open(app)
+        try system.pressHome()
+        clock.advance(by: .seconds(60))
+        _ = PlainSeamUser.mainQueueKey
+        #expect(delegate.ranOnMainQueue.withLock { $0 } == true)
+        #expect(system.trace.instants(of: .expirationHandlerCalled) == [.seconds(25)])
+        #expect(system.trace.instants(of: .backgroundTaskEnded) == [.seconds(25)])
+        #expect(app.applicationState == .suspended)
+    }
+}

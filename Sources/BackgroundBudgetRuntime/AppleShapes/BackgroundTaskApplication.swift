@@ -1,6 +1,10 @@
 import BackgroundBudgetCore
 import Foundation
 
+#if canImport(Dispatch)
+@preconcurrency import Dispatch
+#endif
+
 /// The part of `UIApplication` that background code uses, with UIKit's names and signatures, so that a
 /// class written against it runs unchanged on a device (`UIApplication.shared`) and in the model
 /// (an ``Application``).
@@ -102,9 +106,13 @@ extension Application: BackgroundTaskApplication {}
 
 extension BackgroundTaskApplication where Self: Application {
     /// Begins a finite background task with UIKit's signature: a `@MainActor` handler, called on the
-    /// main actor. The model calls expiration handlers on the app's queue, which runs on the main
-    /// actor for an app with a ``MainActorApplicationDelegate`` (or any app whose clock the test
-    /// drives from the main actor); elsewhere the program stops, saying so, rather than race.
+    /// main actor, synchronously, as UIKit calls it ("blocking the app's suspension momentarily").
+    /// The model calls expiration handlers on the app's queue. For an app with a
+    /// ``MainActorApplicationDelegate`` (or any app whose clock the test drives from the main actor)
+    /// that queue runs on the main actor and the handler is called there; otherwise the app's queue
+    /// waits while the main queue runs the handler, so the instant is the same and the order too. The
+    /// main queue must then be free to run it: a test's main actor is, between its own steps; a main
+    /// thread blocked waiting for the app is not (the two would wait for each other).
     /// - Parameters:
     ///   - taskName: A name for the trace.
     ///   - handler: Called on the main actor, as ``Application/beginBackgroundTask(withName:expirationHandler:)``
@@ -114,7 +122,22 @@ extension BackgroundTaskApplication where Self: Application {
         withName taskName: String?,
         expirationHandler handler: (@MainActor @Sendable () -> Void)?
     ) -> BackgroundBudgetCore.BackgroundTaskIdentifier {
-        let onMain: (@Sendable () -> Void)? = handler.map { handler in { @Sendable in onMainActor(handler) } }
+        let onMain: (@Sendable () -> Void)? = handler.map { handler in { @Sendable in Self.callOnMainActor(handler) } }
         return (self as Application).beginBackgroundTask(withName: taskName, expirationHandler: onMain)
+    }
+
+    /// Calls a `@MainActor` handler on the main actor from the app's queue, and returns when it has
+    /// returned: at once when the queue runs there, else through the main queue, the app's process
+    /// context carried along (so calls the handler makes count as the app's own).
+    private nonisolated static func callOnMainActor(_ handler: @escaping @MainActor @Sendable () -> Void) {
+        #if canImport(Dispatch)
+        guard !isOnMainQueue() else { return onMainActor(handler) }
+        let context = ProcessContext.current
+        DispatchQueue.main.sync {
+            ProcessContext.$current.withValue(context) { MainActor.assumeIsolated(handler) }
+        }
+        #else
+        onMainActor(handler)
+        #endif
     }
 }
