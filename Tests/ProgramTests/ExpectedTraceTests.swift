@@ -123,12 +123,14 @@ import TestSupport
         #expect(Self.scenarioNames.count >= 20, "found only \(Self.scenarioNames) in \(Self.examples.path)/scenarios")
         let expectedScenarioFiles = Set(Self.scenarioNames.flatMap { name in ScenarioRun.Format.allCases.map { "\(name).\($0.rawValue)" } })
         let storedScenarioFiles = try FileManager.default.contentsOfDirectory(atPath: Self.folder.appendingPathComponent("scenarios").path)
+            .filter { !$0.hasPrefix(".") }   // a Mac's Finder adds .DS_Store
         for stale in Set(storedScenarioFiles).subtracting(expectedScenarioFiles).sorted() {
             Issue.record("ExpectedTraces/scenarios/\(stale) belongs to no scenario in Examples/scenarios; delete it")
         }
 
         let expectedExampleFiles = Set(Self.exampleRuns.flatMap { [$0.expected] + $0.writes })
         let storedExampleFiles = try FileManager.default.contentsOfDirectory(atPath: Self.folder.appendingPathComponent("examples").path)
+            .filter { !$0.hasPrefix(".") }
         for stale in Set(storedExampleFiles).subtracting(expectedExampleFiles).sorted() {
             Issue.record("ExpectedTraces/examples/\(stale) belongs to no run in ExpectedTraceTests.exampleRuns; delete it")
         }

@@ -52,9 +52,20 @@ package enum ProductProcess {
     }
 
     /// The folders searched for the package's executables (``ProductProcess/executable(_:)``): the test
-    /// bundle's folder (the build folder) and, on Apple platforms, the folder of any loaded `.xctest` bundle.
+    /// bundle's folder (the build folder) and, on Apple platforms, the folder of the `.xctest` bundle
+    /// this code was loaded from and of any loaded `.xctest` bundle.
     package static var searchedFolders: [String] {
         var folders = [URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()]
+        #if canImport(Darwin)
+        // On macOS `swift test` runs the tests in a helper that loads the bundle, so neither
+        // `arguments[0]` nor `Bundle.main` is in the build folder; the image holding this code is.
+        var image = Dl_info()
+        if dladdr(#dsohandle, &image) != 0, let name = image.dli_fname {
+            var url = URL(fileURLWithPath: String(cString: name))
+            while url.pathComponents.count > 1, url.pathExtension != "xctest" { url.deleteLastPathComponent() }
+            if url.pathExtension == "xctest" { folders.append(url.deletingLastPathComponent()) }
+        }
+        #endif
         if let main = Bundle.main.executableURL { folders.append(main.deletingLastPathComponent()) }
         for bundle in Bundle.allBundles where bundle.bundleURL.pathExtension == "xctest" {
             folders.append(bundle.bundleURL.deletingLastPathComponent())
@@ -98,7 +109,8 @@ package enum ProductProcess {
         let outputs = [(Int32(1), standardOutput, folder.appendingPathComponent("stdout.txt").path),
                        (Int32(2), standardError, folder.appendingPathComponent("stderr.txt").path)]
         // With a file-size limit or another folder, through `sh`: the child inherits its `ulimit -f`
-        // (in 512-byte blocks) and its `cd` (`posix_spawn_file_actions_addchdir_np` is not in every libc).
+        // (in 512-byte blocks with dash, Debian's `sh`; 1024-byte with macOS's `sh`, bash 3.2) and its
+        // `cd` (`posix_spawn_file_actions_addchdir_np` is not in every libc).
         var steps: [String] = [], shellArguments: [String] = []
         if let fileSizeLimit { steps.append("ulimit -f \(fileSizeLimit)") }
         if let currentDirectory {
