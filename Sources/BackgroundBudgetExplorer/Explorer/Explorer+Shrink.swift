@@ -54,6 +54,14 @@ extension Explorer {
         /// events, the one whose earlier events come earlier in the menu being smaller.
         public var menuOrder: [Int]
 
+        /// A measure from its parts (read back from a saved report).
+        package init(events: Int, totalWait: Int64, menuPositions: Int, menuOrder: [Int]) {
+            self.events = events
+            self.totalWait = totalWait
+            self.menuPositions = menuPositions
+            self.menuOrder = menuOrder
+        }
+
         /// Whether `lhs` is smaller: fewer events, or as many and less waiting, or as much and earlier
         /// menu events, or the same places with an earlier one first.
         public static func < (lhs: Self, rhs: Self) -> Bool {
