@@ -23,31 +23,49 @@ import TestSupport
         try String(contentsOfFile: path, encoding: .utf8)
     }
 
+    /// Two apps whose background tasks outlive a swipe from the app switcher: one failure for each app,
+    /// found by the walks and by the exhaustive search at its last level.
+    static let twoApps = """
+        {"apps": [{"id": "com.example.leaky", "behaviour": {"applicationDidEnterBackground": [
+                      {"do": "beginTask", "name": "upload", "onExpiration": "ignore"}]}},
+                  {"id": "com.example.notes", "behaviour": {"applicationDidEnterBackground": [
+                      {"do": "beginTask", "name": "save", "work": 20, "onExpiration": "end"}]}}],
+         "events": []}
+        """
+
     @Test func fourShardsMergeIntoTheWholeByteForByteWhateverTheJobs() throws {
         try withDirectory { folder in
-            let whole = ScenarioCommand.run(["explore", Self.draftLoss] + Self.options + ["--jobs", "1", "--report", folder + "/whole.json"])
+            let file = folder + "/two-apps.json"
+            try Self.twoApps.write(toFile: file, atomically: true, encoding: .utf8)
+            let options = [file, "--invariant", "noKillWithOpenTask:anyExit", "--seeds", "6", "--sequences", "50", "--depth", "2"]
+            let whole = ScenarioCommand.run(["explore"] + options + ["--jobs", "1", "--report", folder + "/whole.json"])
             #expect(whole.status == .failure)
-            let threaded = ScenarioCommand.run(["explore", Self.draftLoss] + Self.options + ["--jobs", "3", "--report", folder + "/threaded.json"])
+            #expect(whole.standardOutput.contains("noKillWithOpenTask for com.example.leaky: found by "))
+            #expect(whole.standardOutput.contains("noKillWithOpenTask for com.example.notes: found by "))
+            #expect(whole.standardOutput.contains(" and the exhaustive search, "))
+            let threaded = ScenarioCommand.run(["explore"] + options + ["--jobs", "3", "--report", folder + "/threaded.json"])
             #expect(try read(folder + "/threaded.json") == read(folder + "/whole.json"))
             #expect(ExploreCommandTests.timeless(threaded.standardOutput) == ExploreCommandTests.timeless(whole.standardOutput))
             var reports: [String] = []
             for index in 1...4 {
                 let path = folder + "/shard-\(index).json"
-                let shard = ScenarioCommand.run(["explore", Self.draftLoss] + Self.options + ["--shard", "\(index)/4", "--jobs", "2", "--report", path])
+                let shard = ScenarioCommand.run(["explore"] + options + ["--shard", "\(index)/4", "--jobs", "2", "--report", path])
                 #expect(shard.status != .usage, "\(shard.standardError)")
                 #expect(shard.standardOutput.contains("shard \(index)/4: "))
                 reports.append(path)
             }
             let merged = ScenarioCommand.run(["merge"] + reports.reversed() + ["--report", folder + "/merged.json"])
             #expect(merged.status == .failure)
-            #expect(merged.standardError == "bgbudget: 1 invariant broke: dataSaved\n")
+            #expect(merged.standardError == "bgbudget: 1 invariant broke: noKillWithOpenTask\n")
             #expect(try read(folder + "/merged.json") == read(folder + "/whole.json"))
             // The text too, but the time explore measured.
             #expect(merged.standardOutput == ExploreCommandTests.timeless(whole.standardOutput))
             // The report reads back as it was written.
             let report = try ExploreReport(file: folder + "/whole.json")
             #expect(try report.json == read(folder + "/whole.json"))
-            #expect(report.walks.map(\.seed) == [1, 2, 3, 4, 5])
+            #expect(report.walks.map(\.seed) == [1, 2, 3, 4, 5, 6])
+            #expect(report.exhaustive?.finds.count == 2)
+            #expect(report.exhaustive?.lastStates.isEmpty == false)
         }
     }
 
