@@ -59,8 +59,8 @@ public struct Explorer: Sendable {
     /// Random walks: sequences of `length` events, each picked by weight from the menu with a
     /// generator seeded by `seed` (an event the lifecycle refuses is replaced by another pick, up to
     /// eight times). A sequence stops at its first broken invariant; each invariant's first failure is
-    /// shrunk (``shrink(_:invariant:)``), once for each app it breaks for. A target whose own events already break an invariant is not
-    /// explored: the report has that failure alone, with no event, and says it stopped.
+    /// shrunk (``shrink(_:invariant:)``), once for each app it breaks for. A target whose own events
+    /// already break an invariant is not explored: the report has that failure alone, with no event, and says it stopped.
     /// - Parameters:
     ///   - seed: The generator's seed.
     ///   - sequences: How many sequences to try.
@@ -154,7 +154,7 @@ public struct Explorer: Sendable {
                     let fingerprint = session.fingerprint()
                     if seen.insert(fingerprint).inserted {
                         next.append(events)
-                        if last { report.lastLevelStates.append(fingerprint) }
+                        if last, partition.count > 1 { report.lastLevelStates.append(fingerprint) }
                     }
                 }
             }

@@ -91,8 +91,10 @@ public struct ExplorerReport: Sendable, Hashable, CustomStringConvertible {
     /// partitioned search does alike (``ExplorerPartition``); `nil` when it never reached the last
     /// level, or for random walks.
     package var beforeLastLevel: ExplorerCounts?
-    /// The states an exhaustive search first reached at its last level, in the order reached: the
-    /// pieces of a partitioned search reach some of the same ones, so their union is what counts.
+    /// The states one piece of a partitioned exhaustive search (``ExplorerPartition``) first reached at
+    /// its last level, in the order reached: the pieces reach some of the same ones, so their union is
+    /// what counts. Empty for a search in one piece, whose last level reached
+    /// ``statesSeen`` minus ``beforeLastLevel``'s.
     package var lastLevelStates: [UInt64] = []
 
     /// Creates an empty report.

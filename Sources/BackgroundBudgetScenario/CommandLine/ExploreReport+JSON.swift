@@ -29,7 +29,9 @@ extension ExploreReport {
                                          ("statesSeen", .int(search.before.statesSeen))])),
                      ("lastLevel", .object([("sequencesTried", .int(search.lastSequences)), ("eventsPerformed", .int(search.lastEvents)),
                                             ("failingSequences", .int(search.lastFailing))])),
-                     ("lastLevelStates", .array(search.lastStates.map { .string(hex($0)) })),
+                     ("lastLevelStateCount", .int(search.lastStateCount)),
+                     // A shard's own, for the merge; the whole exploration's report has the count alone.
+                     ("lastLevelStates", .array(shard == nil ? [] : search.lastStates.map { .string(hex($0)) })),
                      ("finds", .array(search.finds.map(Self.value)))])
         } ?? .null))
         return Value.object(members).rendered(indent: "") + "\n"

@@ -55,6 +55,7 @@ extension ExploreReport.Exhaustive {
     /// once, the last level's counts added up, its states united, and the first failure of each group
     /// in the order the search in one piece finds them.
     static func combined(_ parts: [Self]) -> Self {
+        if parts.count == 1 { return parts[0] }
         var whole = Self(before: parts.first?.before ?? ExplorerCounts(sequencesTried: 0, eventsPerformed: 0, failingSequences: 0, statesSeen: 0))
         var states: Set<UInt64> = []
         var finds: [String: ExploreReport.Find] = [:]
@@ -69,6 +70,7 @@ extension ExploreReport.Exhaustive {
             }
         }
         whole.lastStates = states.sorted()
+        whole.lastStateCount = states.count
         whole.finds = finds.values.sorted { $0.searchOrder < $1.searchOrder }
         return whole
     }

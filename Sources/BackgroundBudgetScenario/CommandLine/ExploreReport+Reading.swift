@@ -73,8 +73,13 @@ extension ExploreReport {
                                                      statesSeen: try before.field("statesSeen").int()),
                               lastSequences: try last.field("sequencesTried").int(), lastEvents: try last.field("eventsPerformed").int(),
                               lastFailing: try last.field("failingSequences").int(),
+                              lastStateCount: try search.field("lastLevelStateCount").int(),
                               lastStates: try search.field("lastLevelStates").each { try $0.hexadecimal() },
                               finds: try search.field("finds").each { try $0.find() })
+        }
+        if let search = report.exhaustive, report.shard != nil, search.lastStates.count != search.lastStateCount {
+            throw ExploreReportError(file: file, problem: .badField(path: "$.exhaustive.lastLevelStateCount",
+                                                                   expected: "the number of $.exhaustive.lastLevelStates in a shard's report"))
         }
         return report
     }

@@ -88,14 +88,17 @@ struct ExploreReport: Hashable {
         var lastSequences = 0
         var lastEvents = 0
         var lastFailing = 0
-        /// The states the last level reached first, sorted, each once.
+        /// How many states the last level reached first.
+        var lastStateCount = 0
+        /// Those states, sorted, each once: kept by a shard's report alone (its shards' union is the
+        /// count of the whole), so a deep search's report stays small.
         var lastStates: [UInt64] = []
         /// The first failure of each invariant and app, in the order the search found them.
         var finds: [Find] = []
 
         var sequencesTried: Int { before.sequencesTried + lastSequences }
         var failingSequences: Int { before.failingSequences + lastFailing }
-        var statesSeen: Int { before.statesSeen + lastStates.count }
+        var statesSeen: Int { before.statesSeen + lastStateCount }
     }
 
     var setup: Setup

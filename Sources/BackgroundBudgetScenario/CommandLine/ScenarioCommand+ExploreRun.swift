@@ -87,7 +87,9 @@ extension ScenarioCommand {
         part.lastSequences = whole.sequencesTried - before.sequencesTried
         part.lastEvents = whole.eventsPerformed - before.eventsPerformed
         part.lastFailing = whole.failingSequences - before.failingSequences
+        // A search in one piece keeps no list: its count is what its last level added.
         part.lastStates = Array(Set(search.lastLevelStates)).sorted()
+        part.lastStateCount = search.lastLevelStates.isEmpty ? search.statesSeen - before.statesSeen : part.lastStates.count
         part.finds = search.failures.map { find(of: $0, in: explorer) }
         return part
     }
