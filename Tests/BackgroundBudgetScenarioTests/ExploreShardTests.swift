@@ -128,6 +128,10 @@ import TestSupport
             let edited = try read(one).replacingOccurrences(of: "\"sequencesTried\": ", with: "\"sequencesTried\": -")
             try edited.write(toFile: bad, atomically: true, encoding: .utf8)
             #expect(ScenarioCommand.run(["merge", bad]) == .failure("bgbudget: '\(bad)': $.walks[0].sequencesTried must be a whole number from 0"))
+            // A shard whose seeds are not its own: edited, or of another build.
+            try read(one).replacingOccurrences(of: "\"seed\": \"1\"", with: "\"seed\": \"9\"").write(toFile: bad, atomically: true, encoding: .utf8)
+            #expect(ScenarioCommand.run(["merge", bad, two, three]) == .refused("'\(bad)' disagrees with the other shards on the seeds it ran "
+                + "(seed 9 at place 1 is not its own), which every shard computes alike: were they made by the same bgbudget?"))
             try "[1,".write(toFile: bad, atomically: true, encoding: .utf8)
             #expect(ScenarioCommand.run(["merge", bad]).standardError.hasPrefix("bgbudget: '\(bad)' is not an explore report: "))
             try "{\"scenario\": 1}".write(toFile: bad, atomically: true, encoding: .utf8)

@@ -30,8 +30,11 @@ extension ExploreReport {
         var merged = ExploreReport(setup: shards[0].report.setup, shard: nil)
         for (file, report) in shards {
             let part = report.shard ?? .whole
-            if let stray = report.walks.first(where: { !part.owns($0.offset) }) {
-                throw ExploreReportError(file: file, problem: .inconsistentShards("the seeds it ran (seed \(stray.seed) is another shard's)"))
+            if let stray = report.walks.first(where: { !part.owns($0.offset) || $0.seed != report.setup.firstSeed &+ UInt64($0.offset) }) {
+                throw ExploreReportError(file: file, problem: .inconsistentShards("the seeds it ran (seed \(stray.seed) at place \(stray.offset + 1) is not its own)"))
+            }
+            if Set(report.walks.map(\.offset)).count != report.walks.count {
+                throw ExploreReportError(file: file, problem: .inconsistentShards("the seeds it ran (one is there twice)"))
             }
             merged.walks += report.walks
             if merged.stopped == nil { merged.stopped = report.stopped }

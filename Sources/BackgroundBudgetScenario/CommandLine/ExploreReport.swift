@@ -168,7 +168,7 @@ struct ExploreReport: Hashable {
             if !seeds.isEmpty { by.append("\(seeds.count) seed\(seeds.count == 1 ? "" : "s") (\(shown)\(more))") }
             if exhaustive { by.append("the exhaustive search") }
             let finds = seeds.count + (exhaustive ? 1 : 0)
-            return "\(minimum.invariant) for \(minimum.app ?? "no one app"): found by \(by.joined(separator: " and ")), "
+            return "\(minimum.invariant)\(minimum.app.map { " for \($0)" } ?? ""): found by \(by.joined(separator: " and ")), "
                 + (minima.count == 1 ? "\(finds == 1 ? "shrunk" : "each find shrunk to the same minimum"):"
                    : "shrunk to \(minima.count) minima; the smallest:")
         }
