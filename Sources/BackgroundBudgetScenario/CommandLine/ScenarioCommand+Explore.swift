@@ -43,9 +43,10 @@ extension ScenarioCommand {
         + "[--depth D] [--weight EVENT=N]... [--time-limit SECONDS] [--force] [--jobs N] [--shard I/N] [--out PATH] [--report PATH]"
 
     /// `bgbudget explore FILE [options]` (``exploreUsage``): random walks from each seed and, with `--depth`, the
-    /// exhaustive search; prints a summary and each failure shrunk, with the first one's scenario file, its relative
-    /// paths rebased to the current folder (or writes it to `--out`, rebased to that file's folder). Exits with
-    /// ``ExitStatus/failure`` when an invariant broke.
+    /// exhaustive search, on `--jobs` threads, all of it or one `--shard`; prints a summary and each failure (an
+    /// invariant breaking for an app) with the smallest of its finds' minima, and the first one's scenario file, its
+    /// relative paths rebased to the current folder (or writes it to `--out`, rebased to that file's folder);
+    /// `--report` writes the report as JSON for `merge`. Exits with ``ExitStatus/failure`` when an invariant broke.
     /// - Parameters:
     ///   - arguments: The arguments after `explore`.
     ///   - progress: Where the progress line goes; `nil` for none.
@@ -58,13 +59,13 @@ extension ScenarioCommand {
         case .failure(let failed): return failed.outcome
         }
         guard let file = options.file else { return .usage("'explore' needs a scenario file: \(exploreUsage)") }
+        if let out = options.out, out == options.report { return .usage("--out and --report name the same file '\(quotedPath(out))'") }
         // Refused before anything is read or searched: a finding is never lost to an unwritable --out or --report.
         for (path, option) in [(options.out, "--out"), (options.report, "--report")] {
             if let path, let problem = OutputFile.problemWriting(path) {
                 return .refused("cannot write '\(quotedPath(path))' (\(option)): \(problem); nothing was explored")
             }
         }
-        if let out = options.out, out == options.report { return .usage("--out and --report name the same file '\(quotedPath(out))'") }
         var explorer: Explorer
         let digest: String
         switch loadExplorer(file, invariants: options.invariants, weights: options.weights) {
