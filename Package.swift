@@ -135,7 +135,7 @@ let package = Package(
         // examples, the harnesses and BudgetBench included, whatever the test targets depend on.)
         .testTarget(name: "ProgramTests", dependencies: [
             "BackgroundBudget", "BackgroundBudgetScenario", "BackgroundBudgetExplorer", "TestSupport",
-            "StateLab", "AudioPlayer", "LocationTracker", "MemoryPressure", "NewsFetcher", "DraftLoss", "JobRunner",
+            "StateLab", "AudioPlayer", "LocationTracker", "MemoryPressure", "NewsFetcher", "DraftLoss", "JobRunner", "bgbudget",
             "FuzzSupport", "FuzzScenario", "FuzzInfoPlist", "FuzzStateFrame", "FuzzExploreArguments",
         ], exclude: ["ExpectedTraces"]),
         // Fuzz harnesses (Tests/Fuzz/README.md): each replays a corpus in an ordinary build

@@ -220,7 +220,7 @@ import Musl
         let long = String(repeating: "x", count: 100_000)
         #expect(ScenarioCommand.run(["run", "a.json", "--format", long])
             == .usage("unknown format '\(String(repeating: "x", count: 80))…' for --format; accepted: log, jsonl, svg"))
-        #expect(ScenarioCommand.run([long]) == .usage("unknown command '\(String(repeating: "x", count: 80))…'; expected one of run, validate, explore, check, --help"))
+        #expect(ScenarioCommand.run([long]) == .usage("unknown command '\(String(repeating: "x", count: 80))…'; expected one of run, validate, explore, check, merge, --help"))
     }
 
     // MARK: Delivering output, in-process

@@ -191,7 +191,7 @@ import Musl
         #expect(!explore.contains("--format") && !explore.contains("EVENTS ("))
         for option in ["--format FORMAT", "--out PATH", "--from TIME, --to TIME", "--help"] { #expect(run.contains(option), "run help lacks \(option)") }
         #expect(!run.contains("--invariant"))
-        #expect(ScenarioCommand.run(["help", "fly"]) == .usage("'help' takes one command: run, validate, explore, check; got 'fly'"))
+        #expect(ScenarioCommand.run(["help", "fly"]) == .usage("'help' takes one command: run, validate, explore, check, merge; got 'fly'"))
         // The whole page still has both commands' options, word for word.
         #expect(ScenarioCommand.help.contains("OPTIONS (explore)\n  --invariant NAME"))
         try withDirectory { directory throws in

@@ -98,7 +98,7 @@ import Musl
         (["--time-limit", "soon"], "--time-limit needs seconds from 0 (no limit) to 604800; got 'soon'"),
         (["--time-limit", "-1"], "--time-limit needs seconds from 0 (no limit) to 604800; got '-1'"),
         (["--seed", "3"], "unknown option '--seed' for 'explore' (did you mean \"--seeds\"?); accepted: --invariant, --seeds, --first-seed, "
-            + "--sequences, --length, --depth, --weight, --time-limit, --out, --force, --help"),
+            + "--sequences, --length, --depth, --weight, --time-limit, --jobs, --shard, --out, --report, --force, --help"),
     ])
     func exploreRefusesTheCommandLinesItCannotMean(extra: [String], message: String) {
         #expect(ScenarioCommand.run(["explore", "a.json"] + extra) == .usage(message))
@@ -128,7 +128,7 @@ import Musl
         let whole = ScenarioCommand.help.components(separatedBy: "COMMANDS")[0]
         for option in ScenarioCommand.exploreValued + ["--force"] { #expect(whole.contains("[\(option)"), "\(option)") }
         #expect(whole.contains("bgbudget check FILE [--invariant NAME]..."))
-        #expect(ScenarioCommand.exploreUsage.contains("[--time-limit SECONDS] [--force] [--out PATH]"))
+        #expect(ScenarioCommand.exploreUsage.contains("[--time-limit SECONDS] [--force] [--jobs N] [--shard I/N] [--out PATH] [--report PATH]"))
         #expect(ScenarioCommand.run(["help", "check"]).standardOutput.hasPrefix("bgbudget check: "))
     }
 
@@ -190,7 +190,7 @@ import Musl
         #expect(outcome.standardOutput.isEmpty)
         #expect(outcome.standardError.hasPrefix("bgbudget: the exhaustive search to depth 12 would try about "))
         #expect(outcome.standardError.contains(": past the time limit of 1 s; use a smaller --depth ("))
-        #expect(outcome.standardError.hasSuffix(", a longer --time-limit, or --force to search until the limit\n"))
+        #expect(outcome.standardError.hasSuffix(", a longer --time-limit, more --shard or --jobs, or --force to search until the limit\n"))
         // With --force it searches, and stops at the limit.
         let forced = ScenarioCommand.run(["explore", Self.draftLoss, "--invariant", Self.fixed, "--depth", "12", "--time-limit", "0.001", "--force"])
         #expect(forced.status == .success)

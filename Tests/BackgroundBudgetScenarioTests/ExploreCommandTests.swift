@@ -68,7 +68,7 @@ import TestSupport
         (["explore", "a.json", "b.json"], "'explore' takes one scenario file; got 'a.json' and 'b.json'"),
         (["explore", "a.json", "--depth", "13"], "--depth needs a whole number from 0 to 12; got '13'"),
         (["explore", "a.json", "--seeds"], "--seeds needs a value"),
-        (["explore", "a.json", "--fast"], "unknown option '--fast' for 'explore'; accepted: --invariant, --seeds, --first-seed, --sequences, --length, --depth, --weight, --time-limit, --out, --force, --help"),
+        (["explore", "a.json", "--fast"], "unknown option '--fast' for 'explore'; accepted: --invariant, --seeds, --first-seed, --sequences, --length, --depth, --weight, --time-limit, --jobs, --shard, --out, --report, --force, --help"),
         (["explore", "a.json", "--weight", "open"], "--weight needs EVENT=N, N a whole number from 0 (leave the event out) to 1000000; got 'open'"),
         (["explore", "a.json", "--invariant", "noCrash"], "unknown invariant 'noCrash'; expected one of " + ExplorerInvariant.names.joined(separator: ", ")),
     ])

@@ -92,9 +92,9 @@ import BackgroundBudgetCore
 
     @Test func misuseIsAUsageErrorWithAHint() {
         let cases: [([String], String)] = [
-            ([], "missing command; expected one of run, validate, explore, check, --help"),
-            (["rn", "x.json"], "unknown command 'rn' (did you mean 'run'?); expected one of run, validate, explore, check, --help"),
-            (["--verbose"], "unknown option '--verbose'; expected a command: run, validate, explore, check, --help"),
+            ([], "missing command; expected one of run, validate, explore, check, merge, --help"),
+            (["rn", "x.json"], "unknown command 'rn' (did you mean 'run'?); expected one of run, validate, explore, check, merge, --help"),
+            (["--verbose"], "unknown option '--verbose'; expected a command: run, validate, explore, check, merge, --help"),
             (["run"], "'run' needs a scenario file: bgbudget run FILE [--format log|jsonl|svg] [--out PATH]"),
             (["run", "a.json", "b.json"], "'run' takes one scenario file; got 'a.json' and 'b.json'"),
             (["run", "a.json", "--format"], "--format needs a value"),

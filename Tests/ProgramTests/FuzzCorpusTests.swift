@@ -56,7 +56,7 @@ import Testing
         let arguments = try Self.inputs("explore-arguments").map { String(decoding: $0.bytes, as: UTF8.self) }
         let argumentDictionary = try String(contentsOf: Self.corpus.deletingLastPathComponent()
             .appendingPathComponent("Dictionaries/explore-arguments.dict"), encoding: .utf8)
-        let options = ["--invariant", "--seeds", "--first-seed", "--sequences", "--length", "--depth", "--out", "--help"]
+        let options = ["--invariant", "--seeds", "--first-seed", "--sequences", "--length", "--depth", "--out", "--jobs", "--shard", "--report", "--help"]
         for word in options + ExplorerInvariant.builtIn.map(\.name) + ["all", "dataSaved:"] {
             #expect(arguments.contains { $0.contains(word) }, "no seed in Tests/Fuzz/Corpus/explore-arguments has \(word)")
             #expect(argumentDictionary.contains("\"\(word)"), "\(word) is not in explore-arguments.dict")

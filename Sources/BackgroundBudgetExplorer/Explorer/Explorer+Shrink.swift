@@ -7,7 +7,8 @@ extension Explorer {
     /// replace each event by an earlier menu event that still fails; shorten each wait (to each
     /// shorter wait of the menu, or else to the shortest that still fails, to the millisecond); swap
     /// neighbouring events into menu order where the swap still fails; and repeat until nothing
-    /// changes. Deterministic: the same sequence always shrinks to the same result, and events that
+    /// changes; then drop any two events at once (a local minimum that no one event leaves, such as an
+    /// interruption and its answer), and if that takes, start again. Deterministic: the same sequence always shrinks to the same result, and events that
     /// commute end in menu order whatever order they were found in, so different finds of one bug
     /// shrink to one sequence.
     ///
@@ -53,6 +54,14 @@ extension Explorer {
         /// The events' places in the menu, in sequence order: what tells apart two orders of the same
         /// events, the one whose earlier events come earlier in the menu being smaller.
         public var menuOrder: [Int]
+
+        /// A measure from its parts (read back from a saved report).
+        package init(events: Int, totalWait: Int64, menuPositions: Int, menuOrder: [Int]) {
+            self.events = events
+            self.totalWait = totalWait
+            self.menuPositions = menuPositions
+            self.menuOrder = menuOrder
+        }
 
         /// Whether `lhs` is smaller: fewer events, or as many and less waiting, or as much and earlier
         /// menu events, or the same places with an earlier one first.
@@ -142,7 +151,25 @@ private struct Shrinker {
             changed = replaceByEarlierMenuEvents() || changed
             changed = shortenWaits() || changed
             changed = sortNeighbours() || changed
+            if !changed { changed = dropPairs() }
         }
+    }
+
+    /// Drops two events at once, the pairs in order (the earliest first), taking the first that still
+    /// fails: run when no other pass takes anything, so on a sequence from which no one event can be
+    /// dropped, whose pairs are few.
+    private mutating func dropPairs() -> Bool {
+        guard current.count >= 3 else { return false }
+        for first in 0..<current.count - 1 {
+            for second in first + 1..<current.count {
+                guard budget > 0 else { return false }
+                var candidate = current
+                candidate.remove(at: second)
+                candidate.remove(at: first)
+                if take(candidate) { return true }
+            }
+        }
+        return false
     }
 
     /// Takes `candidate` if its measure is smaller and it still breaks the invariant first (cut after

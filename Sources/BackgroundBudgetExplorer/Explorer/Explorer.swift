@@ -59,8 +59,8 @@ public struct Explorer: Sendable {
     /// Random walks: sequences of `length` events, each picked by weight from the menu with a
     /// generator seeded by `seed` (an event the lifecycle refuses is replaced by another pick, up to
     /// eight times). A sequence stops at its first broken invariant; each invariant's first failure is
-    /// shrunk (``shrink(_:invariant:)``). A target whose own events already break an invariant is not
-    /// explored: the report has that failure alone, with no event, and says it stopped.
+    /// shrunk (``shrink(_:invariant:)``), once for each app it breaks for. A target whose own events
+    /// already break an invariant is not explored: the report has that failure alone, with no event, and says it stopped.
     /// - Parameters:
     ///   - seed: The generator's seed.
     ///   - sequences: How many sequences to try.
@@ -73,7 +73,7 @@ public struct Explorer: Sendable {
         var report = ExplorerReport(strategy: "random walks (seed \(seed), up to \(sequences) sequences of \(length) events)")
         if let broken = setupFailure() { return setupBrokenReport(report, broken) }
         var random = SplitMix64(seed: seed)
-        var found: [(invariant: String, events: [ExplorerEvent])] = []
+        var found = ExplorerFinds(self)
         let stop = StopWatch(limit: timeLimit, interruption: interruption)
         for number in 1...max(sequences, 1) where sequences > 0 {
             if stop.isPast { report.stoppedAt = "\(number - 1) sequences: the time limit passed"; break }
@@ -88,7 +88,7 @@ public struct Explorer: Sendable {
                     if let broken = session.violation() {
                         report.failingSequences += 1
                         if report.firstFailureAt == nil { report.firstFailureAt = number }
-                        if !found.contains(where: { $0.invariant == broken.name }) { found.append((broken.name, events)) }
+                        found.record(broken.name, message: broken.message, events, in: session)
                         break walk
                     }
                     continue walk
@@ -99,7 +99,7 @@ public struct Explorer: Sendable {
             progress?(report)
             if stopAtFirstFailure, !found.isEmpty { break }
         }
-        report.failures = found.map { shrink($0.events, invariant: $0.invariant) }
+        report.failures = found.shrunk()
         return report
     }
 
@@ -114,20 +114,27 @@ public struct Explorer: Sendable {
     ///   - progress: Called after each level with the report so far.
     /// - Returns: The report, with ``ExplorerReport/statesSeen``.
     public func exhaustive(depth: Int, progress: ((ExplorerReport) -> Void)? = nil) -> ExplorerReport {
+        exhaustive(depth: depth, partition: .whole, progress: progress)
+    }
+
+    /// The exhaustive search, or one piece of it (``ExplorerPartition``).
+    package func exhaustive(depth: Int, partition: ExplorerPartition, progress: ((ExplorerReport) -> Void)? = nil) -> ExplorerReport {
         var report = ExplorerReport(strategy: "exhaustive search (depth \(depth), \(menu.entries.count) events)")
         if let broken = setupFailure() { return setupBrokenReport(report, broken) }
         var seen: Set<UInt64> = [session().fingerprint()]
         var frontier: [[ExplorerEvent]] = [[]]
-        var found: [(invariant: String, events: [ExplorerEvent])] = []
+        var found = ExplorerFinds(self)
         let stop = StopWatch(limit: timeLimit, interruption: interruption)
-        search: for _ in 0..<max(depth, 0) {
+        search: for level in 0..<max(depth, 0) {
             var next: [[ExplorerEvent]] = []
-            for prefix in frontier {
+            let last = level == depth - 1
+            if last { report.beforeLastLevel = ExplorerCounts(report, statesSeen: seen.count) }
+            for (place, prefix) in frontier.enumerated() where !last || partition.owns(place) {
                 if stop.isPast { report.stoppedAt = "\(report.sequencesTried) sequences: the time limit passed"; break search }
                 // The prefix is replayed once, and again only after an entry took effect: a refused
                 // entry changes nothing (``ExplorerSession/perform(_:)``), so the next one tries the same state.
                 var replayed: ExplorerSession?
-                for entry in menu.entries {
+                for (entryPlace, entry) in menu.entries.enumerated() {
                     var session = replayed ?? replay(prefix)
                     guard let done = session.perform(entry.event) else {
                         replayed = session
@@ -140,10 +147,15 @@ public struct Explorer: Sendable {
                     if let broken = session.violation() {
                         report.failingSequences += 1
                         if report.firstFailureAt == nil { report.firstFailureAt = report.sequencesTried }
-                        if !found.contains(where: { $0.invariant == broken.name }) { found.append((broken.name, events)) }
+                        found.record(broken.name, message: broken.message, events, in: session,
+                                     order: ExplorerFindOrder(level: level, prefix: place, entry: entryPlace))
                         continue
                     }
-                    if seen.insert(session.fingerprint()).inserted { next.append(events) }
+                    let fingerprint = session.fingerprint()
+                    if seen.insert(fingerprint).inserted {
+                        next.append(events)
+                        if last, partition.count > 1 { report.lastLevelStates.append(fingerprint) }
+                    }
                 }
             }
             report.statesSeen = seen.count
@@ -153,7 +165,7 @@ public struct Explorer: Sendable {
         }
         report.statesSeen = seen.count
         report.seenSetBytes = seen.capacity * MemoryLayout<UInt64>.stride + (seen.capacity + 7) / 8
-        report.failures = found.map { shrink($0.events, invariant: $0.invariant) }
+        report.failures = found.shrunk()
         return report
     }
 

@@ -1,3 +1,4 @@
+import BackgroundBudgetCore
 import BackgroundBudgetRuntime
 
 /// A sequence that broke an invariant, shrunk to a minimal one.
@@ -18,6 +19,13 @@ public struct ExplorerFailure: Sendable, Hashable, CustomStringConvertible {
     public var scenarioFile: String
     /// How many smaller sequences shrinking took on the way.
     public var shrinkSteps = 0
+    /// The app the invariant broke for: the app of the trace event at which it broke, for invariants
+    /// that read the trace event by event, else the first of the target's apps the message names;
+    /// `nil` when neither tells. Failures of one invariant for one app are one failure: an
+    /// exploration keeps the first, and `bgbudget explore` groups the finds of all its seeds.
+    public var app: AppID?
+    /// Where the exhaustive search found the sequence; `nil` for random walks.
+    package var foundAt: ExplorerFindOrder?
 
     /// Creates a failure.
     /// - Parameters:
@@ -28,8 +36,9 @@ public struct ExplorerFailure: Sendable, Hashable, CustomStringConvertible {
     ///   - foundLength: The sequence's length when it was found.
     ///   - scenarioFile: The sequence as a scenario file.
     ///   - shrinkSteps: The smaller sequences shrinking took.
+    ///   - app: The app the invariant broke for, if known.
     public init(invariant: String, message: String, events: [ExplorerEvent], failingEvent: Int, foundLength: Int,
-                scenarioFile: String, shrinkSteps: Int = 0) {
+                scenarioFile: String, shrinkSteps: Int = 0, app: AppID? = nil) {
         self.invariant = invariant
         self.message = message
         self.events = events
@@ -37,6 +46,7 @@ public struct ExplorerFailure: Sendable, Hashable, CustomStringConvertible {
         self.foundLength = foundLength
         self.scenarioFile = scenarioFile
         self.shrinkSteps = shrinkSteps
+        self.app = app
     }
 
     /// `dataSaved broke at event 3 of 3 (purge com.example.notes): …`, then the numbered events; or
@@ -69,13 +79,23 @@ public struct ExplorerReport: Sendable, Hashable, CustomStringConvertible {
     public var seenSetBytes = 0
     /// Sequences that broke an invariant.
     public var failingSequences = 0
-    /// For each invariant that broke, its first failure, shrunk; in the order they were found.
+    /// For each invariant that broke and each app it broke for (``ExplorerFailure/app``), its first
+    /// failure, shrunk; in the order they were found.
     public var failures: [ExplorerFailure] = []
     /// The number of the sequence that first broke an invariant, from 1, if one did.
     public var firstFailureAt: Int?
     /// Where the exploration stopped short, if its ``Explorer/timeLimit`` passed, or why it explored
     /// nothing (the target's own events already break an invariant).
     public var stoppedAt: String?
+    /// What an exhaustive search had done when it began its last level: the part every piece of a
+    /// partitioned search does alike (``ExplorerPartition``); `nil` when it never reached the last
+    /// level, or for random walks.
+    package var beforeLastLevel: ExplorerCounts?
+    /// The states one piece of a partitioned exhaustive search (``ExplorerPartition``) first reached at
+    /// its last level, in the order reached: the pieces reach some of the same ones, so their union is
+    /// what counts. Empty for a search in one piece, whose last level reached
+    /// ``statesSeen`` minus ``beforeLastLevel``'s.
+    package var lastLevelStates: [UInt64] = []
 
     /// Creates an empty report.
     /// - Parameter strategy: How the sequences are chosen.

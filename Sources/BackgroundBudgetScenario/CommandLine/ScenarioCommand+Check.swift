@@ -45,7 +45,7 @@ extension ScenarioCommand {
         guard let file else { return .usage("'check' needs a scenario file: \(checkUsage)") }
         let explorer: Explorer
         switch loadExplorer(file, invariants: invariants, weights: []) {
-        case .success(let loaded): explorer = loaded
+        case .success(let loaded): explorer = loaded.0
         case .failure(let failed): return failed.outcome
         }
         let header = "check \(file): invariants: \(explorer.invariants.map(\.name).joined(separator: ", "))\n"

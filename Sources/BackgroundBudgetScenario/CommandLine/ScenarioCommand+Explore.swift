@@ -19,6 +19,14 @@ extension ScenarioCommand {
         var timeLimit: Duration? = defaultTimeLimit
         /// `--force`: search even when the exhaustive search's estimate passes the time limit.
         var force = false
+        /// The raw `--invariant` values, in order, for the report.
+        var invariantOptions: [String] = []
+        /// `--jobs N`: threads to run at once; the machine's processors by default.
+        var jobs: Int?
+        /// `--shard I/N`: the part of the exploration to run; `nil` for all.
+        var shard: ExplorerPartition?
+        /// `--report PATH`: where to write the report as JSON.
+        var report: String?
     }
 
     /// The time limit `explore` keeps without `--time-limit`: five minutes. A CI job's own timeout is
@@ -28,16 +36,17 @@ extension ScenarioCommand {
 
     /// The options of `explore` that take a value, in the order the usage lists them.
     static let exploreValued = ["--invariant", "--seeds", "--first-seed", "--sequences", "--length", "--depth", "--weight",
-                                "--time-limit", "--out"]
+                                "--time-limit", "--jobs", "--shard", "--out", "--report"]
 
     /// The usage line of `explore`, as messages give it.
     static let exploreUsage = "bgbudget explore FILE [--invariant NAME]... [--seeds N] [--first-seed S] [--sequences N] [--length N] "
-        + "[--depth D] [--weight EVENT=N]... [--time-limit SECONDS] [--force] [--out PATH]"
+        + "[--depth D] [--weight EVENT=N]... [--time-limit SECONDS] [--force] [--jobs N] [--shard I/N] [--out PATH] [--report PATH]"
 
     /// `bgbudget explore FILE [options]` (``exploreUsage``): random walks from each seed and, with `--depth`, the
-    /// exhaustive search; prints a summary and each failure shrunk, with the first one's scenario file, its relative
-    /// paths rebased to the current folder (or writes it to `--out`, rebased to that file's folder). Exits with
-    /// ``ExitStatus/failure`` when an invariant broke.
+    /// exhaustive search, on `--jobs` threads, all of it or one `--shard`; prints a summary and each failure (an
+    /// invariant breaking for an app) with the smallest of its finds' minima, and the first one's scenario file, its
+    /// relative paths rebased to the current folder (or writes it to `--out`, rebased to that file's folder);
+    /// `--report` writes the report as JSON for `merge`. Exits with ``ExitStatus/failure`` when an invariant broke.
     /// - Parameters:
     ///   - arguments: The arguments after `explore`.
     ///   - progress: Where the progress line goes; `nil` for none.
@@ -50,22 +59,30 @@ extension ScenarioCommand {
         case .failure(let failed): return failed.outcome
         }
         guard let file = options.file else { return .usage("'explore' needs a scenario file: \(exploreUsage)") }
-        // Refused before anything is read or searched: a finding is never lost to an unwritable --out.
-        if let out = options.out, let problem = OutputFile.problemWriting(out) {
-            return .refused("cannot write '\(quotedPath(out))' (--out): \(problem); nothing was explored")
+        if let out = options.out, out == options.report { return .usage("--out and --report name the same file '\(quotedPath(out))'") }
+        // Refused before anything is read or searched: a finding is never lost to an unwritable --out or --report.
+        for (path, option) in [(options.out, "--out"), (options.report, "--report")] {
+            if let path, let problem = OutputFile.problemWriting(path) {
+                return .refused("cannot write '\(quotedPath(path))' (\(option)): \(problem); nothing was explored")
+            }
         }
         var explorer: Explorer
+        let digest: String
         switch loadExplorer(file, invariants: options.invariants, weights: options.weights) {
-        case .success(let loaded): explorer = loaded
+        case .success(let loaded): (explorer, digest) = loaded
         case .failure(let failed): return failed.outcome
         }
-        let header = "explore \(file): \(explorer.target.appIDs.count) app(s), \(explorer.menu.entries.count) events to choose from, "
-            + "invariants: \(explorer.invariants.map(\.name).joined(separator: ", "))"
+        let setup = ExploreReport.Setup(file: file, digest: digest, apps: explorer.target.appIDs.count, menuEvents: explorer.menu.entries.count,
+                                        invariants: explorer.invariants.map(\.name), invariantOptions: options.invariantOptions,
+                                        weights: options.weights, seeds: options.seeds ?? (options.depth == nil ? 100 : nil),
+                                        firstSeed: options.firstSeed, sequences: options.sequences, length: options.length, depth: options.depth)
         if let broken = explorer.setupFailure() {
-            return setupBroken(broken, header: header + "\n", explored: true)
+            return setupBroken(broken, header: ExploreReport(setup: setup).header + "\n", explored: true)
         }
+        let jobs = options.jobs ?? defaultJobs
         let started = ContinuousClock.now
-        func remaining() -> Duration? { options.timeLimit.map { $0 - started.duration(to: .now) } }
+        let limit = options.timeLimit
+        let remaining: @Sendable () -> Duration? = { limit.map { $0 - started.duration(to: .now) } }
         let meter = ProgressMeter(started: started, limit: options.timeLimit, write: progress)
         explorer.interruption = { @Sendable in
             meter.tick()
@@ -73,81 +90,47 @@ extension ScenarioCommand {
         }
         var estimate: TreeEstimate?
         if let depth = options.depth, depth >= 2 {
-            let measured = TreeEstimate(explorer, depth: depth)
+            var measured = TreeEstimate(explorer, depth: depth)
+            measured.pieces = (options.shard?.count ?? 1) * jobs
             estimate = measured
             if let limit = options.timeLimit, !options.force, measured.seconds > limit.seconds {
                 return .refused("the exhaustive search to depth \(depth) would try about \(roughCount(measured.sequences)) sequences "
                     + "(\(explorer.menu.entries.count) events per level), about \(roughDuration(measured.seconds)) at "
                     + "\(roughDuration(measured.secondsPerSequence)) each: past the time limit of \(roughDuration(limit.seconds)); "
                     + "use a smaller --depth (\(measured.deepestWithin(limit.seconds).map { "\($0) fits" } ?? "even 1 does not fit")), "
-                    + "a longer --time-limit, or --force to search until the limit")
+                    + "a longer --time-limit, more --shard or --jobs, or --force to search until the limit")
             }
             meter.say("\rexplore: exhaustive search to depth \(depth): about \(roughCount(measured.sequences)) sequences, "
                 + "about \(roughDuration(measured.seconds))\n")
         }
-        var lines = [header]
-        var failures: [ExplorerFailure] = []
-        var stoppedAfter: Int?
-        func collect(_ found: [ExplorerFailure]) {
-            for failure in found where !failures.contains(where: { $0.invariant == failure.invariant && $0.events == failure.events }) {
-                failures.append(failure)
-            }
-        }
-        if let seeds = options.seeds ?? (options.depth == nil ? 100 : nil) {
-            var tried = 0, failingSeeds = 0, seedsRun = 0
-            for offset in 0..<seeds {
-                explorer.timeLimit = remaining()
-                if let left = explorer.timeLimit, left <= .zero { stoppedAfter = tried; break }
-                if interrupted?() == true { stoppedAfter = tried; break }
-                let seed = options.firstSeed &+ UInt64(offset)
-                meter.phase = .walks(seed: offset + 1, of: seeds, before: tried, failingSeeds: failingSeeds)
-                let report = explorer.randomWalks(seed: seed, sequences: options.sequences, length: options.length) { report in
-                    meter.walked(report.sequencesTried, failing: report.failingSequences)
-                }
-                seedsRun += 1
-                tried += report.sequencesTried
-                if !report.failures.isEmpty { failingSeeds += 1 }
-                collect(report.failures)
-                if report.stoppedAt != nil { stoppedAfter = tried; break }
-            }
-            lines.append("random walks: \(seeds) seeds from \(options.firstSeed), up to \(options.sequences) sequences of \(options.length) events each: "
-                         + "sequences tried: \(tried), seeds that found a failure: \(failingSeeds)/\(seedsRun == seeds ? seeds : seedsRun)"
-                         + (seedsRun == seeds ? "" : " (\(seedsRun) of \(seeds) seeds run)"))
-        }
-        if let depth = options.depth, stoppedAfter == nil {
-            explorer.timeLimit = remaining()
-            meter.phase = .exhaustive(depth: depth, estimate: estimate?.sequences)
-            let report = explorer.exhaustive(depth: depth) { report in
-                meter.searched(report.sequencesTried, failing: report.failingSequences)
-            }
-            lines.append("exhaustive search to depth \(depth): sequences tried: \(report.sequencesTried), states seen: \(report.statesSeen), "
-                         + "failing sequences: \(report.failingSequences)")
-            if report.stoppedAt != nil { stoppedAfter = report.sequencesTried }
-            collect(report.failures)
-        }
+        var report = exploreRun(explorer, setup: setup, shard: options.shard, jobs: jobs, remaining: remaining, meter: meter,
+                                interrupted: interrupted, estimate: estimate?.sequences)
         meter.say("\r\u{1B}[K")
-        let wasInterrupted = stoppedAfter != nil && interrupted?() == true
-        if stoppedAfter != nil {
-            let why = wasInterrupted ? "interrupted (Ctrl-C)" : "stopped at the time limit of \(roughDuration(options.timeLimit?.seconds ?? 0))"
-            lines.append("\(why): the search did not finish; what it found so far follows")
+        if report.stopped != nil, !report.interrupted {
+            report.stopped = "stopped at the time limit of \(roughDuration(options.timeLimit?.seconds ?? 0))"
         }
-        let elapsed = started.duration(to: .now)
-        lines.append("distinct shrunk failures: \(failures.count), time: \(formatSeconds(elapsed.nanosecondsSaturating)) s")
-        for failure in failures { lines.append(failure.description) }
-        var output = lines.joined(separator: "\n") + "\n"
         var messages = ""
-        if let first = failures.first {
-            let saved = saveCounterexample(first.scenarioFile, from: file, to: options.out)
+        if let path = options.report, let problem = OutputFile.replace(path, with: report.json) {
+            messages += "bgbudget: cannot write '\(quotedPath(path))' (--report): \(problem)\n"
+        }
+        return reportOutcome(report, time: formatSeconds(started.duration(to: .now).nanosecondsSaturating), out: options.out, messages: messages)
+    }
+
+    /// What `explore` and `merge` print for a report, with the first counterexample saved to `out` or
+    /// printed, and how they exit.
+    static func reportOutcome(_ report: ExploreReport, time: String?, out: String?, messages: String = "") -> Outcome {
+        var output = report.text(time: time)
+        var messages = messages
+        if let first = report.groups.first {
+            let saved = saveCounterexample(first.minimum.scenarioFile, from: report.setup.file, to: out)
             output += saved.standardOutput
             messages += saved.standardError
         }
-        guard !failures.isEmpty else {
-            return Outcome(status: wasInterrupted ? .interrupted : .success, standardOutput: output, standardError: messages)
+        guard let broke = report.brokeMessage else {
+            return Outcome(status: report.interrupted ? .interrupted : (messages.isEmpty ? .success : .failure),
+                           standardOutput: output, standardError: messages)
         }
-        var names: [String] = []
-        for failure in failures where !names.contains(failure.invariant) { names.append(failure.invariant) }
-        return Outcome(status: .failure, standardOutput: output,
-                       standardError: messages + "bgbudget: \(names.count) invariant\(names.count == 1 ? "" : "s") broke: \(names.joined(separator: ", "))\n")
+        return Outcome(status: .failure, standardOutput: output, standardError: messages + broke)
     }
 
     /// Writes the first counterexample to `out`, or prints it; when writing fails (after the check
@@ -183,7 +166,7 @@ extension ScenarioCommand {
     }
 
     /// Reads a scenario file and makes its explorer, with the command line's invariants and weights.
-    static func loadExplorer(_ file: String, invariants: [ExplorerInvariant], weights: [String]) -> Result<Explorer, Failed> {
+    static func loadExplorer(_ file: String, invariants: [ExplorerInvariant], weights: [String]) -> Result<(Explorer, String), Failed> {
         do {
             let bytes = try InputFile.contents(of: file, limit: InputFile.scenarioLimit)
             let target = try ExplorerTarget(jsonBytes: bytes, file: file)
@@ -194,7 +177,8 @@ extension ScenarioCommand {
             } catch {
                 return .failure(Failed(outcome: .usage(weightProblem(error, menu: standard))))
             }
-            return .success(try Explorer(target: target, invariants: invariants.isEmpty ? ExplorerInvariant.builtIn : invariants, menu: menu))
+            return .success((try Explorer(target: target, invariants: invariants.isEmpty ? ExplorerInvariant.builtIn : invariants, menu: menu),
+                             fnv1a64(bytes)))
         } catch let error as InputFileError {
             return .failure(Failed(outcome: .failure("bgbudget: cannot read '\(quotedPath(file))': \(error)")))
         } catch {
@@ -258,9 +242,18 @@ extension ScenarioCommand {
                 case "--invariant":
                     do {
                         options.invariants += try ExplorerInvariant.named(value)
+                        options.invariantOptions.append(value)
                     } catch {
                         return fail("\(error)")
                     }
+                case "--shard":
+                    guard let shard = parseShard(value) else {
+                        return fail("--shard needs I/N, N a whole number from 1 to 10000 and I from 1 to N; got '\(clipped(value))'")
+                    }
+                    options.shard = shard.count == 1 ? nil : shard
+                case "--report":
+                    guard !value.isEmpty else { return fail("--report needs a file path") }
+                    options.report = value
                 case "--first-seed":
                     guard let seed = UInt64(value) else { return fail("--first-seed needs a whole number from 0; got '\(clipped(value))'") }
                     options.firstSeed = seed
@@ -279,7 +272,7 @@ extension ScenarioCommand {
                     }
                     options.timeLimit = seconds == 0 ? nil : .nanoseconds(Int64((seconds * 1e9).rounded()))
                 default:
-                    let range = name == "--depth" ? 0...12 : (name == "--length" ? 1...10_000 : 1...100_000_000)
+                    let range = name == "--depth" ? 0...12 : (name == "--length" ? 1...10_000 : (name == "--jobs" ? 1...256 : 1...100_000_000))
                     guard let number = Int(value), range.contains(number) else {
                         return fail("\(name) needs a whole number from \(range.lowerBound) to \(range.upperBound); got '\(clipped(value))'")
                     }
@@ -287,6 +280,7 @@ extension ScenarioCommand {
                     case "--seeds": options.seeds = number
                     case "--sequences": options.sequences = number
                     case "--length": options.length = number
+                    case "--jobs": options.jobs = number
                     default: options.depth = number
                     }
                 }

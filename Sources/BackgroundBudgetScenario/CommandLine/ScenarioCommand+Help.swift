@@ -41,11 +41,21 @@ extension ScenarioCommand {
                                 found (300 by default, for a CI job; 0 for no limit)
           --force               search even when the estimate passes --time-limit
                                 (the search still stops at the limit)
+          --jobs N              run N seeds, or N pieces of the exhaustive search, at
+                                once on threads (1 to 256; the processors by default);
+                                the results are the same for every N
+          --shard I/N           run shard I of N (1 <= I <= N): the seeds at places
+                                I, I+N, ... and the I-th share of the exhaustive search's
+                                last level; N processes given the same other options
+                                try together what one process tries, and 'bgbudget
+                                merge' joins their --report files
           --out PATH            write the first counterexample's scenario file to PATH
                                 (its relative Info.plist paths are rewritten to resolve
                                 from PATH's folder, so 'bgbudget run PATH' works there);
                                 PATH is checked before the search, and if writing fails
                                 at the end the counterexample is printed instead
+          --report PATH         also write what was found as JSON (version 1), for
+                                'bgbudget merge'; deterministic: no time in it
 
         """
 
@@ -58,7 +68,7 @@ extension ScenarioCommand {
         """
 
     /// The help of one command: what `bgbudget COMMAND --help` and `bgbudget help COMMAND` print.
-    /// - Parameter command: `run`, `validate`, `explore` or `check`; anything else gives the whole ``help``.
+    /// - Parameter command: `run`, `validate`, `explore`, `check` or `merge`; anything else gives the whole ``help``.
     package static func help(for command: String) -> String {
         switch command {
         case "run":
@@ -108,7 +118,7 @@ extension ScenarioCommand {
               bgbudget explore FILE [--invariant NAME]... [--seeds N] [--first-seed S]
                                [--sequences N] [--length N] [--depth D]
                                [--weight EVENT=N]... [--time-limit SECONDS] [--force]
-                               [--out PATH]
+                               [--jobs N] [--shard I/N] [--out PATH] [--report PATH]
 
             The scenario's events are the setup every sequence starts from.
 
@@ -116,6 +126,9 @@ extension ScenarioCommand {
 
             """ + exploreOptions + """
               -h, --help            print this help
+
+            Finds of one invariant breaking for one app are one failure: each is shrunk,
+            and the report shows the smallest minimum with the seeds that found it.
 
             Options other than --invariant and --weight may be given once. On a terminal,
             a progress line on standard error shows the sequences tried, the rate, the
@@ -155,6 +168,31 @@ extension ScenarioCommand {
               2  the command line is wrong
 
             """ + formatPointer
+        case "merge":
+            return """
+            bgbudget merge: join the reports of the shards of one exploration
+            (bgbudget explore --shard I/N --report PATH) into the report of the whole.
+
+            USAGE
+              bgbudget merge REPORT... [--report PATH] [--out PATH]
+
+            Give every shard's report once, in any order. Prints what explore without
+            --shard prints for the same options (all but the time); the merged --report is
+            the file explore --report writes for the whole exploration, byte for byte.
+
+            OPTIONS
+              --report PATH         write the merged report (JSON) to PATH
+              --out PATH            write the first counterexample's scenario file to PATH
+              -h, --help            print this help
+
+            EXIT STATUS
+              0  no invariant broke
+              1  an invariant broke, a report cannot be read or is not a version 1
+                 explore report, or the output could not be written
+              2  the command line is wrong, or the reports are not every shard of one
+                 exploration once (another scenario or options, a shard missing or twice)
+
+            """
         default:
             return help
         }
@@ -171,8 +209,10 @@ extension ScenarioCommand {
           bgbudget validate FILE
           bgbudget explore FILE [--invariant NAME]... [--seeds N] [--first-seed S]
                            [--sequences N] [--length N] [--depth D] [--weight EVENT=N]...
-                           [--time-limit SECONDS] [--force] [--out PATH]
+                           [--time-limit SECONDS] [--force] [--jobs N] [--shard I/N]
+                           [--out PATH] [--report PATH]
           bgbudget check FILE [--invariant NAME]...
+          bgbudget merge REPORT... [--report PATH] [--out PATH]
           bgbudget COMMAND --help, bgbudget help COMMAND
           bgbudget --help
 
@@ -183,6 +223,7 @@ extension ScenarioCommand {
                      every invariant that breaks, shrunk to a minimal scenario file.
           check      Run a scenario file (a saved counterexample) with invariants and
                      give explore's verdict.
+          merge      Join the --report files of explore's shards into the whole report.
 
         OPTIONS (run)
 
@@ -196,9 +237,10 @@ extension ScenarioCommand {
           0  success
           1  the scenario is invalid or unreadable, an event was refused when it ran
              (no trace is printed), or the output could not be written
-             (explore, check) an invariant broke
+             (explore, check, merge) an invariant broke; (merge) a report is unreadable
           2  the command line is wrong, or (explore) --out cannot be written or the
-             search is estimated past its time limit
+             search is estimated past its time limit, or (merge) the reports are not
+             every shard of one exploration once
           130  (explore) interrupted by Ctrl-C before any invariant broke
 
         SCENARIO FILES

@@ -17,6 +17,9 @@ extension ScenarioCommand {
         var secondsPerSequence: Double
         /// The depth asked for.
         var depth: Int
+        /// How many pieces the search runs in at once (shards times jobs): each runs the levels before
+        /// the last in full and its share of the last.
+        var pieces = 1
 
         /// Runs the first level of `explorer`'s exhaustive search (without shrinking anything).
         init(_ explorer: Explorer, depth: Int) {
@@ -48,12 +51,19 @@ extension ScenarioCommand {
         /// The estimated sequences of the search asked for.
         var sequences: Double { sequences(to: depth) }
 
-        /// The estimated wall-clock seconds of the search asked for.
-        var seconds: Double { sequences * secondsPerSequence }
+        /// The estimated wall-clock seconds of the search asked for, its pieces running at once.
+        var seconds: Double { seconds(to: depth) }
+
+        /// The estimated wall-clock seconds of a search to `depth`: each piece runs the levels before
+        /// the last in full and its share of the last.
+        func seconds(to depth: Int) -> Double {
+            let before = sequences(to: depth - 1)
+            return (before + (sequences(to: depth) - before) / Double(max(pieces, 1))) * secondsPerSequence
+        }
 
         /// The deepest search, up to the one asked for, estimated to finish within `seconds`.
         func deepestWithin(_ seconds: Double) -> Int? {
-            (1...max(depth, 1)).last { sequences(to: $0) * secondsPerSequence <= seconds }
+            (1...max(depth, 1)).last { self.seconds(to: $0) <= seconds }
         }
     }
 

@@ -10,8 +10,9 @@ import Foundation
 /// ```text
 /// bgbudget run FILE [--format log|jsonl|svg] [--out PATH] [--from TIME] [--to TIME]
 /// bgbudget validate FILE
-/// bgbudget explore FILE [--invariant NAME]... [--seeds N] [--depth D] [--time-limit SECONDS] [--out PATH] …
+/// bgbudget explore FILE [--invariant NAME]... [--seeds N] [--depth D] [--jobs N] [--shard I/N] [--report PATH] …
 /// bgbudget check FILE [--invariant NAME]...
+/// bgbudget merge REPORT... [--report PATH] [--out PATH]
 /// bgbudget --help
 /// ```
 ///
@@ -55,7 +56,7 @@ package enum ScenarioCommand {
     }
 
     /// The commands, for messages.
-    static let commands = ["run", "validate", "explore", "check", "help"]
+    static let commands = ["run", "validate", "explore", "check", "merge", "help"]
 
     /// Runs the tool.
     /// - Parameter arguments: The arguments after the program name.
@@ -66,7 +67,7 @@ package enum ScenarioCommand {
     ///   found (the executable answers `true` after a Ctrl-C); `nil` never stops it.
     package static func run(_ arguments: [String], progress: (@Sendable (String) -> Void)? = nil,
                             interrupted: (@Sendable () -> Bool)? = nil) -> Outcome {
-        guard let command = arguments.first else { return .usage("missing command; expected one of run, validate, explore, check, --help") }
+        guard let command = arguments.first else { return .usage("missing command; expected one of run, validate, explore, check, merge, --help") }
         let rest = Array(arguments.dropFirst())
         switch command {
         case "--help", "-h":
@@ -75,7 +76,7 @@ package enum ScenarioCommand {
             // `bgbudget help explore` is `bgbudget explore --help`.
             guard let topic = rest.first else { return .success(help) }
             guard rest.count == 1, commands.contains(topic) else {
-                return .usage("'help' takes one command: run, validate, explore, check; got '\(clipped(rest.joined(separator: " ")))'")
+                return .usage("'help' takes one command: run, validate, explore, check, merge; got '\(clipped(rest.joined(separator: " ")))'")
             }
             return .success(help(for: topic))
         case "run":
@@ -86,11 +87,13 @@ package enum ScenarioCommand {
             return exploreCommand(rest, progress: progress, interrupted: interrupted)
         case "check":
             return checkCommand(rest)
+        case "merge":
+            return mergeCommand(rest)
         default:
-            if command.hasPrefix("-") { return .usage("unknown option '\(clipped(command))'; expected a command: run, validate, explore, check, --help") }
+            if command.hasPrefix("-") { return .usage("unknown option '\(clipped(command))'; expected a command: run, validate, explore, check, merge, --help") }
             let close = command.count > 64 ? nil : commands.min { editDistance(command, $0) < editDistance(command, $1) }
             let hint = close.map { editDistance(command, $0) <= 2 ? " (did you mean '\($0)'?)" : "" } ?? ""
-            return .usage("unknown command '\(clipped(command))'\(hint); expected one of run, validate, explore, check, --help")
+            return .usage("unknown command '\(clipped(command))'\(hint); expected one of run, validate, explore, check, merge, --help")
         }
     }
 

@@ -33,6 +33,11 @@ enum ExploreArgumentsCheck {
                 try require(arguments.contains(file) && (!file.hasPrefix("-") || file == "-"), "the file '\(file)' is not a plain argument")
             }
             if let out = options.out { try require(!out.isEmpty, "an empty --out") }
+            if let report = options.report { try require(!report.isEmpty, "an empty --report") }
+            try require(options.jobs.map { (1...256).contains($0) } ?? true, "--jobs \(String(describing: options.jobs)) outside 1...256")
+            if let shard = options.shard {
+                try require(shard.count >= 2 && shard.count <= 10_000 && (0..<shard.count).contains(shard.index), "a shard \(shard) out of range")
+            }
             let names = Set(ExplorerInvariant.builtIn.map(\.name)).union(["dataSaved"])
             for invariant in options.invariants {
                 try require(names.contains(invariant.name), "an invariant '\(invariant.name)' no name gives")
