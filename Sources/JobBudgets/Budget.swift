@@ -5,18 +5,32 @@ import BudgetClock
 /// Budgets are identified by number and carry the name they were requested with, for logs and
 /// errors. A handle to an ended budget stays valid as a value, and every operation on it reports that
 /// the budget is no longer live instead of failing.
+///
+/// The number is the request's: `"thumbnail" (budget#3)` is the third budget its scheduler granted.
 public struct Budget: Sendable, Hashable, Comparable, CustomStringConvertible {
-    /// An opaque number, unique within its scheduler for the scheduler's lifetime (slot and reuse count).
-    public let id: UInt64
+    /// The request number in the high 32 bits; the budget's slot in its scheduler plus one in the low
+    /// 32 bits, or zero in a handle made from a number (the scheduler then looks the number up).
+    let handle: UInt64
     /// The name given to the request; not part of the budget's identity.
     public let name: String
 
+    /// The budget's number: 1 for the first budget its scheduler granted, 2 for the second, and so on,
+    /// counting every request (in every scope). Unique among a scheduler's budgets until the count
+    /// wraps, after 2^32 requests.
+    public var id: UInt64 { handle >> 32 }
+
     /// Creates a handle from a number (for example one read back from a log).
     /// - Parameters:
-    ///   - id: The budget's number.
+    ///   - id: The budget's number (below 2^32; higher bits are dropped).
     ///   - name: Its name, for descriptions; empty if unknown.
     public init(id: UInt64, name: String = "") {
-        self.id = id
+        self.handle = id << 32
+        self.name = name
+    }
+
+    /// The handle the scheduler gives out: the request number and the slot.
+    init(number: UInt32, slot: Int, name: String) {
+        self.handle = UInt64(number) << 32 | UInt64(slot + 1)
         self.name = name
     }
 
@@ -26,7 +40,7 @@ public struct Budget: Sendable, Hashable, Comparable, CustomStringConvertible {
     /// Hashes the budget's number.
     public func hash(into hasher: inout Hasher) { hasher.combine(id) }
 
-    /// Orders budgets by their numbers (an arbitrary but stable order).
+    /// Orders budgets by their numbers: request order, until the count wraps.
     public static func < (lhs: Budget, rhs: Budget) -> Bool { lhs.id < rhs.id }
 
     /// `"thumbnail" (budget#12)`, or `budget#12` when the name is empty.

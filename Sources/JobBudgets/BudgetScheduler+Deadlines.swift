@@ -13,7 +13,8 @@ extension BudgetScheduler {
     func fire() {
         let now = clock.now.nanoseconds
         var warnings: [(Budget, BudgetWarningHandler)] = []
-        var stopped: [(Budget, BudgetStopReason, BudgetStopHandler?)] = []
+        var stopped: [Stop] = []
+        var groups = StopGroups()
         let released = state.withLock { state -> ReleasedHandlers in
             state.timer = nil
             state.timerAt = nil
@@ -33,6 +34,7 @@ extension BudgetScheduler {
                 stopChildren(of: top, reason: .parentStopped, in: &state, into: &stopped, warningsDueBy: now, warnings: &warnings)
                 queueWarning(of: top, dueBy: now, in: &state, into: &warnings)
                 stopped.append((state.budget(at: top), state.records[top].stopsForShutdown ? .shutdown : .expired, state.records[top].onStop))
+                groups.add(stopAt: state.records[top].stopAt, age: state.age(of: top), end: stopped.count)
                 remove(top, in: &state)
             }
             armIfEarlier(&state)
@@ -40,10 +42,10 @@ extension BudgetScheduler {
             return .take(from: &state.released)
         }
         deliver(warnings)
-        settleWarnings(of: stopped)
-        for (budget, reason, handler) in stopped { handler?(budget, reason) }
+        let due = settleWarnings(of: groups.ordered(stopped))
+        for (budget, reason, handler) in due { handler?(budget, reason) }
         released.resumeWaiters()   // the handlers are dropped on return, outside the lock
-        stopHandlersReturned(stopped.count)
+        stopHandlersReturned(due.count)
     }
 
     /// Counts `count` stop handlers as returned, and resumes the exact-count waiters that now hold.
@@ -59,31 +61,41 @@ extension BudgetScheduler {
     /// Before stop handlers run: delivers the due warnings of the stopping budgets that another thread
     /// queued but has not begun, and waits for those another thread is running (unless it waits for
     /// this one: see ``BudgetScheduler``). So a stop handler never overlaps its own warning handler,
-    /// and a warning that fell due comes before its stop.
-    func settleWarnings(of stopped: [(Budget, BudgetStopReason, BudgetStopHandler?)]) {
+    /// and a warning that fell due comes before its stop. Returns the stops to call now: those whose
+    /// warning handler is running on this thread (the stop fell due inside it, a nested advance of a
+    /// virtual clock) or on a thread waiting for this one are handed to that delivery instead, whose
+    /// thread calls them once the handler has returned.
+    func settleWarnings(of stopped: [Stop]) -> [Stop] {
         let me = currentThreadIdentity()
+        var due = stopped
         let (claimed, waits) = state.withLock { state -> ([(Budget, BudgetWarningHandler)], [OneShotSignal]) in
             guard !state.deliveries.isEmpty else { return ([], []) }
             var claimed: [(Budget, BudgetWarningHandler)] = [], waits: [OneShotSignal] = []
-            for (budget, _, _) in stopped {
-                guard let delivery = state.deliveries[budget.id] else { continue }
+            due.removeAll { stop in
+                let budget = stop.0
+                guard let delivery = state.deliveries[budget.id] else { return false }
                 guard let thread = delivery.thread else {
                     state.deliveries[budget.id]?.thread = me
                     claimed.append((budget, delivery.handler))
-                    continue
+                    return false
                 }
-                guard thread != me, !state.waits(from: thread, for: me) else { continue }
+                guard thread != me, !state.waits(from: thread, for: me) else {
+                    state.deliveries[budget.id]?.deferredStops.append(stop)
+                    return true
+                }
                 let signal = OneShotSignal()
                 state.deliveries[budget.id]?.waiters.append(signal)
                 state.waiting[me, default: []].append(budget.id)
                 waits.append(signal)
+                return false
             }
             return (claimed, waits)
         }
         for (budget, handler) in claimed { run(handler, for: budget) }
-        guard !waits.isEmpty else { return }
+        guard !waits.isEmpty else { return due }
         for signal in waits { signal.wait() }
         state.withLock { _ = $0.waiting.removeValue(forKey: me) }
+        return due
     }
 
     /// Marks a budget's warning as delivered-or-due and queues it for delivery, if it has a handler
@@ -123,21 +135,35 @@ extension BudgetScheduler {
 
     /// Runs a warning handler whose delivery this thread has claimed, then drops the delivery and wakes
     /// whoever waited for it.
+    ///
+    /// A stop handed to the delivery while the handler ran (its hard stop fell due inside it) is called
+    /// here, after the handler has returned and before the `end` calls waiting for the delivery are
+    /// woken; the delivery stays registered meanwhile, so that waits for it still see this thread.
     private func run(_ handler: BudgetWarningHandler, for budget: Budget) {
         handler(budget)
-        let waiters = state.withLock { state -> [OneShotSignal] in
-            state.removeDelivery(budget.id)?.waiters ?? []
+        let (deferred, first) = state.withLock { state -> ([Stop], [OneShotSignal]) in
+            if let deferred = state.deliveries[budget.id]?.deferredStops, !deferred.isEmpty {
+                state.deliveries[budget.id]?.deferredStops = []
+                return (deferred, [])
+            }
+            return ([], state.removeDelivery(budget.id)?.waiters ?? [])
+        }
+        var waiters = first
+        if !deferred.isEmpty {
+            for (stopped, reason, stopHandler) in deferred { stopHandler?(stopped, reason) }
+            stopHandlersReturned(deferred.count)
+            waiters = state.withLock { state in state.removeDelivery(budget.id)?.waiters ?? [] }
         }
         for waiter in waiters { waiter.signal() }
     }
 
-    /// Removes every live descendant of a budget, deepest first, recording each with `reason`; with
-    /// `warningsDueBy`, first queues each one's warning that fell due by then.
+    /// Removes every live descendant of a budget, deepest first and siblings oldest first, recording
+    /// each with `reason`; with `warningsDueBy`, first queues each one's warning that fell due by then.
     func stopChildren(of slot: Int, reason: BudgetStopReason, in state: inout State,
-                              into stopped: inout [(Budget, BudgetStopReason, BudgetStopHandler?)],
+                              into stopped: inout [Stop],
                               warningsDueBy: Int64? = nil, warnings: inout [(Budget, BudgetWarningHandler)]) {
-        while case let child = state.firstChild(of: slot), child != 0 {
-            let childSlot = Int(child - 1)
+        guard state.firstChild(of: slot) != 0 else { return }
+        for childSlot in state.childrenOldestFirst(of: slot) {
             stopChildren(of: childSlot, reason: .parentStopped, in: &state, into: &stopped,
                          warningsDueBy: warningsDueBy, warnings: &warnings)
             if let warningsDueBy { queueWarning(of: childSlot, dueBy: warningsDueBy, in: &state, into: &warnings) }
@@ -148,7 +174,7 @@ extension BudgetScheduler {
 
     /// Removes every live descendant of a budget, deepest first, recording each with `reason`.
     func stopChildren(of slot: Int, reason: BudgetStopReason, in state: inout State,
-                              into stopped: inout [(Budget, BudgetStopReason, BudgetStopHandler?)]) {
+                              into stopped: inout [Stop]) {
         var none: [(Budget, BudgetWarningHandler)] = []
         stopChildren(of: slot, reason: reason, in: &state, into: &stopped, warnings: &none)
     }
@@ -161,6 +187,11 @@ extension BudgetScheduler {
             state.withExtras(of: Int(extras.previousSibling - 1)) { $0.nextSibling = extras.nextSibling }
         } else if extras.parent != 0 {
             state.withExtras(of: Int(extras.parent - 1)) { $0.firstChild = extras.nextSibling }
+        } else if extras.scope != 0 {
+            state.scopes[extras.scope]?.firstMember = extras.nextSibling
+        }
+        if extras.scope != 0, extras.parent != 0, state.scope(of: Int(extras.parent - 1)) != extras.scope {
+            state.dropForeignMember(slot, of: extras.scope)
         }
         if extras.nextSibling != 0 {
             state.withExtras(of: Int(extras.nextSibling - 1)) { $0.previousSibling = extras.previousSibling }

@@ -78,9 +78,8 @@ extension BudgetScheduler {
     /// still granted, warned at once and stopped no later than that instant; extensions cannot pass it.
     /// Calling it again can only bring the instant earlier. Budgets with an
     /// `Duration.unlimited` allowance are warned and stopped like the others. The budgets are warned,
-    /// and those that stop at that instant stopped, oldest first: in the order their deadlines were
-    /// last set (when they were requested, unless extended or warned since), whatever slots they hold;
-    /// budgets that had no deadline (unlimited, without a warning handler) come after them.
+    /// and those that stop at that instant stopped, oldest first: in the order they were requested,
+    /// whatever slots they hold (children before their parent).
     ///
     /// This shutdown is final, for the whole scheduler (a process that is going away). To shut down
     /// one part and start it again, use a ``BudgetScope``.
@@ -95,6 +94,7 @@ extension BudgetScheduler {
     /// - Parameter grace: How long the jobs have to wrap up; negative counts as zero.
     /// - Returns: How many live budgets were re-armed.
     /// - Complexity: O(n log n) in the number of live budgets, plus one pass over the budget slots.
+    ///   A scope's shutdown touches only the scope's budgets: O(m log m) in their number.
     @discardableResult
     public func shutdown(grace: Duration) -> Int {
         shutDown(grace: grace, scope: 0)
@@ -118,14 +118,12 @@ extension BudgetScheduler {
                 state.scopes[scope]!.shutdownAt = shutdownAt
                 woken = state.scopes[scope]!.shutdownWaiters.takeSatisfied(by: 1)
             }
-            // The deadlines are set again in the order they were last set (for most budgets, when
-            // they were requested), so that those that now fall due together (a tie in the heap goes
-            // to the deadline set first) stop oldest-first, whatever slots they sit in. Budgets with
-            // no deadline (unlimited, and no warning) come last, in slot order.
-            let slots = state.records.indices
-                .filter { state.records[$0].isLive && (scope == 0 || state.scope(of: $0) == scope) }
-                .map { (slot: $0, order: state.deadlines.sequence(of: $0).map(UInt64.init) ?? UInt64($0) + (1 << 32)) }
-                .sorted { $0.order < $1.order }
+            // The deadlines are set again in request order, so that those that now fall due together
+            // (a tie in the heap goes to the deadline set first) are warned and stopped oldest-first,
+            // whatever slots they sit in. A scope's shutdown finds its budgets in its own lists.
+            let slots = (scope == 0 ? state.records.indices.filter { state.records[$0].isLive } : state.members(of: scope))
+                .map { (slot: $0, age: state.age(of: $0)) }
+                .sorted { $0.age > $1.age }
                 .map(\.slot)
             if scope == 0 { state.deadlines.removeAll() }      // every entry goes: drop the heap at once
             var rearmed = 0

@@ -11,6 +11,9 @@ extension BudgetScheduler {
         /// Nanoseconds. While the slot is free: the next free slot plus one (zero: none).
         var stopAt: Int64
         var onStop: BudgetStopHandler?
+        /// The budget's request number (``State/requests`` when it was granted): the budget's printed
+        /// number, its place in the order budgets that fall due together stop in, and what tells a
+        /// stale handle to a reused slot from the budget in it now.
         var generation: UInt32
         /// The index in ``State/extras`` plus one (low 30 bits; zero: none), whether the budget is live
         /// (bit 31), and whether `stopAt` is a shutdown's deadline, so that the stop reports `.shutdown` (bit 30).
@@ -50,6 +53,11 @@ extension BudgetScheduler {
         var liveCount = 0
         /// Tasks in ``BudgetScope/waitForShutdown()``.
         var shutdownWaiters = CountWaiters()
+        /// The scope's live budgets without a parent, linked through their sibling links, newest
+        /// first: the slot plus one of the first (zero: none).
+        var firstMember: UInt32 = 0
+        /// The slots of the scope's live budgets whose parent is in another scope (or none).
+        var foreignMembers: [UInt32] = []
     }
 
     /// What only some budgets have, in ``State/extras``; the warning handler sits beside it, in
@@ -135,6 +143,9 @@ extension BudgetScheduler {
         /// The live scopes, by number.
         var scopes: [UInt32: ScopeState] = [:]
         var lastScope: UInt32 = 0
+        /// How many budgets were requested, wrapping at 2^32: the last request's number. A record's
+        /// `generation` is its budget's request number.
+        var requests: UInt32 = 0
 
         /// The number of live budgets of a scope, or of the scheduler for scope zero.
         func liveCount(in scope: UInt32) -> Int {
@@ -174,9 +185,17 @@ extension BudgetScheduler {
 
         @inline(__always)
         func slot(of budget: Budget) -> Int? {
-            let slot = Int(budget.id & 0xFFFF_FFFF) - 1
-            guard slot >= 0, slot < records.count, records[slot].isLive, records[slot].generation == UInt32(budget.id >> 32) else { return nil }
+            let slot = Int(budget.handle & 0xFFFF_FFFF) - 1
+            guard slot >= 0 else { return liveSlot(numbered: UInt32(truncatingIfNeeded: budget.handle >> 32)) }
+            guard slot < records.count, records[slot].isLive, records[slot].generation == UInt32(budget.handle >> 32) else { return nil }
             return slot
+        }
+
+        /// The slot of the live budget with a request number, for a handle made from a number alone.
+        /// - Complexity: O(n) in the number of budget slots.
+        @inline(never)
+        func liveSlot(numbered number: UInt32) -> Int? {
+            records.firstIndex { $0.isLive && $0.generation == number }
         }
 
         /// Whether the thread `start` waits, directly or through the threads running the deliveries it
@@ -292,7 +311,7 @@ extension BudgetScheduler {
         }
 
         func budget(at slot: Int) -> Budget {
-            Budget(id: UInt64(records[slot].generation) << 32 | UInt64(slot + 1), name: records[slot].name)
+            Budget(number: records[slot].generation, slot: slot, name: records[slot].name)
         }
     }
 
@@ -324,7 +343,14 @@ extension BudgetScheduler {
         /// The handler, so that a thread about to run the budget's stop handler can deliver a warning
         /// another thread queued but has not begun.
         var handler: BudgetWarningHandler
+        /// The budget's stop, when it stopped while the handler ran and the thread that stopped it could
+        /// not wait for the handler (it is that thread, or waiting would deadlock): the thread running
+        /// the handler calls it once the handler has returned.
+        var deferredStops: [Stop] = []
     }
+
+    /// A budget removed because it stopped, with its reason and its stop handler, to call after the lock.
+    typealias Stop = (Budget, BudgetStopReason, BudgetStopHandler?)
 
     /// Handlers let go of under the lock, to drop after it. The first pair is kept inline, so that
     /// ending one budget allocates nothing; an array holds the rest (a budget's children).

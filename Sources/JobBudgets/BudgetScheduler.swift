@@ -29,7 +29,9 @@ import BudgetClock
 /// running nor ever called (`end` waits for a delivery running on another thread). A stop handler
 /// never runs while its own budget's warning handler runs, on any path: a thread about to call stop
 /// handlers first delivers the due warnings of those budgets that no other thread has begun, and
-/// waits for those another thread is running. One exception, where waiting would deadlock: a thread
+/// waits for those another thread is running. A hard stop that falls due inside the warning handler
+/// (a slow checkpoint, a shutdown with a short grace) is delivered after the handler returns, on its
+/// thread, never inside it: an ``end(_:)`` called from the handler then returns `false`. One exception, where waiting would deadlock: a thread
 /// does not wait for a handler whose thread is itself blocked waiting, directly or through other such
 /// waits, for the calling thread (two handlers running at once on two threads advancing a
 /// ``/BudgetClock/VirtualClock``, each ending the other's budget). That `end` returns while the other
@@ -181,28 +183,34 @@ public final class BudgetScheduler: Sendable {
             if state.freeHead != 0 {
                 slot = Int(state.freeHead - 1)
                 state.freeHead = UInt32(truncatingIfNeeded: state.records[slot].stopAt)
-                state.records[slot].generation &+= 1
             } else {
                 slot = state.records.count
                 precondition(slot < Int(UInt32.max), "BudgetScheduler supports at most 2^32 - 1 budget slots")
                 state.records.append(Record(name: "", stopAt: 0, onStop: nil, generation: 0))
             }
+            state.requests &+= 1
             let ceiling = ceilingAllowance.map { now.addingSaturating($0.nanosecondsSaturating).addingSaturating(graceNanos) } ?? .max
-            var record = Record(name: name, stopAt: stopAt, onStop: onStop, generation: state.records[slot].generation)
+            var record = Record(name: name, stopAt: stopAt, onStop: onStop, generation: state.requests)
             record.isLive = true
             record.stopsForShutdown = stopsForShutdown
             var extras = Extras(warnAt: onWarning == nil ? .max : warnAt, ceiling: ceiling, scope: scope)
+            // A child is linked under its parent; a scope's budget without one, in its scope's list.
             if let parentSlot {
                 extras.parent = UInt32(parentSlot + 1)
                 extras.nextSibling = state.firstChild(of: parentSlot)
+            } else if scope != 0 {
+                extras.nextSibling = state.scopes[scope]!.firstMember
             }
             record.extras = state.store(extras, onWarning: onWarning)
             state.records[slot] = record
+            if extras.nextSibling != 0 {
+                state.withExtras(of: Int(extras.nextSibling - 1)) { $0.previousSibling = UInt32(slot + 1) }
+            }
             if let parentSlot {
-                if extras.nextSibling != 0 {
-                    state.withExtras(of: Int(extras.nextSibling - 1)) { $0.previousSibling = UInt32(slot + 1) }
-                }
                 state.withExtras(of: parentSlot) { $0.firstChild = UInt32(slot + 1) }
+                if scope != 0, state.scope(of: parentSlot) != scope { state.scopes[scope]!.foreignMembers.append(UInt32(slot)) }
+            } else if scope != 0 {
+                state.scopes[scope]!.firstMember = UInt32(slot + 1)
             }
             state.schedule(slot)
             state.countLive(1, scope: scope)
@@ -228,7 +236,10 @@ public final class BudgetScheduler: Sendable {
     /// that wait would never end. Then `end` returns while that handler is still running (blocked in
     /// its own `end` until the caller's handler returns). The stop handlers of the children it
     /// stops run after those waits, on the calling thread, outside the lock: never while their own
-    /// warning handlers run.
+    /// warning handlers run. A stop handler whose warning handler is still running (the calling
+    /// thread's own, or the one it does not wait for) is called by that handler's thread right after
+    /// it returns: `end` called from a warning handler whose hard stop has come returns `false`
+    /// without calling the stop handler inside it.
     /// - Parameter budget: The budget.
     ///
     /// A budget whose hard stop is already due when `end` is called (the clock has not run it yet:
@@ -253,8 +264,8 @@ public final class BudgetScheduler: Sendable {
         let me = currentThreadIdentity()
         let now = requested == nil ? clock.now.nanoseconds : .max
         let (wasLive, stopped, released, waits) = state.withLock {
-            state -> (Bool, [(Budget, BudgetStopReason, BudgetStopHandler?)], ReleasedHandlers, [OneShotSignal]) in
-            var stopped: [(Budget, BudgetStopReason, BudgetStopHandler?)] = []
+            state -> (Bool, [Stop], ReleasedHandlers, [OneShotSignal]) in
+            var stopped: [Stop] = []
             let slot = state.slot(of: budget)
             var reason = requested
             if let slot, reason == nil, state.records[slot].stopAt <= now {
@@ -269,6 +280,7 @@ public final class BudgetScheduler: Sendable {
                 if let reason { stopped.append((state.budget(at: slot), reason, state.records[slot].onStop)) }
                 remove(slot, in: &state)
             }
+            state.stopsInFlight += stopped.count   // with those handed to a running warning's thread below
             var waits: [OneShotSignal] = []
             if !state.deliveries.isEmpty {
                 // The budget's own delivery and those of every budget that had it as an ancestor
@@ -283,14 +295,20 @@ public final class BudgetScheduler: Sendable {
                         continue
                     }
                     // Never wait for itself, nor for a thread that waits (in its own `end`) for this one.
-                    guard !state.waits(from: thread, for: me) else { continue }
+                    // A budget stopped here whose warning handler runs there (its hard stop fell due
+                    // inside it) is stopped by that thread, once the handler has returned.
+                    guard !state.waits(from: thread, for: me) else {
+                        if let index = stopped.firstIndex(where: { $0.0.id == id }) {
+                            state.deliveries[id]?.deferredStops.append(stopped.remove(at: index))
+                        }
+                        continue
+                    }
                     let signal = OneShotSignal()
                     state.deliveries[id]?.waiters.append(signal)
                     state.waiting[me, default: []].append(id)
                     waits.append(signal)
                 }
             }
-            state.stopsInFlight += stopped.count
             if !state.exactWaiters.isEmpty { state.released.resumes += state.takeExactSatisfied() }
             // `end` reports a budget whose hard stop was due as not ended in time; `stop`, as live.
             return (slot != nil && (requested != nil || reason == nil), stopped, .take(from: &state.released), waits)

@@ -66,7 +66,7 @@ public final class BudgetScope: Sendable {
     /// instant earlier.
     /// - Parameter grace: How long the scope's jobs have to wrap up; negative counts as zero.
     /// - Returns: How many live budgets were re-armed.
-    /// - Complexity: O(n + m log m): n budget slots of the scheduler, m live budgets of the scope.
+    /// - Complexity: O(m log m) in the number m of the scope's live budgets: it touches no other.
     @discardableResult
     public func shutdown(grace: Duration) -> Int {
         scheduler.shutDown(grace: grace, scope: id)

@@ -24,7 +24,8 @@ import TestSupport
         clock.advance(by: .seconds(20))
         #expect(log.entries == [
             "\(early) expired",                                  // its own, earlier deadline
-            "\"clamped\" (budget#3) parentStopped", "\"same\" (budget#2) parentStopped", "\"parent\" (budget#1) expired",
+            // Then the parent's children, oldest first, before it.
+            "\"same\" (budget#2) parentStopped", "\"clamped\" (budget#3) parentStopped", "\"parent\" (budget#1) expired",
         ])
         #expect(scheduler.liveCount == 0)
         #expect(clock.pendingCount == 0)
