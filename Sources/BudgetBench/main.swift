@@ -21,6 +21,7 @@ let benchmarks: [any Benchmark] = [
     LockBenchmark(),
     JobBudgetOperationsBenchmark(),
     JobMassStopBenchmark(),
+    JobCostBenchmark(),
     ExplorerBenchmark(),
 ]
 

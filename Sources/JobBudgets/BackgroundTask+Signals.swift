@@ -8,11 +8,16 @@ extension BackgroundTask {
     /// Cancelling the work's task from the stop handler, rather than waking a watcher task that
     /// wakes the caller that cancels the work, takes the work's wake-up straight to the cancellation:
     /// a mass stop of thousands of jobs then costs one task resumption per job instead of four.
+    ///
+    /// The warning and the stop share one lock, so that a job costs one lock object besides its budget.
     final class Signals: Sendable {
-        let warned = BudgetSignal()
         private let state = LockedValue(State())
 
         private struct State: Sendable {
+            /// Whether the warning has come.
+            var warned = false
+            /// Tasks in ``waitForWarning()``.
+            var warningWaiters = CountWaiters()
             var reason: BudgetStopReason?
             var work = Work.notStarted
             /// The work's task, waiting in ``workFinished()`` for a cancellation under way to return.
@@ -26,6 +31,23 @@ extension BackgroundTask {
             /// A stop handler is cancelling the task (outside the lock); the task must not finish before.
             case cancelling
             case finished
+        }
+
+        /// Whether the warning has come.
+        var isWarned: Bool { state.withLock { $0.warned } }
+
+        /// Records the warning and resumes the tasks waiting for it (after unlocking).
+        func warn() {
+            let waiters = state.withLock { state in
+                state.warned = true
+                return state.warningWaiters.takeSatisfied(by: 1)
+            }
+            for waiter in waiters { waiter.resume() }
+        }
+
+        /// Suspends until the warning has come, or throws `CancellationError` if the task is cancelled first.
+        func waitForWarning() async throws {
+            try await waitForCount(1, in: state, current: { $0.warned ? 1 : 0 }, waiters: \.warningWaiters)
         }
 
         /// The reason of the hard stop, once it has come.

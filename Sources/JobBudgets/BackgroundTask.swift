@@ -67,7 +67,7 @@ public final class BackgroundTask: Sendable {
         let signals = Signals()
         let budget = try scheduler.requestBudget(
             named: name, allowance: allowance, warningLead: warningLead, grace: grace, parent: parent,
-            onWarning: { _ in signals.warned.raise() }, onStop: { _, reason in signals.stop(reason) })
+            onWarning: { _ in signals.warn() }, onStop: { _, reason in signals.stop(reason) })
         return BackgroundTask(budget: budget, scheduler: scheduler, signals: signals)
     }
 
@@ -79,7 +79,7 @@ public final class BackgroundTask: Sendable {
     public var name: String { budget.name }
 
     /// Whether the warning has come: the allowance is running out, or the scheduler is shutting down.
-    public var isWarned: Bool { signals.warned.isRaised }
+    public var isWarned: Bool { signals.isWarned }
 
     /// Why the budget stopped, once it has (the work is then cancelled); `nil` before.
     public var stopReason: BudgetStopReason? { signals.reason }
@@ -91,7 +91,7 @@ public final class BackgroundTask: Sendable {
     /// - Throws: `CancellationError` if the task is cancelled first (by the hard stop, or by whoever
     ///   cancels the caller).
     public func waitForWarning() async throws {
-        try await signals.warned.wait()
+        try await signals.waitForWarning()
     }
 
     /// Moves the hard stop later (see ``BudgetScheduler/extend(_:by:)``).
@@ -101,32 +101,5 @@ public final class BackgroundTask: Sendable {
     @discardableResult
     public func extend(by extra: Duration) throws(BudgetError) -> BudgetInstant {
         try scheduler.extend(budget, by: extra)
-    }
-}
-
-/// A flag raised once, which tasks can wait for without polling.
-final class BudgetSignal: Sendable {
-    private struct State: Sendable {
-        var raised = false
-        var waiters = CountWaiters()
-    }
-
-    private let state = LockedValue(State())
-
-    /// Whether ``raise()`` has been called.
-    var isRaised: Bool { state.withLock { $0.raised } }
-
-    /// Raises the flag and resumes the waiters (after unlocking).
-    func raise() {
-        let waiters = state.withLock { state in
-            state.raised = true
-            return state.waiters.takeSatisfied(by: 1)
-        }
-        for waiter in waiters { waiter.resume() }
-    }
-
-    /// Suspends until the flag is raised, or throws `CancellationError` if the task is cancelled first.
-    func wait() async throws {
-        try await waitForCount(1, in: state, current: { $0.raised ? 1 : 0 }, waiters: \.waiters)
     }
 }

@@ -88,7 +88,7 @@ func runBackgroundTask<Success: Sendable>(
     let budget = try scheduler.request(
         named: name, allowance: allowance, warningLead: warningLead, grace: grace,
         maximumAllowance: maximumAllowance, parent: parent, scope: scope,
-        onWarning: { _ in signals.warned.raise() },
+        onWarning: { _ in signals.warn() },
         onStop: { _, reason in signals.stop(reason) })
     let task = BackgroundTask(budget: budget, scheduler: scheduler, signals: signals)
     // The work runs in a child task, which the hard stop cancels directly (see `Signals`).
