@@ -5,7 +5,7 @@
 /// stop oldest-first: in the order they were requested, whatever slots they hold. The scheduler hands
 /// out the slot freed last first, so from a scheduler's second batch of work on, slot order is the
 /// reverse of request order; and stopping thousands of tasks newest-first costs the Swift runtime
-/// many times what oldest-first does (the *Performance* article has the figures). Each record keeps
+/// many times what oldest-first does (the job-runner budgets article has the figures). Each record keeps
 /// its request number (its `generation`), so the order costs no memory.
 extension BudgetScheduler.State {
     /// How many requests ago a budget was granted: larger is older. Correct while the live budgets'
