@@ -45,7 +45,7 @@ final class AppExecutor: Sendable {
         weak var application: Application?
     }
 
-    private let backend: Backend
+    let backend: Backend
     package let state = LockedValue(State())
     /// For a queue the app made: the process that made it, whose code its work is. `nil` for the app's
     /// main queue, whose work belongs to the process of the epoch it was queued in.

@@ -24,11 +24,11 @@ public final class Application: Sendable {
 
     /// The app's own serial queue.
     let queue: AppExecutor
-    private let side: LockedValue<SideState>
+    let side: LockedValue<SideState>
     /// The device the app is installed on; weak, because the system owns its apps.
     package weak let system: BackgroundSystem?
 
-    private struct SideState {
+    struct SideState {
         var state: ApplicationState = .notRunning
         var delegate: (any ApplicationDelegate)?
         var observers: [Int: Observer] = [:]
@@ -50,7 +50,7 @@ public final class Application: Sendable {
         side.withLock { $0.finishingLaunch }
     }
 
-    private struct Observer {
+    struct Observer {
         var callbacks: Set<AppCallback>
         var block: @Sendable (AppCallback) -> Void
     }

@@ -38,6 +38,8 @@ public final class BackgroundSystem: Sendable {
         var closures: [AppID: AppClosures] = [:]
         /// Closures and objects let go of under the lock, dropped by ``decide(for:_:)`` after it is released (see ``takeReleased()``).
         var released: [any Sendable] = []
+        /// The state cells of app code a snapshot saves, while snapshots are taken (`nil` otherwise; see BackgroundSystem+Snapshot.swift).
+        var cells: [any RestorableCellProtocol]?
 
         /// Hands over what was let go of, for the caller to drop outside the lock: releasing a closure
         /// may run a `deinit` of the app's, which must never run under the system lock.

@@ -10,7 +10,7 @@ import BudgetLock
 /// ``suspend()`` stops the drain after the current item until ``resume()``, like
 /// `DispatchQueue.suspend()`.
 final class InlineSerialExecutor: Sendable {
-    private struct State {
+    struct State {
         var pending: [@Sendable () -> Void] = []
         var head = 0
         var draining = false
@@ -31,7 +31,7 @@ final class InlineSerialExecutor: Sendable {
         }
     }
 
-    private let state = LockedValue(State())
+    let state = LockedValue(State())
 
     /// Appends work without running anything.
     func enqueue(_ work: @escaping @Sendable () -> Void) {

@@ -23,7 +23,7 @@ public final class ScheduledTask: Sendable {
     let number: UInt64
     /// The app's process (its incarnation) the task was given to: calls made after it ended do nothing.
     let incarnation: UInt64
-    private let handler = LockedValue<(@Sendable () -> Void)?>(nil)
+    let handler = LockedValue<(@Sendable () -> Void)?>(nil)
     weak let system: BackgroundSystem?
 
     init(identifier: String, kind: TaskRequest.Kind, app: AppID, number: UInt64, incarnation: UInt64, system: BackgroundSystem?) {

@@ -23,6 +23,7 @@ let benchmarks: [any Benchmark] = [
     JobMassStopBenchmark(),
     JobCostBenchmark(),
     ExplorerBenchmark(),
+    ExplorerRestoreBenchmark(),
 ]
 
 if !ChildMeasurement.runIfChild(CommandLine.arguments) {

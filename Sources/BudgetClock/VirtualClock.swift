@@ -54,7 +54,7 @@ public final class VirtualClock: Sendable {
         var halted = false
     }
 
-    private let state: LockedValue<State>
+    let state: LockedValue<State>
     /// Distinguishes this clock's handles from other clocks'.
     private let identity: UInt64
     /// The tasks suspended in `sleep(until:)` (see `VirtualClock+Clock.swift`).

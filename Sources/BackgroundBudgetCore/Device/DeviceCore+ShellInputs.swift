@@ -31,6 +31,14 @@ extension DeviceCore {
         copy.trace = Trace()
         return copy
     }
+
+    /// Counts the events recorded so far as discarded and lets go of them, as a retention that keeps
+    /// none would have: for tools that have read them and copy the state often (a copy's next
+    /// recording would copy them all). The core never reads its trace back.
+    package mutating func discardRecordedEvents() {
+        trace.discardedCount += trace.events.count
+        trace.events = []
+    }
 }
 
 /// Device settings and conditions, each a core input of its own: the core changes its state and

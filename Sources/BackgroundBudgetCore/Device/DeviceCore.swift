@@ -13,6 +13,9 @@ package struct DeviceCore: Sendable {
     package internal(set) var records: [AppRecord] = []
     /// Each installed app's index in ``records``.
     private var slots: [AppID: Int] = [:]
+    /// The apps' identifiers in slot order: a few apps are found faster by comparing identifiers
+    /// (equal strings of one manifest share their storage) than by hashing one (``index(of:)``).
+    private var ids: [AppID] = []
     /// The app in the foreground, if one is (at most one at a time).
     package internal(set) var foreground: AppID?
     /// What happened, in order.
@@ -56,6 +59,7 @@ package struct DeviceCore: Sendable {
         }
         guard slots[manifest.id] == nil else { throw InstallError(app: manifest.id, problem: .alreadyInstalled) }
         slots[manifest.id] = records.count
+        ids.append(manifest.id)
         var record = AppRecord(manifest: manifest)
         record.fetch = FetchState(model: FetchModel(seed: policy.fetchSeed &+ UInt64(records.count) &* 0x9E37_79B9_7F4A_7C15, factors: policy.fetchModelFactors))
         records.append(record)
@@ -64,21 +68,27 @@ package struct DeviceCore: Sendable {
     /// Where an installed app's record is. The system only hands the core apps it installed, so an
     /// unknown identifier is a broken invariant.
     package func slot(_ app: AppID) -> Int {
-        guard let slot = slots[app] else {
+        guard let slot = index(of: app) else {
             preconditionFailure("BackgroundSystem handed the core an app it never installed: \(app)")
         }
         return slot
     }
 
+    /// The slot of an installed app, or `nil`: by comparison among a few apps, by hash among many.
+    @inline(__always)
+    private func index(of app: AppID) -> Int? {
+        ids.count <= 8 ? ids.firstIndex(of: app) : slots[app]
+    }
+
     /// The authoritative state of an app.
     package func state(of app: AppID) -> ApplicationState {
-        slots[app].map { records[$0].state } ?? .notRunning
+        index(of: app).map { records[$0].state } ?? .notRunning
     }
 
     /// Whether `incarnation` is the app's live process: it is running and was not relaunched since.
     /// The shell drops, without effect or trace, every call made by code of an ended process.
     package func isLive(_ app: AppID, incarnation: UInt64) -> Bool {
-        slots[app].map { records[$0].incarnation == incarnation && records[$0].isRunning } ?? false
+        index(of: app).map { records[$0].incarnation == incarnation && records[$0].isRunning } ?? false
     }
 
     /// Records a trace entry for an app.
@@ -86,7 +96,7 @@ package struct DeviceCore: Sendable {
         let event = TraceEvent(time: now, app: app, kind: kind)
         if held != nil {
             held?.append(event)
-        } else if holdsBehind.contains(app), let slot = slots[app], !records[slot].heldSteps.isEmpty {
+        } else if !holdsBehind.isEmpty, holdsBehind.contains(app), let slot = index(of: app), !records[slot].heldSteps.isEmpty {
             // Decided with the app's delivery: its work is queued behind the delivery's steps.
             records[slot].holdAfterSteps(event)
         } else {

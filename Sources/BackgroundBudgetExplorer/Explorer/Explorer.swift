@@ -31,6 +31,10 @@ public struct Explorer: Sendable {
     /// Asked, as often as the time limit is, whether to stop now with what was found (the command
     /// line's Ctrl-C); the report then says ``ExplorerReport/stoppedAt`` as for the time limit.
     package var interruption: (@Sendable () -> Bool)?
+    /// Whether every sequence is run from a fresh session, replaying the setup and its prefix, even
+    /// where a saved state could be restored (``ExplorerSession/save()``): the reference the
+    /// restoring search is checked and measured against. The reports are the same either way.
+    package var replaysEverySequence = false
 
     /// Creates an explorer.
     /// - Parameters:
@@ -75,9 +79,16 @@ public struct Explorer: Sendable {
         var random = SplitMix64(seed: seed)
         var found = ExplorerFinds(self)
         let stop = StopWatch(limit: timeLimit, interruption: interruption)
+        // Each walk starts from the setup: restored when it can be, run again otherwise.
+        var session = session()
+        var start: ExplorerSession.Saved?
+        if !replaysEverySequence {
+            _ = session.violation()   // the setup breaks nothing (``setupFailure()``): its trace is read once
+            start = session.save()
+        }
         for number in 1...max(sequences, 1) where sequences > 0 {
             if stop.isPast { report.stoppedAt = "\(number - 1) sequences: the time limit passed"; break }
-            var session = session()
+            if let start { session.restore(start) } else if number > 1 { session = self.session() }
             var events: [ExplorerEvent] = []
             events.reserveCapacity(length)
             walk: while events.count < length {
@@ -121,26 +132,36 @@ public struct Explorer: Sendable {
     package func exhaustive(depth: Int, partition: ExplorerPartition, progress: ((ExplorerReport) -> Void)? = nil) -> ExplorerReport {
         var report = ExplorerReport(strategy: "exhaustive search (depth \(depth), \(menu.entries.count) events)")
         if let broken = setupFailure() { return setupBrokenReport(report, broken) }
-        var seen: Set<UInt64> = [session().fingerprint()]
-        var frontier: [[ExplorerEvent]] = [[]]
+        // Each sequence of the frontier with its state saved on `base`'s system, when it could be saved
+        // (`nil`: replayed, on a session of its own, whose children are replayed too).
+        var base = session()
+        var seen: Set<UInt64> = [base.fingerprint()]
+        _ = base.violation()
+        var frontier: [(events: [ExplorerEvent], saved: ExplorerSession.Saved?)] = [([], replaysEverySequence ? nil : base.save())]
+        var session = base
         var found = ExplorerFinds(self)
         let stop = StopWatch(limit: timeLimit, interruption: interruption)
         search: for level in 0..<max(depth, 0) {
-            var next: [[ExplorerEvent]] = []
+            var next: [(events: [ExplorerEvent], saved: ExplorerSession.Saved?)] = []
             let last = level == depth - 1
             if last { report.beforeLastLevel = ExplorerCounts(report, statesSeen: seen.count) }
-            for (place, prefix) in frontier.enumerated() where !last || partition.owns(place) {
+            for (place, (prefix, saved)) in frontier.enumerated() where !last || partition.owns(place) {
                 if stop.isPast { report.stoppedAt = "\(report.sequencesTried) sequences: the time limit passed"; break search }
-                // The prefix is replayed once, and again only after an entry took effect: a refused
-                // entry changes nothing (``ExplorerSession/perform(_:)``), so the next one tries the same state.
-                var replayed: ExplorerSession?
+                // The prefix is restored (or replayed) once, and again only after an entry took effect: a
+                // refused entry changes nothing (``ExplorerSession/perform(_:)``), so the next one tries the same state.
+                var ready = false
                 for (entryPlace, entry) in menu.entries.enumerated() {
-                    var session = replayed ?? replay(prefix)
-                    guard let done = session.perform(entry.event) else {
-                        replayed = session
-                        continue
+                    if !ready {
+                        if let saved {
+                            base.restore(saved)
+                            session = base
+                        } else {
+                            session = replay(prefix)
+                        }
+                        ready = true
                     }
-                    replayed = nil
+                    guard let done = session.perform(entry.event) else { continue }
+                    ready = false
                     let events = prefix + [done]
                     report.sequencesTried += 1
                     report.eventsPerformed += events.count
@@ -153,7 +174,8 @@ public struct Explorer: Sendable {
                     }
                     let fingerprint = session.fingerprint()
                     if seen.insert(fingerprint).inserted {
-                        next.append(events)
+                        // The last level's states are not extended: nothing to save.
+                        next.append((events, saved == nil || last ? nil : session.save()))
                         if last, partition.count > 1 { report.lastLevelStates.append(fingerprint) }
                     }
                 }

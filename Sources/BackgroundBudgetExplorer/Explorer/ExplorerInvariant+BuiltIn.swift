@@ -7,15 +7,13 @@ extension ExplorerInvariant {
     /// No app is killed by a watchdog (`0x8badf00d`): a launch, a resume or a callback took too long.
     ///
     /// Flags a `kill` or `terminate` for `watchdog`. Does not flag any other exit.
-    public static let noWatchdogKill = ExplorerInvariant("noWatchdogKill") {
-        { event in
-            switch event.kind {
-            case .stateChange(.notRunning, .kill(.watchdog)), .stateChange(.notRunning, .terminate(.watchdog)):
-                "\(event.app) killed by the watchdog (0x8badf00d)"
-            default: nil
-            }
+    public static let noWatchdogKill = ExplorerInvariant("noWatchdogKill", state: { EachEvent { event in
+        switch event.kind {
+        case .stateChange(.notRunning, .kill(.watchdog)), .stateChange(.notRunning, .terminate(.watchdog)):
+            "\(event.app) killed by the watchdog (0x8badf00d)"
+        default: nil
         }
-    }
+    } })
 
     /// No process ends while one of its finite background tasks is still open, for a reason the app
     /// could have prevented.
@@ -32,12 +30,7 @@ extension ExplorerInvariant {
     ///   with a task open breaks the rule too.
     /// - Returns: The invariant, named `noKillWithOpenTask`.
     public static func noKillWithOpenTask(countingExitsTheAppCannotPrevent all: Bool) -> ExplorerInvariant {
-        ExplorerInvariant("noKillWithOpenTask") {
-            var open = OpenTasks()
-            return { event in
-                open.exit(event, counting: all) { cause, tasks in "its process ended (\(cause)) with background task \(tasks[0]) still open" }
-            }
-        }
+        ExplorerInvariant("noKillWithOpenTask", state: { TaskWatch(counting: all, endedTwice: false) })
     }
 
     /// Every finite background task begun is ended exactly once: never twice, never left open when
@@ -52,15 +45,7 @@ extension ExplorerInvariant {
     /// - Parameter all: Whether an exit the app cannot prevent with a task open breaks the rule too.
     /// - Returns: The invariant, named `everyTaskEndsOnce`.
     public static func everyTaskEndsOnce(countingExitsTheAppCannotPrevent all: Bool) -> ExplorerInvariant {
-        ExplorerInvariant("everyTaskEndsOnce") {
-            var open = OpenTasks()
-            return { event in
-                if case .backgroundTaskEndIgnored(let task, .alreadyEnded) = event.kind {
-                    return "\(event.app) ended background task \(task) a second time"
-                }
-                return open.exit(event, counting: all) { cause, tasks in "background task \(tasks[0]) was never ended (process ended: \(cause))" }
-            }
-        }
+        ExplorerInvariant("everyTaskEndsOnce", state: { TaskWatch(counting: all, endedTwice: true) })
     }
 
     /// Every `BGTaskScheduler` task that starts is completed by the app: before it expires, or from its
@@ -77,9 +62,7 @@ extension ExplorerInvariant {
     /// - Parameter all: Whether an exit the app cannot prevent while a task runs breaks the rule too.
     /// - Returns: The invariant, named `scheduledTaskCompletes`.
     public static func scheduledTaskCompletes(countingExitsTheAppCannotPrevent all: Bool) -> ExplorerInvariant {
-        ExplorerInvariant("scheduledTaskCompletes") {
-            var running: [AppID: Set<String>] = [:]
-            return { event in
+        ExplorerInvariant("scheduledTaskCompletes", state: { Following([AppID: Set<String>]()) { running, event in
                 switch event.kind {
                 case .taskStarted(let id): running[event.app, default: []].insert(id)
                 case .taskCompleted(let id, let completion):
@@ -95,17 +78,14 @@ extension ExplorerInvariant {
                 default: break
                 }
                 return nil
-            }
-        }
+        } })
     }
 
     /// No app callback runs for an app whose process has ended (before it is launched again).
     ///
     /// Flags a callback traced for an app between its exit and its next launch. Does not flag anything
     /// the app does; a model that keeps its rules never breaks it.
-    public static let noCallbackAfterExit = ExplorerInvariant("noCallbackAfterExit") {
-        var ended: Set<AppID> = []
-        return { event in
+    public static let noCallbackAfterExit = ExplorerInvariant("noCallbackAfterExit", state: { Following(Set<AppID>()) { ended, event in
             switch event.kind {
             case .stateChange(.notRunning, _): ended.insert(event.app)
             case .stateChange: ended.remove(event.app)
@@ -114,8 +94,7 @@ extension ExplorerInvariant {
             default: break
             }
             return nil
-        }
-    }
+    } })
 
     /// Data the user changes is saved before the app's process ends.
     ///
@@ -135,43 +114,82 @@ extension ExplorerInvariant {
     /// - Returns: The invariant, named `dataSaved`.
     public static func dataSaved(by callbacks: Set<AppCallback>, editedIn edit: AppCallback = .didBecomeActive,
                                  countingExitsTheAppCannotPrevent all: Bool = false) -> ExplorerInvariant {
-        ExplorerInvariant("dataSaved") {
-            var unsaved: [AppID: BudgetInstant] = [:]
-            var state: [AppID: ApplicationState] = [:]
-            return { event in
+        ExplorerInvariant("dataSaved", state: { Following(DataState()) { data, event in
                 switch event.kind {
                 case .callback(let callback):
-                    if callbacks.contains(callback) { unsaved[event.app] = nil } else if callback == edit { unsaved[event.app] = event.time }
+                    if callbacks.contains(callback) { data.unsaved[event.app] = nil } else if callback == edit { data.unsaved[event.app] = event.time }
                 case .stateChange(.notRunning, let cause):
-                    let before = state[event.app]
-                    state[event.app] = .notRunning
-                    guard let since = unsaved.removeValue(forKey: event.app) else { return nil }
+                    let before = data.state[event.app]
+                    data.state[event.app] = .notRunning
+                    guard let since = data.unsaved.removeValue(forKey: event.app) else { return nil }
                     if !all, before == .active || before == .inactive, isBeyondTheAppsControl(cause) { return nil }
                     return "\(event.app) lost unsaved data: its process ended (\(cause)) at \(formatSeconds(event.time.nanoseconds)) s, "
                         + "with changes since \(formatSeconds(since.nanoseconds)) s not saved by "
                         + callbacks.map(\.eventName).sorted().joined(separator: ", ")
-                case .stateChange(let new, _): state[event.app] = new
+                case .stateChange(let new, _): data.state[event.app] = new
                 default: break
                 }
                 return nil
-            }
-        }
+        } })
     }
 }
 
-/// The finite background tasks each app has open, for the invariants about them.
-private struct OpenTasks {
-    var open: [AppID: [BackgroundTaskIdentifier]] = [:]
+/// What ``ExplorerInvariant/dataSaved(by:editedIn:countingExitsTheAppCannotPrevent:)`` follows: each
+/// app's unsaved changes and its last state.
+private struct DataState: Sendable {
+    var unsaved: [AppID: BudgetInstant] = [:]
+    var state: [AppID: ApplicationState] = [:]
+}
 
-    /// Follows one event; at an exit with tasks open that counts, returns `message` prefixed with the app.
-    mutating func exit(_ event: TraceEvent, counting all: Bool,
-                       _ message: (LifecycleEvent, [BackgroundTaskIdentifier]) -> String) -> String? {
+/// A watch without state.
+private struct EachEvent: ExplorerWatchState {
+    let body: @Sendable (TraceEvent) -> String?
+
+    func read(_ event: TraceEvent) -> String? {
+        body(event)
+    }
+}
+
+/// A watch whose state is a value, changed by a function of it and each event.
+private struct Following<State: Sendable>: ExplorerWatchState {
+    var state: State
+    let body: @Sendable (inout State, TraceEvent) -> String?
+
+    init(_ state: State, _ body: @escaping @Sendable (inout State, TraceEvent) -> String?) {
+        self.state = state
+        self.body = body
+    }
+
+    mutating func read(_ event: TraceEvent) -> String? {
+        body(&state, event)
+    }
+}
+
+/// The watch of ``ExplorerInvariant/noKillWithOpenTask`` and, with `endedTwice`, of
+/// ``ExplorerInvariant/everyTaskEndsOnce``: the finite background tasks each app has open.
+private struct TaskWatch: ExplorerWatchState {
+    var open: [AppID: [BackgroundTaskIdentifier]] = [:]
+    /// Whether exits the app cannot prevent count too.
+    let all: Bool
+    /// Whether an end of a task already ended breaks the rule (`everyTaskEndsOnce`).
+    let endedTwice: Bool
+
+    init(counting all: Bool, endedTwice: Bool) {
+        self.all = all
+        self.endedTwice = endedTwice
+    }
+
+    mutating func read(_ event: TraceEvent) -> String? {
         switch event.kind {
+        case .backgroundTaskEndIgnored(let task, .alreadyEnded) where endedTwice:
+            return "\(event.app) ended background task \(task) a second time"
         case .backgroundTaskBegan(let task, _): open[event.app, default: []].append(task)
         case .backgroundTaskEnded(let task): open[event.app]?.removeAll { $0 == task }
         case .stateChange(.notRunning, let cause):
             let tasks = open.removeValue(forKey: event.app) ?? []
-            if !tasks.isEmpty, all || !ExplorerInvariant.isBeyondTheAppsControl(cause) { return "\(event.app) \(message(cause, tasks))" }
+            guard !tasks.isEmpty, all || !ExplorerInvariant.isBeyondTheAppsControl(cause) else { return nil }
+            return endedTwice ? "\(event.app) background task \(tasks[0]) was never ended (process ended: \(cause))"
+                : "\(event.app) its process ended (\(cause)) with background task \(tasks[0]) still open"
         default: break
         }
         return nil

@@ -33,6 +33,9 @@ public struct ExplorerInvariant: Sendable {
     let check: @Sendable (ExplorerObservation) -> String?
     /// Makes a fresh watch, for invariants that read the trace event by event.
     let makeWatch: (@Sendable () -> Watch)?
+    /// Makes a fresh watch whose state is a value, for the built-in invariants: a session's saved
+    /// state copies it, where a closure's captured state could not be copied.
+    let makeState: (@Sendable () -> any ExplorerWatchState)?
 
     /// Creates an invariant over the whole observation.
     /// - Parameters:
@@ -42,6 +45,27 @@ public struct ExplorerInvariant: Sendable {
         self.name = name
         self.check = check
         makeWatch = nil
+        makeState = nil
+    }
+
+    /// Creates an invariant that reads the trace event by event with a watch whose state is a value.
+    /// - Parameters:
+    ///   - name: Its name in reports.
+    ///   - state: Makes a fresh watch for each run.
+    init<State: ExplorerWatchState>(_ name: String, state: @escaping @Sendable () -> State) {
+        self.name = name
+        makeWatch = { @Sendable () -> Watch in
+            var watch = state()
+            return { event in watch.read(event) }
+        }
+        makeState = { @Sendable in state() }
+        check = { @Sendable seen in
+            var watch = state()
+            for event in seen.trace.events {
+                if let message = watch.read(event) { return message }
+            }
+            return nil
+        }
     }
 
     /// Creates an invariant that reads the trace event by event.
@@ -58,6 +82,7 @@ public struct ExplorerInvariant: Sendable {
     public init(_ name: String, watching: @escaping @Sendable () -> Watch) {
         self.name = name
         makeWatch = { watching() }
+        makeState = nil
         check = { seen in
             let watch = watching()
             for event in seen.trace.events {
@@ -94,4 +119,11 @@ public struct ExplorerInvariant: Sendable {
         default: false
         }
     }
+}
+
+/// A watch over the trace whose state is a value: copying it copies the state (see
+/// ``ExplorerInvariant/init(_:state:)``).
+protocol ExplorerWatchState: Sendable {
+    /// Follows one trace event; returns what broke at it, or `nil`.
+    mutating func read(_ event: TraceEvent) -> String?
 }

@@ -22,8 +22,10 @@ package struct ExplorerSession {
     let stage: ScenarioStage
     /// The instant the next action happens at.
     private(set) var now: BudgetInstant
-    /// The invariants, in order, each with its watch when it reads the trace event by event.
+    /// The invariants, in order, each with its watch when it reads the trace event by event by a closure.
     private let checks: [(invariant: ExplorerInvariant, watch: ExplorerInvariant.Watch?)]
+    /// The watches whose state is a value (the built-in invariants'), by the index of their invariant.
+    private var states: [(any ExplorerWatchState)?]
     /// How many trace events the watches have read.
     private var read = 0
 
@@ -40,6 +42,9 @@ package struct ExplorerSession {
         } catch {
             throw ScenarioError(.invalidPolicy(error), path: "$.policy")
         }
+        // Scenario behaviours keep no state but the system's and the cells it saves: a session of them
+        // can be saved and restored (``save()``).
+        if target.delegates.isEmpty { system.keepRestorableCells() }
         var installed: [AppID: Application] = [:]
         for (index, app) in target.scenario.apps.enumerated() {
             let factory = target.delegates[app.manifest.id]
@@ -52,7 +57,8 @@ package struct ExplorerSession {
             }
         }
         stage = ScenarioStage(system: system, apps: installed)
-        checks = invariants.map { ($0, $0.makeWatch?()) }
+        states = invariants.map { $0.makeState?() }
+        checks = invariants.map { $0.makeState == nil ? ($0, $0.makeWatch?()) : ($0, nil) }
         for (index, event) in target.scenario.events.enumerated() {
             clock.advance(to: event.at)
             do {
@@ -96,8 +102,12 @@ package struct ExplorerSession {
         let fresh = system.recordedEvents(after: read)
         read += fresh.count
         var observation: ExplorerObservation?
-        for (invariant, watch) in checks {
-            if let watch {
+        for (index, (invariant, watch)) in checks.enumerated() {
+            if states[index] != nil {
+                for event in fresh {
+                    if let message = states[index]!.read(event) { return (invariant.name, message) }
+                }
+            } else if let watch {
                 for event in fresh {
                     if let message = watch(event) { return (invariant.name, message) }
                 }
@@ -108,6 +118,34 @@ package struct ExplorerSession {
             }
         }
         return nil
+    }
+
+    /// The session's whole state, to ``restore(_:)`` later instead of replaying the events that led
+    /// here; `nil` when it cannot be saved whole: an app runs a delegate of a test's own (whose state
+    /// is its own), an invariant watches the trace with a closure (whose captured state cannot be
+    /// copied), or the system cannot be saved now (``BackgroundSystem/saveState()``). When every
+    /// invariant's watch is a value and has read the whole trace, the trace is let go of: nothing reads it again.
+    package func save() -> Saved? {
+        guard target.delegates.isEmpty, !checks.contains(where: { $0.watch != nil }),
+              let system = system.saveState(discardingTrace: checks.allSatisfy { $0.invariant.makeState != nil } && read == system.recordedEventCount)
+        else { return nil }
+        return Saved(system: system, now: now, states: states, read: read)
+    }
+
+    /// Puts back a state ``save()`` returned on this session: it then does what it did from there.
+    package mutating func restore(_ saved: Saved) {
+        system.restore(saved.system)
+        now = saved.now
+        states = saved.states
+        read = saved.read
+    }
+
+    /// A session's state as ``ExplorerSession/save()`` saved it.
+    package struct Saved {
+        let system: SystemSnapshot
+        let now: BudgetInstant
+        let states: [(any ExplorerWatchState)?]
+        let read: Int
     }
 
     /// The state's fingerprint: the core's state with instants relative to now, and each delegate

@@ -59,7 +59,9 @@ public struct ScenarioTask: Sendable, Hashable {
 
     /// Begins the task now and arranges for its work and expiration handler.
     func begin(in application: Application) {
-        let state = LockedValue((id: BackgroundTaskIdentifier.invalid, ended: false))
+        // A cell the explorer's snapshots save: restored, a task the snapshot saw open is open again.
+        let initial = (id: BackgroundTaskIdentifier.invalid, ended: false)
+        let state = application.system?.restorableCell(initial) ?? RestorableCell(initial)
         let endOnce: @Sendable () -> Void = {
             let id = state.withLock { state -> BackgroundTaskIdentifier? in
                 guard !state.ended, state.id != .invalid else { return nil }

@@ -66,7 +66,7 @@ public struct ScenarioTaskHandler: Sendable, Hashable {
         let (result, work, steps, response) = (self.result, self.work, self.progressSteps, self.onExpiration)
         application.register(forTaskWithIdentifier: identifier) { [weak application] task in
             guard let application else { return }
-            let stopped = LockedValue(false)
+            let stopped = application.system?.restorableCell(false) ?? RestorableCell(false)   // saved by the explorer's snapshots
             if response != .none {
                 task.expirationHandler = {
                     stopped.withLock { $0 = true }
@@ -86,7 +86,7 @@ public struct ScenarioTaskHandler: Sendable, Hashable {
     /// Works off the app's queue in steps, reporting progress after each, until done or stopped by the
     /// expiration handler.
     private static func work(_ task: ScheduledTask, for work: Duration, in steps: Int, result: Bool?,
-                             stopped: LockedValue<Bool>, application: Application) {
+                             stopped: RestorableCell<Bool>, application: Application) {
         task.updateProgress(completedUnitCount: 0, totalUnitCount: Int64(steps))
         // Work started by one incarnation of the app dies with it.
         for step in 1...steps {
