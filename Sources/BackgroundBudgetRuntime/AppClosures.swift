@@ -22,6 +22,9 @@ struct AppClosures: Sendable {
     /// with the app's main queue. Kept until the process ends, as a dispatch queue with work queued is
     /// kept alive by its work, even after the app let go of it.
     var queues: [AppExecutor] = []
+    /// The process's background queue (``Application/runInBackground(after:_:)``), made on first use;
+    /// also among ``queues``.
+    var backgroundQueue: AppExecutor?
     /// The process's task executor (``Application/taskExecutor``), made on first use; typed `Sendable`
     /// because `TaskExecutor` is younger than the package's deployment targets.
     var taskExecutor: (any Sendable)?

@@ -97,7 +97,12 @@ final class AppExecutor: Sendable {
             // The work runs as code of the process it was queued in (see `ProcessContext`), which is
             // bound again on the main thread: a task-local value does not cross threads.
             let context = owner ?? ProcessContext(executor: self, epoch: epoch)
+            // Counted as the app's code while it runs: a suspension decided meanwhile waits for it
+            // to return (see `DeviceCore.appCodeStarted`).
+            let app = context.isEnded ? nil : context.application
+            let incarnation = app.flatMap { app in app.system?.appCodeStarted(app) }
             if mainActor { self.onMainThread { context.run(work) } } else { context.run(work) }
+            if let app, let incarnation { app.system?.appCodeReturned(app, incarnation: incarnation) }
         }
         switch backend {
         case .inline(let executor): executor.enqueue(guarded)

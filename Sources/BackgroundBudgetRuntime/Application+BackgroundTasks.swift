@@ -56,7 +56,9 @@ extension Application {
     }
 
     /// Ends a finite background task (`endBackgroundTask(_:)`). Once the last task ends and nothing else
-    /// keeps a background app running, it is suspended.
+    /// keeps a background app running, it is suspended. It may be called from any of the app's queues
+    /// (its main queue, ``runInBackground(after:_:)``, a queue it made), as UIKit allows it from any
+    /// thread [S14].
     ///
     /// Ending a task twice, ending ``BackgroundTaskIdentifier/invalid`` or an identifier this app never
     /// received does nothing but record `endBackgroundTaskIgnored` in the trace.
@@ -88,11 +90,13 @@ extension Application {
 
     /// Submits work to the app's own serial queue, like `DispatchQueue.main.async`: it runs after the
     /// callbacks and work submitted before it, waits while the app is suspended, and is dropped (and
-    /// counted in the trace) if the app terminates first. Code of an ended process queues nothing.
+    /// counted in the trace) if the app terminates first. Code of an ended process queues nothing,
+    /// and nor does code outside the app while it is not running: there is no process to run it.
     /// - Parameter work: The work.
     public func async(_ work: @escaping @Sendable () -> Void) {
-        guard !callerProcessEnded else { return }
-        queue.enqueue(work)
+        let process = callerProcess
+        guard !process.isEnded else { return }
+        queue.enqueue(work, for: process.epoch)
         queue.drain()
     }
 }

@@ -23,9 +23,22 @@ extension Application {
 
     /// The process the calling code belongs to when it is this app's code, the app's current process
     /// otherwise (a test, a scenario or another app acting on the app).
+    ///
+    /// An app that is not running has no process: work addressed to it from outside is refused (the
+    /// context returned is ended), never run as code of a process that does not exist, nor kept for the
+    /// next launch (the *App code and its process* article says why). The check is made under the
+    /// system's lock, where launches and exits are decided: an exit after it ends the context it returns.
     var callerProcess: ProcessContext {
         if let context = ProcessContext.current, context.executor === queue { return context }
-        return ProcessContext(executor: queue, epoch: queue.epoch)
+        guard let system else { return ProcessContext(executor: queue, epoch: queue.epoch) }
+        return system.state.withLock { state in
+            state.core.state(of: id) == .notRunning ? .noProcess(queue) : ProcessContext(executor: queue, epoch: queue.epoch)
+        }
+    }
+
+    /// Whether the calling code is this app's code (of a live process or an ended one).
+    var isCallerAppCode: Bool {
+        ProcessContext.current?.executor === queue
     }
 
     /// The system's clock for the caller's process (see ``callerProcess``), whose work runs on `queue`

@@ -32,12 +32,13 @@ public struct ApplicationClock: Clock {
     /// - Parameters:
     ///   - deadline: The instant to wake at.
     ///   - tolerance: Ignored.
-    /// - Throws: `CancellationError` if the task is cancelled first, or when the app is no longer on a
-    ///   system.
+    /// - Throws: `CancellationError` if the task is cancelled first, when the app is no longer on a
+    ///   system, or when code outside the app sleeps while the app is not running.
     public func sleep(until deadline: BudgetInstant, tolerance: Duration? = nil) async throws {
         guard let clock = application.processClock() else {
-            // Code of an ended process never wakes again; an app without a system has no time to wait for.
-            if application.system == nil { throw CancellationError() }
+            // Code of an ended process never wakes again; an app without a system has no time to wait
+            // for, and a sleep from outside the app while it is not running has no process to wake in.
+            if application.system == nil || !application.isCallerAppCode { throw CancellationError() }
             return try await withUnsafeThrowingContinuation { (_: UnsafeContinuation<Void, any Error>) in }
         }
         try await clock.sleepOnSchedule(until: deadline, counting: (clock.base as? VirtualClock)?.sleepers)

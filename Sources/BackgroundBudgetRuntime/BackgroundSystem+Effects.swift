@@ -81,6 +81,9 @@ extension BackgroundSystem {
 
     private func resumeQueue(of id: AppID, in state: State, touched: inout TouchedQueues) {
         guard let app = state.handles[id] else { return }
+        // The system resumes the app, then runs its code [S3]: the app sees the background state
+        // before anything held on its queues runs (the core traced the resume at once).
+        app.setVisibleState(.background)
         app.queue.resume()
         touched.note(app.queue)
         Application.forEachMadeQueue(of: id, in: state) { queue in
@@ -143,6 +146,17 @@ extension BackgroundSystem {
     /// Called on the app's queue once a delivery or handler batch that settles has run.
     func settle(_ app: AppID, incarnation: UInt64) {
         decide { core, now in core.settle(app, incarnation: incarnation, at: now) }
+    }
+
+    /// Called on the app's queues as a piece of its code starts: the incarnation it runs in, or `nil`
+    /// when the app is not running.
+    func appCodeStarted(_ app: Application) -> UInt64? {
+        state.withLock { $0.core.appCodeStarted(app.id) }
+    }
+
+    /// Called on the app's queues after a piece of its code returned (it may now be suspended).
+    func appCodeReturned(_ app: Application, incarnation: UInt64) {
+        decide { core, now in core.appCodeReturned(app.id, incarnation: incarnation, at: now) }
     }
 
     /// Called on the app's queue as a callback starts and after it returns (the watchdog).

@@ -24,6 +24,12 @@ struct ProcessContext: Sendable {
         return executor.epoch != epoch
     }
 
+    /// The context of work addressed to an app that is not running, from outside its code: no process
+    /// will ever run it (its epoch is one the queue never reaches), so it is refused.
+    static func noProcess(_ executor: AppExecutor) -> ProcessContext {
+        ProcessContext(executor: executor, epoch: .max)
+    }
+
     /// Runs `body` as code of this process.
     func run<Value>(_ body: () throws -> Value) rethrows -> Value {
         try Self.$current.withValue(self, operation: body)

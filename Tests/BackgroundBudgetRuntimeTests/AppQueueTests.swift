@@ -56,7 +56,8 @@ final class LateWorkDelegate: ApplicationDelegate {
         #expect(app.applicationState == .suspended)
         #expect(delegate.log.entries.isEmpty)
         try system.open(app)
-        #expect(delegate.log.entries == ["work runs while suspended"])
+        // The app is resumed into the background before the held work runs [S3].
+        #expect(delegate.log.entries == ["work runs while background"])
     }
 
 }

@@ -33,6 +33,7 @@ import BudgetClock
         case .stateChange: [.stateChange(.background, cause: .pressHome)]
         case .exit: [.exit(.watchdog, code: nil)]
         case .killedMidCallback: [.killedMidCallback(.didEnterBackground)]
+        case .killedMidSceneCallback: [.killedMidSceneCallback(.didEnterBackground, scene: "scene-1")]
         case .workDropped: [.workDropped(count: 1)]
         case .backgroundTaskBegan: [.backgroundTaskBegan(task, name: nil)]
         case .backgroundTaskDenied: [.backgroundTaskDenied(name: nil, .allowanceSpent)]

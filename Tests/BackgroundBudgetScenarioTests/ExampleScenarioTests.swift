@@ -141,12 +141,14 @@ import BudgetClock
             "100.000 mail application:didFinishLaunchingWithOptions",
             "100.000 mail → active (launch)",
             "100.000 mail applicationDidBecomeActive",
+            // The system resumes music as it decides the switch, before mail's callbacks run on
+            // mail's queue: a resume, like a suspension, runs no code of the app [S3].
+            "115.000 music → background (enterForeground)",
             "115.000 mail applicationWillResignActive",
             "115.000 mail → inactive (switchAway)",
             "115.000 mail → background (switchAway)",
             "115.000 mail applicationDidEnterBackground",
             "115.000 mail → suspended (noBackgroundWork)",
-            "115.000 music → background (enterForeground)",
             "115.000 music applicationWillEnterForeground",
             "115.000 music → inactive (enterForeground)",
             "115.000 music → active (enterForeground)",

@@ -74,6 +74,7 @@ import BackgroundBudgetScenario
         "Application.recordBackgroundTimeRemaining()": .step("readBackgroundTimeRemaining"),
         "Application.async(_:)": .exception("runs the app's own code; a scenario app's code is its steps"),
         "Application.runLater(after:_:)": .exception("runs the app's own code later; a task's work is how a scenario app works later"),
+        "Application.runInBackground(after:_:)": .exception("runs the app's own code on a background thread; a task's work and a handler's progress run there"),
         "Application.makeQueue(label:)": .exception("makes a queue for the app's own code; a scenario app's code is its steps"),
         "Application.task(priority:_:)": .exception("runs the app's own async code; a scenario app's code is its steps"),
         "Application.setMemoryFootprint(_:)": .stepAndEvent("setFootprint"),

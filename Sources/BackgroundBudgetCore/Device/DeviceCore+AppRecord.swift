@@ -62,6 +62,11 @@ extension DeviceCore {
         /// no `BGTaskScheduler` task, no pending termination, no finite task, no activity (an event
         /// window is checked on its own, as it may have elapsed).
         var isIdleInBackground: Bool {
+            isIdleInBackgroundButForCode && running?.codeRunning == 0
+        }
+
+        /// ``isIdleInBackground``, whether or not app code is running now.
+        var isIdleInBackgroundButForCode: Bool {
             guard let process = running, process.state == .background else { return false }
             return process.inFlight == 0 && process.fetch == nil && process.taskRequests.running.isEmpty
                 && process.pendingExit == nil && process.finiteTasks.open.isEmpty && process.modes.activities.isEmpty

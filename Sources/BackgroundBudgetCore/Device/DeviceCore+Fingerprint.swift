@@ -118,6 +118,7 @@ extension DeviceCore.RunningProcess? {
         h.mix(true)
         h.mix(process.inFlight)
         h.mix(process.runningCallback?.rawValue ?? "")
+        if case .scene(let callback, let scene) = process.runningSceneCallback { h.mix(callback.rawValue); h.mix(scene.rawValue) }
         h.mix(process.pendingExit?.rawValue ?? "")
         h.mix(process.launchDeadline)
         h.mix(process.resumeDeadline)

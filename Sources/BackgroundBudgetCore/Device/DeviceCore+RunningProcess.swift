@@ -38,9 +38,15 @@ extension DeviceCore {
         package internal(set) var state: ApplicationState
         /// Deliveries and handler batches handed to the app's queue and not yet settled.
         package internal(set) var inFlight = 0
+        /// Pieces of the app's code running now on its queues (``DeviceCore/appCodeStarted(_:)``): a
+        /// suspension waits until they have returned.
+        package internal(set) var codeRunning = 0
         /// The delegate callback running on the app's queue (between `callbackStarted` and
         /// `callbackReturned`), if any: an exit meanwhile is recorded as `killedMidCallback`.
         var runningCallback: AppCallback?
+        /// The scene delegate callback running on the app's queue (between `sceneCallbackStarted` and
+        /// `sceneCallbackReturned`), if any: an exit meanwhile is recorded as `killedMidSceneCallback`.
+        var runningSceneCallback: DeviceCore.CallbackKey?
         /// Set while `applicationWillTerminate` runs: the exit follows when it returns.
         var pendingExit: TerminationReason?
         /// While the app launches: when the launch watchdog kills it (``BudgetPolicy/launchWatchdog``

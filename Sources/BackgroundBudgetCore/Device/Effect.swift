@@ -22,7 +22,9 @@ package enum Effect: Hashable, Sendable {
     case arm(AppID, AppTimer, at: BudgetInstant, token: UInt64)
     /// Cancel an armed timer, if any.
     case disarm(AppID, AppTimer)
-    /// Resume the app's queue (it leaves suspension) before anything else is queued.
+    /// Resume the app (it leaves suspension) before anything else is queued: the app sees its state
+    /// become `.background` (every resume enters the background first), then its queues resume, so
+    /// work held while it was suspended runs in a running app, before the delivery that follows [S3].
     case resumeQueue(AppID)
     /// The app's process ended: drop its pending work and record how much was dropped, and drop every
     /// closure and task object the process gave the shell (outside the lock).

@@ -86,10 +86,16 @@ extension DeviceCore {
         // from the start, so that nothing is reordered afterwards.
         var queueControl: [Effect] = []
         let wasSuspended = state(of: app) == .suspended
+        // Whether the first step is the resume itself (a suspended app enters the background): it is
+        // traced at once, before anything the app runs, and the shell shows it to the app as it
+        // resumes the queue (`Effect.resumeQueue`), so work held while suspended, which runs first,
+        // sees a running app ("The system resumes the app", then calls it [S3]).
+        var resumes = false
         // A suspended app that dies is not resumed first: its queue is dropped (which bumps the epoch,
         // then resumes), so held work can never start on a real dispatch queue in between.
         if wasSuspended, transition.to != .notRunning, steps.contains(where: { if case .enter = $0 { true } else { false } }) {
             queueControl.append(.resumeQueue(app))
+            resumes = steps.first == .enter(.background)
             // Notifications queued while suspended come first, right after the app resumes.
             if steps.first == .enter(.background), records[slot(app)].running?.notifications.queued.isEmpty == false {
                 let queued = records[slot(app)].process.modify { $0.notifications.takeQueued() } ?? []
@@ -102,7 +108,7 @@ extension DeviceCore {
             && !steps.contains { if case .exit = $0 { true } else { false } }
         var held: [HeldSteps] = []
         var entries: [TraceEvent] = []
-        for step in steps {
+        for (index, step) in steps.enumerated() {
             let (stepEffects, stepEntries) = holdingEntries { core -> [Effect] in
                 switch step {
                 case .enter(let next):
@@ -124,7 +130,7 @@ extension DeviceCore {
                 return []
             }
             effects += stepEffects
-            guard holds else {
+            guard holds, !(resumes && index == 0) else {
                 for entry in stepEntries { trace.append(entry, retention: retention) }
                 continue
             }
@@ -228,6 +234,10 @@ extension DeviceCore {
         if let callback = records[s].process.running?.runningCallback {
             record(.killedMidCallback(callback), app, now)
         }
+        // Likewise for a scene delegate's callback, which the watchdog times as the app delegate's.
+        if case .scene(let callback, let scene) = records[s].process.running?.runningSceneCallback {
+            record(.killedMidSceneCallback(callback, scene: scene), app, now)
+        }
         // The shell drops the process's closures and task objects when it performs `dropQueue`.
         let ended = records[s].processEnded(at: now)
         continued.forgetAll(of: app)
@@ -264,7 +274,12 @@ extension DeviceCore {
     /// window, nothing running on its queue.
     mutating func suspendIfIdle(_ app: AppID, at now: BudgetInstant, reason: SuspensionReason? = nil) -> [Effect] {
         let s = slot(app)
-        guard records[s].isIdleInBackground else { return [] }
+        guard records[s].isIdleInBackground else {
+            // Idle but for a piece of its code still running: suspended when that code returns
+            // (`appCodeReturned`), for the reason found now.
+            if let reason, records[s].isIdleInBackgroundButForCode { records[s].finishedWork = reason }
+            return []
+        }
         guard records[s].process.modify({ $0.modes.closeElapsedWindow(at: now) }) ?? true else { return [] }
         let reason = reason ?? records[s].finishedWork ?? (records[s].finiteTasks.usedThisPeriod ? .backgroundTasksEnded : .noBackgroundWork)
         records[s].finishedWork = nil

@@ -28,6 +28,11 @@ extension TraceEvent {
         /// `exit`): the rest of the callback, and everything the process's code does afterwards, has no
         /// effect and no trace entry.
         case killedMidCallback(AppCallback)
+        /// The process ended while a scene delegate callback was running (recorded once, right after
+        /// the `exit`, as ``killedMidCallback(_:)`` is for the app delegate's); JSON: `name` is the
+        /// callback's selector (`sceneDidEnterBackground`), the scene is the one of the app's last
+        /// `sceneCallback` entry.
+        case killedMidSceneCallback(SceneCallback, scene: SceneID)
         /// Pending work on the app's queue was dropped because the app stopped running.
         case workDropped(count: Int)
         /// `beginBackgroundTask` granted a task.

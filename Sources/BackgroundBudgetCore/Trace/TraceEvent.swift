@@ -70,7 +70,7 @@ public struct TraceEvent: Sendable, Hashable, CustomStringConvertible {
              .expirationHandlerCalled, .backgroundTaskOpenTooLong, .activityStarted, .activityStopped,
              .eventDelivered, .eventQueued, .eventWindowStarted, .remoteNotificationCompleted, .voipCallReported, .keepAliveHandlerCalled,
              .notificationDelivered, .notificationQueued, .fetchStarted, .fetchCompleted, .fetchCompletionIgnored,
-             .deviceChanged, .killedMidCallback, .fileLockAcquired, .fileLockReleased: nil
+             .deviceChanged, .killedMidCallback, .killedMidSceneCallback, .fileLockAcquired, .fileLockReleased: nil
         }
     }
 
@@ -106,6 +106,7 @@ public struct TraceEvent: Sendable, Hashable, CustomStringConvertible {
         case .deviceChanged(let change): change.name
         case .fileLockAcquired(let path), .fileLockReleased(let path), .regionMonitoringFailed(let path): path
         case .killedMidCallback(let callback): callback.eventName
+        case .killedMidSceneCallback(let callback, _): callback.eventName
         case .sceneCallback(_, let scene): scene.rawValue
         default: nil
         }

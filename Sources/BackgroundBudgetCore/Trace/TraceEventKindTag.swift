@@ -34,6 +34,8 @@ extension TraceEvent.Kind {
         case exit
         /// The `killedMidCallback` case.
         case killedMidCallback
+        /// The `killedMidSceneCallback` case.
+        case killedMidSceneCallback
         /// The `workDropped` case.
         case workDropped
         /// The `backgroundTaskBegan` case.
@@ -133,6 +135,7 @@ extension TraceEvent.Kind {
         case .stateChange: .stateChange
         case .exit: .exit
         case .killedMidCallback: .killedMidCallback
+        case .killedMidSceneCallback: .killedMidSceneCallback
         case .workDropped: .workDropped
         case .backgroundTaskBegan: .backgroundTaskBegan
         case .backgroundTaskDenied: .backgroundTaskDenied

@@ -77,6 +77,6 @@ public struct ScenarioTask: Sendable, Hashable {
         state.withLock { $0.id = id }
         guard id != .invalid, let work else { return }
         // Work started by one incarnation of the app dies with it.
-        application.runLater(after: work, endOnce)
+        application.runInBackground(after: work, endOnce)
     }
 }

@@ -90,7 +90,7 @@ public struct ScenarioTaskHandler: Sendable, Hashable {
         task.updateProgress(completedUnitCount: 0, totalUnitCount: Int64(steps))
         // Work started by one incarnation of the app dies with it.
         for step in 1...steps {
-            application.runLater(after: work * step / steps) {
+            application.runInBackground(after: work * step / steps) {
                 guard !stopped.withLock({ $0 }) else { return }
                 task.updateProgress(completedUnitCount: Int64(step), totalUnitCount: Int64(steps))
                 if step == steps, let result { task.setTaskCompleted(success: result) }

@@ -61,7 +61,7 @@ enum TimelineMark: Sendable, Hashable {
              .fetchCompletionIgnored, .fetchSkipped, .taskRegistrationRejected, .taskSubmitRejected, .taskDropped,
              .taskCompletionIgnored, .regionMonitoringFailed:
             self = .refused
-        case .killedMidCallback, .backgroundTaskOpenTooLong: self = .warning
+        case .killedMidCallback, .killedMidSceneCallback, .backgroundTaskOpenTooLong: self = .warning
         case .backgroundTimeRemainingRead, .eventQueued, .notificationQueued, .taskRegistered, .taskSubmitted,
              .taskRequestCancelled, .taskQueued, .taskProgress:
             self = .request

@@ -84,7 +84,10 @@ extension DeviceCore {
                 let app = records[s].manifest.id
                 let incarnation = records[s].handOff()
                 memory.pendingWarnings += 1
-                record(.callback(.didReceiveMemoryWarning), app, now)
+                // Traced when the app's queue starts the callback, as every callback is (see
+                // `HeldSteps`): behind what the queue already holds, never before it.
+                let warning = TraceEvent(time: now, app: app, kind: .callback(.didReceiveMemoryWarning))
+                records[s].process.modify { $0.heldSteps.append(HeldSteps(entries: [warning], callback: .app(.didReceiveMemoryWarning))) }
                 effects.append(.memoryWarning(app, incarnation: incarnation))
             }
             if memory.pendingWarnings > 0 { return effects }

@@ -134,6 +134,7 @@ extension DeviceCore {
     package mutating func sceneCallbackStarted(_ callback: SceneCallback, scene: SceneID, app: AppID, incarnation: UInt64, at now: BudgetInstant) -> Decision<Void> {
         let s = slot(app)
         guard records[s].incarnation == incarnation, let process = records[s].process.running else { return [] }
+        records[s].process.modify { $0.runningSceneCallback = .scene(callback, scene) }
         recordHeldSteps(app, starting: .scene(callback, scene), at: now)
         switch callback {
         case .willEnterForeground where !process.hasDeadline:
@@ -153,6 +154,7 @@ extension DeviceCore {
     /// (`sceneDidEnterBackground`), disarming the watchdog.
     package mutating func sceneCallbackReturned(_ callback: SceneCallback, scene: SceneID, app: AppID, at now: BudgetInstant) -> Decision<Void> {
         let s = slot(app)
+        records[s].process.modify { if $0.runningSceneCallback == .scene(callback, scene) { $0.runningSceneCallback = nil } }
         recordHeldSteps(app, starting: nil, at: now)
         switch callback {
         case .didBecomeActive where records[s].process.running?.hasDeadline == true,
