@@ -36,6 +36,9 @@ final class AppExecutor: Sendable {
     package struct State {
         var epoch: UInt64 = 0
         var queued = 0
+        /// Timed work and sleeps of the current epoch not yet due (``ProcessClock``): dropped, and
+        /// counted, with the queued work when the process ends.
+        var timers = 0
         var suspended = false
         /// What asks for the app's work to run on the main actor (its app delegate, a scene's
         /// delegate…): it does while any does.
@@ -168,8 +171,9 @@ final class AppExecutor: Sendable {
     /// skipped), and returns how many items were dropped. Work queued afterwards runs normally.
     func terminate() -> Int {
         let dropped = state.withLock { state -> Int in
-            let dropped = state.queued
+            let dropped = state.queued + state.timers
             state.queued = 0
+            state.timers = 0
             state.epoch &+= 1
             return dropped
         }

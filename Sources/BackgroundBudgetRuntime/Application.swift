@@ -24,6 +24,11 @@ public final class Application: Sendable {
 
     /// The app's own serial queue.
     let queue: AppExecutor
+    /// The app's notification center (`NotificationCenter.default` for the app's code): the system
+    /// posts the lifecycle notifications to it (see ``AppNotificationCenter``).
+    public let notificationCenter: AppNotificationCenter
+    /// The factories that make the delegates of each process, for an app installed with them.
+    let launches = LaunchFactories()
     let side: LockedValue<SideState>
     /// The device the app is installed on; weak, because the system owns its apps.
     package weak let system: BackgroundSystem?
@@ -58,6 +63,7 @@ public final class Application: Sendable {
     init(manifest: AppManifest, delegate: (any ApplicationDelegate)?, system: BackgroundSystem, queue: AppExecutor) {
         self.system = system
         self.queue = queue
+        self.notificationCenter = AppNotificationCenter(queue: queue)
         self.id = manifest.id
         self.manifest = manifest
         self.side = LockedValue(SideState(delegate: delegate))
@@ -88,7 +94,7 @@ public final class Application: Sendable {
     }
 
     /// Sets the object the shell delivers to, and where the app's queue runs its work.
-    private func setDelegate(_ delegate: (any ApplicationDelegate)?, mainActor: Bool) {
+    func setDelegate(_ delegate: (any ApplicationDelegate)?, mainActor: Bool) {
         side.withLock { $0.delegate = delegate }
         queue.setRunsOnMainActor(mainActor, for: "appDelegate")
     }
@@ -110,7 +116,7 @@ public final class Application: Sendable {
     }
 
     /// Sets the object the shell delivers scene callbacks to, and where the app's queue runs its work.
-    private func setSceneDelegate(_ delegate: (any SceneDelegate)?, mainActor: Bool) {
+    func setSceneDelegate(_ delegate: (any SceneDelegate)?, mainActor: Bool) {
         side.withLock { $0.sceneDelegate = delegate }
         queue.setRunsOnMainActor(mainActor, for: "sceneDelegate")
     }
@@ -127,7 +133,8 @@ public final class Application: Sendable {
     }
 
     /// Registers a block called after each lifecycle callback is delivered to the delegate, as UIKit
-    /// posts `UIApplication.didEnterBackgroundNotification` and its siblings.
+    /// posts `UIApplication.didEnterBackgroundNotification` and its siblings; in a scene-based app, as
+    /// the app as a whole changes state (see ``AppNotificationCenter`` for the app's own observers).
     ///
     /// - Parameters:
     ///   - callbacks: The callbacks to observe; all by default.
@@ -144,6 +151,18 @@ public final class Application: Sendable {
             side.nextObserver += 1
             side.observers[token] = Observer(callbacks: callbacks, block: block)
             return LifecycleObserver(app: id, token: token)
+        }
+    }
+
+    /// Runs the observers of ``addObserver(for:using:)`` for `callback`: in a scene-based app, as the app
+    /// as a whole changes state.
+    func runLifecycleObservers(for callback: AppCallback) {
+        let blocks = side.withLock { side in
+            side.observers.sorted { $0.key < $1.key }.compactMap { $0.value.callbacks.contains(callback) ? $0.value.block : nil }
+        }
+        for block in blocks {
+            guard !callerProcessEnded else { return }
+            block(callback)
         }
     }
 
@@ -217,17 +236,22 @@ public final class Application: Sendable {
     /// terminated meanwhile. No lock is held while user code runs.
     func perform(_ steps: [LifecycleStep], options: LaunchOptions, incarnation: UInt64) {
         let epoch = queue.epoch
+        makeDelegatesIfNeeded(forProcess: epoch, steps: steps)
+        var posts = LifecyclePosts(application: self, steps: steps)
+        defer { if queue.epoch == epoch { posts.finish() } }
         let launching = steps.contains(.callback(.didFinishLaunching))
         if launching { side.withLock { $0.finishingLaunch = true } }
         defer { if launching { side.withLock { $0.finishingLaunch = false } } }
-        for step in steps {
+        for (index, step) in steps.enumerated() {
             guard queue.epoch == epoch else { return }
             switch step {
             case .enter(let state):
-                side.withLock { side in
-                    side.state = state
+                let old = side.withLock { side in
+                    defer { side.state = state }
                     if state == .notRunning { side.scenes = SceneSet() }
+                    return side.state
                 }
+                posts.entered(state, from: old, at: index)
             case .callback(let callback):
                 let (delegate, blocks) = side.withLock { side in
                     (side.delegate, side.observers.sorted { $0.key < $1.key }
@@ -237,11 +261,15 @@ public final class Application: Sendable {
                 delegate?.deliver(callback, to: self, options: options)
                 if callback == .didFinishLaunching { side.withLock { $0.finishingLaunch = false } }
                 guard queue.epoch == epoch else { return }
+                posts.delegateReturned(callback)
+                guard queue.epoch == epoch else { return }
                 system?.callbackReturned(callback, app: id)
                 for block in blocks { block(callback) }
             case .notification(let notification):
                 let delegate = side.withLock { $0.delegate }
                 delegate?.application(self, didObserve: notification)
+                guard queue.epoch == epoch else { return }
+                postObserved(notification)
             case .sceneCallback(let callback, let scene):
                 // Delivered as the app delegate's callbacks are: the watchdog around the call, no lock held.
                 let (delegate, value) = side.withLock { side in
@@ -251,6 +279,8 @@ public final class Application: Sendable {
                 }
                 system?.sceneCallbackStarted(callback, scene: scene, app: id, incarnation: incarnation)
                 delegate?.deliver(callback, to: value)
+                guard queue.epoch == epoch else { return }
+                posts.sceneDelegateReturned(callback, scene: value)
                 guard queue.epoch == epoch else { return }
                 if callback == .didEnterBackground, let delegate {
                     // UIKit asks for the restoration activity as the scene enters the background [S76].
@@ -284,5 +314,6 @@ public final class Application: Sendable {
     func receive(_ notification: SystemNotification) {
         let delegate = side.withLock { $0.delegate }
         delegate?.application(self, didObserve: notification)
+        postObserved(notification)
     }
 }

@@ -26,8 +26,9 @@ extension BackgroundSystem {
     }
 
     /// Turns Low Power Mode on or off; on, it turns Background App Refresh off for every app [S60][S66].
+    /// A change posts `NSProcessInfoPowerStateDidChangeNotification` to the apps that observe it.
     public func setLowPowerMode(_ enabled: Bool) {
-        decide { core, now in core.setLowPowerMode(enabled, at: now) }
+        changingPowerState { core, now in core.setLowPowerMode(enabled, at: now) }
     }
 
     /// Whether the battery is critically low. Apple lists a critically low battery first among the

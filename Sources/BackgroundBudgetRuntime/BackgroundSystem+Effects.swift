@@ -96,10 +96,14 @@ extension BackgroundSystem {
     /// closure and task object it gave goes, dropped outside the lock.
     private func dropQueue(of id: AppID, in state: inout State, at now: BudgetInstant) {
         guard let app = state.handles[id] else { return }
+        let ended = app.queue.epoch
+        // Everything the process leaves undone: queued work, pending timed work and sleeps (Launches/).
         var dropped = app.queue.terminate()
         Application.forEachMadeQueue(of: id, in: state) { dropped += $0.terminate() }
         // Recorded only: dropping work decides nothing more.
         _ = state.core.workDropped(count: dropped, app: id, at: now)
+        // A new process has new memory: its observers and factory-made delegates go with this one.
+        state.released += app.notificationCenter.takeObservers(ofProcess: ended) + app.takeProcessDelegates()
         if let closures = state.closures.removeValue(forKey: id) {
             for task in closures.scheduledTasks.values {
                 if let handler = task.takeExpirationHandler() { state.released.append(handler) }

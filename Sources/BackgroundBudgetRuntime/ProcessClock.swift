@@ -15,10 +15,14 @@ final class ProcessClock: BudgetClock {
     /// The queue the work runs on: the app's main queue, or a queue the process made.
     let queue: AppExecutor
 
+    /// The queue's epoch when the clock was made: timers count for it only while it lasts.
+    let queueEpoch: UInt64
+
     init(base: any BudgetClock, process: ProcessContext, queue: AppExecutor) {
         self.base = base
         self.process = process
         self.queue = queue
+        self.queueEpoch = queue.epoch
     }
 
     var now: BudgetInstant { base.now }
@@ -28,11 +32,14 @@ final class ProcessClock: BudgetClock {
     /// the queue is idle and not suspended, after the item it runs otherwise.
     @discardableResult
     func schedule(at deadline: BudgetInstant, _ work: @escaping @Sendable () -> Void) -> ScheduledWork {
-        let process = process, queue = queue
+        let process = process, queue = queue, epoch = queueEpoch
+        // Counted until due, so that the end of the process counts it among what it drops.
+        queue.countTimer(+1, epoch: epoch)
         return base.schedule(at: deadline) {
             // Queued as system work: the clock's thread may be inside the app's own code
             // (`simulateWork`), and the work must not be taken for a call of that code.
             ProcessContext.detached {
+                queue.countTimer(-1, epoch: epoch)
                 guard !process.isEnded else { return }
                 queue.enqueue(work, for: queue.owner == nil ? process.epoch : nil)
                 queue.drain()
@@ -41,7 +48,11 @@ final class ProcessClock: BudgetClock {
     }
 
     @discardableResult
-    func cancel(_ work: ScheduledWork) -> Bool { base.cancel(work) }
+    func cancel(_ work: ScheduledWork) -> Bool {
+        let cancelled = base.cancel(work)
+        if cancelled { queue.countTimer(-1, epoch: queueEpoch) }
+        return cancelled
+    }
 
     func simulateWork(for duration: Duration) { base.simulateWork(for: duration) }
 }

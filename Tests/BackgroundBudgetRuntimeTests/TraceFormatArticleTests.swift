@@ -75,6 +75,7 @@ import BudgetClock
         case .fileLockAcquired: [.fileLockAcquired("path")]
         case .fileLockReleased: [.fileLockReleased("path")]
         case .regionMonitoringFailed: [.regionMonitoringFailed("region")]
+        case .notificationObserved: [.notificationObserved("UIApplicationDidEnterBackgroundNotification", observers: 1)]
         }
     }
 

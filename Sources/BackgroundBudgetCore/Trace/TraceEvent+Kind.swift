@@ -121,5 +121,10 @@ extension TraceEvent {
         /// A device setting or condition changed: recorded on ``AppID/device``, or on the app for the
         /// app's own Background App Refresh switch.
         case deviceChanged(DeviceChange)
+        /// The system posted a lifecycle notification (`UIApplication.didEnterBackgroundNotification`,
+        /// a `UIScene` notification, `NSProcessInfoPowerStateDidChangeNotification`, …) and that many
+        /// of the app's observers ran; recorded only when at least one did. JSON: the notification's
+        /// name as `name`, the observers as `count`.
+        case notificationObserved(String, observers: Int)
     }
 }

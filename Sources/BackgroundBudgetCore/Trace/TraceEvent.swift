@@ -70,7 +70,7 @@ public struct TraceEvent: Sendable, Hashable, CustomStringConvertible {
              .expirationHandlerCalled, .backgroundTaskOpenTooLong, .activityStarted, .activityStopped,
              .eventDelivered, .eventQueued, .eventWindowStarted, .remoteNotificationCompleted, .voipCallReported, .keepAliveHandlerCalled,
              .notificationDelivered, .notificationQueued, .fetchStarted, .fetchCompleted, .fetchCompletionIgnored,
-             .deviceChanged, .killedMidCallback, .killedMidSceneCallback, .fileLockAcquired, .fileLockReleased: nil
+             .deviceChanged, .killedMidCallback, .killedMidSceneCallback, .fileLockAcquired, .fileLockReleased, .notificationObserved: nil
         }
     }
 
@@ -108,6 +108,7 @@ public struct TraceEvent: Sendable, Hashable, CustomStringConvertible {
         case .killedMidCallback(let callback): callback.eventName
         case .killedMidSceneCallback(let callback, _): callback.eventName
         case .sceneCallback(_, let scene): scene.rawValue
+        case .notificationObserved(let notification, _): notification
         default: nil
         }
     }
@@ -123,7 +124,7 @@ public struct TraceEvent: Sendable, Hashable, CustomStringConvertible {
         switch kind {
         case .allowanceStarted(let expiry), .eventWindowStarted(let expiry):
             fields.append(("until", formatSeconds(expiry.nanoseconds)))
-        case .workDropped(let count): fields.append(("count", String(count)))
+        case .workDropped(let count), .notificationObserved(_, let count): fields.append(("count", String(count)))
         case .backgroundTimeRemainingRead(let remaining):
             fields.append(("remaining", remaining.map { formatSeconds($0.nanosecondsSaturating) } ?? "null"))
         case .taskProgress(_, let completed, let total):

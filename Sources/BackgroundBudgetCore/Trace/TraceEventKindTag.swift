@@ -118,6 +118,8 @@ extension TraceEvent.Kind {
         case fileLockReleased
         /// The `regionMonitoringFailed` case.
         case regionMonitoringFailed
+        /// The `notificationObserved` case.
+        case notificationObserved
 
         /// The case's name, e.g. `expirationHandlerCalled`.
         public var description: String { rawValue }
@@ -177,6 +179,7 @@ extension TraceEvent.Kind {
         case .fileLockAcquired: .fileLockAcquired
         case .fileLockReleased: .fileLockReleased
         case .regionMonitoringFailed: .regionMonitoringFailed
+        case .notificationObserved: .notificationObserved
         }
     }
 }

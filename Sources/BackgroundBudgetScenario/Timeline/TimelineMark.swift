@@ -47,7 +47,7 @@ enum TimelineMark: Sendable, Hashable {
     init(_ kind: TraceEvent.Kind) {
         switch kind {
         case .stateChange(let state, _): self = .state(state)
-        case .callback, .sceneCallback: self = .callback
+        case .callback, .sceneCallback, .notificationObserved: self = .callback
         case .exit: self = .exit
         case .backgroundTaskBegan, .backgroundTaskEnded: self = .task
         case .expirationHandlerCalled: self = .expiration
