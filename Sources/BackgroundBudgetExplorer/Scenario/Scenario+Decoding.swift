@@ -122,7 +122,8 @@ extension Scenario {
         let manifest = try ScenarioApp.manifest(from: object, scenarioFile: file)
         guard let behaviourReader = object.optional("behaviour") else { return ScenarioApp(manifest) }
         let callbacks = try behaviourReader.object(accepting: AppCallback.allCases.map(\.eventName)
-            + [ScenarioBehaviour.onEventKey, ScenarioBehaviour.fetchKey, ScenarioBehaviour.restorationKey])
+            + [ScenarioBehaviour.onEventKey, ScenarioBehaviour.fetchKey, ScenarioBehaviour.restorationKey]
+            + ScenarioBehaviour.notificationKeys)
         var behaviour = ScenarioBehaviour()
         for member in callbacks.members {
             guard let steps = callbacks.optional(member.key) else { continue }
@@ -144,6 +145,8 @@ extension Scenario {
             let decoded = try steps.array().map { reader throws(ScenarioError) in try decodeStep(reader) }
             if let callback = AppCallback(eventName: member.key) {
                 behaviour.steps[callback] = decoded
+            } else if let notification = ScenarioBehaviour.observedNotification(forKey: member.key) {
+                behaviour.observed[notification] = decoded
             } else {
                 behaviour.onEvent = decoded
             }

@@ -20,6 +20,11 @@ public struct ScenarioBehaviour: Sendable, Hashable {
     /// [S76]; `nil` hands back nothing.
     public var restorationActivity: UserActivity?
 
+    /// The steps the app takes each time it observes a notification (a behaviour key spelled as the
+    /// notification's name, e.g. `UIApplicationWillResignActiveNotification`): observers the app adds
+    /// to its ``/BackgroundBudget/AppNotificationCenter`` as each launch begins.
+    public var observed: [AppNotification.Name: [ScenarioStep]] = [:]
+
     /// The behaviour key for ``onEvent``.
     static let onEventKey = "application:didReceive"
     /// The behaviour key for ``fetch``.

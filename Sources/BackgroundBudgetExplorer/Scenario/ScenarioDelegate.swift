@@ -16,6 +16,7 @@ package final class ScenarioDelegate: ApplicationDelegate, SceneDelegate {
     }
 
     package func application(_ application: Application, willFinishLaunchingWithOptions options: LaunchOptions) {
+        observeNotifications(of: application)
         perform(.willFinishLaunching, application)
     }
     package func application(_ application: Application, didFinishLaunchingWithOptions options: LaunchOptions) {
