@@ -97,6 +97,66 @@ final class PowerWatcher: ApplicationDelegate {
             #"{"t":0.000,"app":"news","event":"notificationObserved","name":"UIApplicationDidBecomeActiveNotification","count":2}"#)
     }
 
+    @Test func anObserverOfACallbackTheWatchdogCutsShortNeverRuns() throws {
+        let system = try BackgroundSystem(policy: .iOS13, clock: clock)
+        let heard = LockedValue<[String]>([])
+        let app = try system.install(AppManifest(id: "news"), delegate: ScriptedDelegate { callback, app in
+            if callback == .willFinishLaunching {
+                app.notificationCenter.addObserver(forName: Application.didEnterBackgroundNotification, object: nil, queue: nil) { _ in
+                    heard.withLock { $0.append("didEnterBackground") }
+                }
+            }
+            if callback == .didEnterBackground { app.simulateWork(for: .seconds(8)) }   // past the 5 s limit
+        })
+        try system.open(app)
+        clock.advance(to: .seconds(10))
+        try system.pressHome()
+        clock.advance(to: .seconds(30))
+        #expect(heard.withLock { $0 }.isEmpty)
+        #expect(system.trace.events.filter { $0.kind.tag == .exit }.map(\.time) == [.seconds(15)])
+        #expect(!system.trace.events.contains { $0.kind.tag == .notificationObserved })
+    }
+
+    @Test func anObserverGivenAQueueOfTheAppRunsThereAsWorkOfItsProcess() throws {
+        let system = try BackgroundSystem(policy: .iOS13, clock: clock)
+        let heard = LockedValue<[String]>([])
+        let app = try system.install(AppManifest(id: "news"), delegate: ScriptedDelegate { callback, app in
+            guard callback == .willFinishLaunching else { return }
+            let io = app.makeQueue(label: "io")
+            app.notificationCenter.addObserver(forName: Application.willResignActiveNotification, object: nil, queue: io) { _ in
+                heard.withLock { $0.append("\(Application.current === app)") }
+            }
+        })
+        try system.open(app)
+        clock.advance(to: .seconds(10))
+        try system.pressHome()
+        #expect(heard.withLock { $0 } == ["true"])
+    }
+
+    @Test func anAppTaskIteratingTheSequenceIsFrozenWhileTheAppIsSuspended() throws {
+        guard #available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *) else { return }
+        let system = try BackgroundSystem(policy: .iOS13, clock: clock)
+        let heard = LockedValue<[String]>([])
+        let clock = clock
+        let app = try system.install(AppManifest(id: "news"), delegate: ScriptedDelegate { callback, app in
+            guard callback == .didFinishLaunching else { return }
+            let changes = app.notificationCenter.notifications(named: .processInfoPowerStateDidChange)
+            app.task {
+                for await _ in changes { heard.withLock { $0.append("\(clock.now) \(app.isLowPowerModeEnabled)") } }
+            }
+        })
+        try system.open(app)
+        clock.advance(to: .seconds(5))
+        system.setLowPowerMode(true)
+        try system.pressHome()
+        clock.advance(to: .seconds(20))
+        system.setLowPowerMode(false)
+        #expect(heard.withLock { $0 } == ["t=5.000s true"])
+        clock.advance(to: .seconds(30))
+        try system.open(app)
+        #expect(heard.withLock { $0 } == ["t=5.000s true", "t=30.000s false"])
+    }
+
     @Test func anAppWithNoObserversHasNoNotificationEntriesInItsTrace() throws {
         let system = try BackgroundSystem(policy: .iOS13, clock: clock)
         let app = try system.install(AppManifest(id: "news"))
