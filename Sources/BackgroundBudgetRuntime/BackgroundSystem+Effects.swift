@@ -97,7 +97,7 @@ extension BackgroundSystem {
     private func dropQueue(of id: AppID, in state: inout State, at now: BudgetInstant) {
         guard let app = state.handles[id] else { return }
         let ended = app.queue.epoch
-        // Everything the process leaves undone: queued work, pending timed work and sleeps (Launches/).
+        // Everything the process leaves undone: queued work, pending timed work and sleeps (ProcessClock).
         var dropped = app.queue.terminate()
         Application.forEachMadeQueue(of: id, in: state) { dropped += $0.terminate() }
         // Recorded only: dropping work decides nothing more.
