@@ -65,6 +65,7 @@ extension BackgroundSystem {
         }
         return SystemSnapshot(system: ObjectIdentifier(self), clock: virtual.savedState, state: saved,
                               apps: apps.map { ($0, $0.side.withLock { $0 }) }, queues: queues,
+                              processObjects: apps.map { ($0, $0.notificationCenter.entries.withLock { $0 }, $0.launches.state.withLock { $0 }) },
                               taskHandlers: tasks.map { ($0, $0.handler.withLock { $0 }) },
                               cells: cells.map { ($0, $0.savedValue) })
     }
@@ -87,6 +88,12 @@ extension BackgroundSystem {
                 defer { current = side }
                 return current
             }
+            withExtendedLifetime(old) {}
+        }
+        // The observers and factory-made delegates of each app's process (Notifications/, Launches/).
+        for (app, entries, launches) in snapshot.processObjects {
+            let old = (app.notificationCenter.entries.withLock { current in defer { current = entries }; return current },
+                       app.launches.state.withLock { current in defer { current = launches }; return current })
             withExtendedLifetime(old) {}
         }
         for (executor, state, backend) in snapshot.queues {
@@ -117,6 +124,7 @@ package struct SystemSnapshot {
     let state: BackgroundSystem.State
     let apps: [(Application, Application.SideState)]
     let queues: [(AppExecutor, AppExecutor.State, InlineSerialExecutor.State)]
+    let processObjects: [(Application, AppNotificationCenter.Entries, LaunchFactories.State)]
     let taskHandlers: [(ScheduledTask, (@Sendable () -> Void)?)]
     let cells: [(any RestorableCellProtocol, any Sendable)]
 }

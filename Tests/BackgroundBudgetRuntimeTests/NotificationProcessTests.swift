@@ -200,3 +200,24 @@ final class PowerWatcher: ApplicationDelegate {
         #expect(names == ["UIApplicationWillResignActiveNotification"])
     }
 }
+
+/// A saved system state carries each process's observers: restored, the observers are those of the
+/// process the state was saved in, not of a later one.
+@Suite struct NotificationSnapshotTests {
+    @Test func aRestoredStateHasTheObserversOfItsOwnProcess() throws {
+        let clock = VirtualClock()
+        let system = try BackgroundSystem(policy: .iOS13, clock: clock)
+        system.keepRestorableCells()
+        let watcher = PowerWatcher(clock: clock)
+        let app = try system.install(AppManifest(id: "news"), delegate: watcher)
+        try system.open(app)
+        try system.pressHome()
+        let saved = try #require(system.saveState())
+        try system.purge(app)
+        try system.open(app)                     // a second process adds its own observer
+        system.restore(saved)
+        try system.open(app)                     // the first process, resumed: its one observer runs
+        system.setLowPowerMode(true)
+        #expect(watcher.heard.withLock { $0 } == ["t=0.000s lowPower=true"])
+    }
+}
