@@ -28,6 +28,15 @@ import TestSupport
         #expect(try await scope.waitUntilDrained() == .zero)
     }
 
+    @Test func aCallWhoseRequestIsRefusedIsCountedOutAgain() async throws {
+        let scope = BudgetScheduler(clock: clock).makeScope()
+        await #expect(throws: BudgetError(name: "bad", problem: .allowanceNegative(.seconds(-1)))) {
+            _ = try await withBackgroundTask(named: "bad", allowance: .seconds(-1), scope: scope) { _ in }
+        }
+        #expect(scope.activeCallCount == 0 && scope.isDrained)
+        #expect(try await scope.waitUntilDrained() == .zero)
+    }
+
     @Test func aJobDrainsWhenItsCallReturnsNotAtItsHardStop() async throws {
         // Expected: shutdown at 1 with 10 s grace → hard stop at 11 (the budget is gone: liveCount 0)
         // → the job cleans up for 2 s → the scope drains at 13, not 11.
