@@ -8,7 +8,7 @@ import TestSupport
 /// `BudgetScope.waitUntilDrained()`: a framework's test waits for every job of a scope to be over,
 /// its budget ended or stopped *and* its call returned. On the virtual clock, with exact instants: the
 /// test advances the clock only once the jobs are asleep on it (`waitForSleepers`).
-@Suite struct BudgetScopeDrainTests {
+@Suite(.timeLimit(.minutes(1))) struct BudgetScopeDrainTests {
     let clock = VirtualClock()
 
     /// A job that ignores the warning, and after its hard stop still cleans up for `cleanUp` on the
