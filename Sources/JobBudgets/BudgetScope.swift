@@ -31,6 +31,8 @@ public final class BudgetScope: Sendable {
     public let name: String
     /// The scope's number in the scheduler's state.
     let id: UInt32
+    /// The `withBackgroundTask` calls under way in the scope (see `BudgetScope+Drain.swift`).
+    let calls = ScopeCalls()
 
     init(scheduler: BudgetScheduler, name: String, id: UInt32) {
         self.scheduler = scheduler

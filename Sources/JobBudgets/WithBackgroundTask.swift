@@ -73,7 +73,9 @@ public func withBackgroundTask<Success: Sendable>(
     scope: BudgetScope,
     operation: @Sendable (BackgroundTask) async throws -> Success
 ) async throws(BudgetError) -> BackgroundTaskOutcome<Success> {
-    try await runBackgroundTask(named: name, allowance: allowance, warningLead: warningLead, grace: grace,
+    scope.calls.enter()                                    // counted until the call returns: see `waitUntilDrained`
+    defer { scope.calls.leave() }
+    return try await runBackgroundTask(named: name, allowance: allowance, warningLead: warningLead, grace: grace,
                                 maximumAllowance: maximumAllowance, scheduler: scope.scheduler, scope: scope.id,
                                 operation: operation)
 }

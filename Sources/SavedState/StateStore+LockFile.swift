@@ -28,37 +28,95 @@ extension StateStore {
     ///   - body: The work; it may append to the issues.
     /// - Returns: What `body` returned and the issues found.
     /// - Throws: What `body` threw, or a ``StateStoreError`` for the lock file: a timeout, a failed
-    ///   `open`, `fstat` or `fcntl`, or a non-regular file there that could not be set aside.
+    ///   `open`, `fstat` or `fcntl`, a non-regular file there that could not be set aside, or, for a
+    ///   save, the `mkdir` of a folder that cannot be made.
     func withLockFile<Result>(
         creatingFolder: Bool,
         _ body: (inout [StateStoreIssue]) throws(StateStoreError) -> Result
     ) throws(StateStoreError) -> (result: Result, issues: [StateStoreIssue]) {
         var issues: [StateStoreIssue] = []
         let deadline = ContinuousClock.now.advanced(by: lockTimeout)
-        let line = lineKey(creatingFolder: creatingFolder)
-        guard let ticket = LockFileQueue.enter(line, until: deadline) else {
-            throw StateStoreError(.lockTimeout(waited: lockTimeout), path: lockPath)
-        }
-        defer { LockFileQueue.leave(line, ticket: ticket) }
-        let descriptor = try lockDescriptor(creatingFolder: creatingFolder, until: deadline, issues: &issues)
+        let line = try enterLine(creatingFolder: creatingFolder, until: deadline)
+        defer { LockFileQueue.leave(line.key, ticket: line.ticket) }
+        // Only a thread in the folder's own line may open the lock file (see `enterLine`).
+        let descriptor = line.isFolders
+            ? try lockDescriptor(creatingFolder: creatingFolder, until: deadline, issues: &issues) : nil
         defer { descriptor.map(StateFileLock.release) }
         let result = try body(&issues)
         return (result, issues)
     }
 
-    /// The key of the lock file's line in ``LockFileQueue``: the folder's device and inode and the
-    /// lock file's name, so that two spellings of one folder (a symbolic link in its path, a bind
-    /// mount) share a line. POSIX record locks belong to the process, so two threads of one process
-    /// must never hold one lock file at once; this line is what prevents it where open-file-description
-    /// locks are missing (Darwin). A save first creates a missing folder, so that it has an inode;
-    /// a folder that cannot be reached falls back to the lock file's path as spelt (a load then goes
-    /// on without the lock file, and a save fails opening it).
-    private func lineKey(creatingFolder: Bool) -> String {
-        var info = stat()
-        if stat(directoryPath, &info) != 0, creatingFolder, errno == ENOENT {
-            _ = try? DurableFileIO.makeDirectory(directoryPath)      // a failure is reported by `open`
+    /// A place in a line of ``LockFileQueue``.
+    struct LockLine: Equatable {
+        /// The line's key.
+        var key: String
+        /// Whether the key is the folder's device and inode (``folderLineKey()``); otherwise it is the
+        /// lock file's path as spelt, for a folder that does not exist (a load) or cannot be made.
+        var isFolders: Bool
+        /// The place, for ``LockFileQueue/leave(_:ticket:)``.
+        var ticket: UInt64
+    }
+
+    /// Waits first in the line of the store's lock file in ``LockFileQueue``, keyed by the folder's
+    /// device and inode, and the lock file's name (``folderLineKey()``), so that two spellings of one
+    /// folder (a symbolic link in its path, a bind mount) share a line. POSIX record locks belong to
+    /// the process, so two threads of one process must never hold one lock file at once, and on
+    /// Darwin, where open-file-description locks are missing, this line is what prevents it: every
+    /// thread that opens the lock file must be in the same line.
+    ///
+    /// A folder that does not exist has no inode, so a load that finds none waits in a line keyed
+    /// by the lock file's path as spelt, and never opens the lock file (there is nothing to read). A
+    /// save first creates a missing folder. Once first in a line, the key is taken again: if the
+    /// folder appeared meanwhile (a save on another thread created it) or was replaced, the thread
+    /// moves to the folder's line, so a load and a save of the same folder always meet in one line
+    /// whatever the order in which they saw it. A save whose folder still cannot be reached then
+    /// tries to make it once more and throws why it cannot.
+    ///
+    /// - Parameters:
+    ///   - creatingFolder: Whether to create a missing folder (a save).
+    ///   - deadline: When to give up waiting.
+    ///   - firstInLine: Called each time the thread is first in a line, before it looks at the
+    ///     folder again (tests make the folder appear there).
+    /// - Returns: The line the thread is first in; leave it with ``LockFileQueue/leave(_:ticket:)``.
+    /// - Throws: ``StateStoreError/Problem/lockTimeout(waited:)`` when the wait ran out, or, for a
+    ///   save, ``StateStoreError/Problem/io(operation:errno:)`` for the folder's `mkdir`.
+    func enterLine(
+        creatingFolder: Bool, until deadline: ContinuousClock.Instant, firstInLine: () -> Void = {}
+    ) throws(StateStoreError) -> LockLine {
+        if creatingFolder, folderLineKey() == nil {
+            _ = try? DurableFileIO.makeDirectory(directoryPath)      // a failure is reported below
         }
-        guard stat(directoryPath, &info) == 0 else { return lockPath }
+        var key = folderLineKey()
+        var moves = 0
+        while true {
+            guard let ticket = LockFileQueue.enter(key ?? lockPath, until: deadline) else {
+                throw StateStoreError(.lockTimeout(waited: lockTimeout), path: lockPath)
+            }
+            firstInLine()
+            let now = folderLineKey()
+            let settled = moves >= 3                                  // a folder that keeps changing
+            if now == key || settled, key != nil || !creatingFolder {
+                return LockLine(key: key ?? lockPath, isFolders: key != nil, ticket: ticket)
+            }
+            LockFileQueue.leave(key ?? lockPath, ticket: ticket)
+            if now == nil, creatingFolder {
+                try DurableFileIO.makeDirectory(directoryPath)       // throws why it cannot be made
+                guard let made = folderLineKey() else {
+                    throw StateStoreError(.io(operation: "stat", errno: ENOENT), path: directoryPath)
+                }
+                key = made
+            } else {
+                key = now
+            }
+            moves += 1
+        }
+    }
+
+    /// The folder's device and inode and the lock file's name, or `nil` when the folder cannot be
+    /// reached (`stat` fails).
+    func folderLineKey() -> String? {
+        var info = stat()
+        guard stat(directoryPath, &info) == 0 else { return nil }
         return "\(info.st_dev):\(info.st_ino)/\(name).state.lock"
     }
 

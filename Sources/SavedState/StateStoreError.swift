@@ -82,8 +82,10 @@ public struct StateStoreError: Error, Sendable, Hashable, CustomStringConvertibl
         /// The file (or, for a save, the framed value) is larger than the store's
         /// ``StateStore/maximumFileSize``; for a file, the size its header declares.
         case tooLarge(bytes: UInt64, limit: UInt64)
-        /// Another writer held the store's lock file for longer than the store's
-        /// ``StateStore/lockTimeout``; nothing was changed.
+        /// Another writer (a save or load of the same store name, in this process or another) held the
+        /// store's lock file for the whole of the store's ``StateStore/lockTimeout``, which `waited`
+        /// repeats; nothing was changed. The message says so: `another writer held the lock: gave
+        /// up after waiting 20 ms for it; nothing was changed`.
         case lockTimeout(waited: Duration)
         /// A setting passed to ``StateStore/init(directory:name:maximumFileSize:lockTimeout:)`` is out
         /// of range; the string says which and why.
@@ -168,7 +170,7 @@ public struct StateStoreError: Error, Sendable, Hashable, CustomStringConvertibl
         case .tooLarge(let bytes, let limit):
             return "too large: \(bytes) bytes, over the store's limit of \(limit)"
         case .lockTimeout(let waited):
-            return "another writer held the lock for over \(waited); nothing was changed"
+            return "another writer held the lock: gave up after waiting \(spokenDuration(waited)) for it; nothing was changed"
         case .invalidSetting(let why):
             return "not a usable setting: \(why)"
         case .noGoodCopy(let issues):
@@ -181,6 +183,23 @@ public struct StateStoreError: Error, Sendable, Hashable, CustomStringConvertibl
     public var description: String {
         "\(path): \(message)"
     }
+}
+
+/// `20 ms`, `1.5 s`, `0 s`: how long a lock was waited for, in the unit a person reads at a glance
+/// (whole nanoseconds: at most 9 decimals, trailing zeros dropped).
+func spokenDuration(_ duration: Duration) -> String {
+    let (seconds, attoseconds) = duration.components
+    guard seconds < 1_000_000_000 else { return "\(seconds) s" }     // no overflow in nanoseconds
+    let nanoseconds = seconds * 1_000_000_000 + attoseconds / 1_000_000_000
+    guard nanoseconds > 0 else { return "0 s" }
+    let (unit, scale): (String, Int64) = nanoseconds < 1_000_000 ? ("µs", 1_000)
+        : nanoseconds < 1_000_000_000 ? ("ms", 1_000_000) : ("s", 1_000_000_000)
+    let whole = nanoseconds / scale, rest = nanoseconds % scale
+    guard rest != 0 else { return "\(whole) \(unit)" }
+    var digits = String(rest)
+    digits = String(repeating: "0", count: String(scale).count - 1 - digits.count) + digits
+    while digits.hasSuffix("0") { digits.removeLast() }
+    return "\(whole).\(digits) \(unit)"
 }
 
 /// `0x1C291CA3`: a number as fixed-width upper-case hexadecimal.
