@@ -65,13 +65,10 @@ final class SubmitWithoutRegistering: ApplicationDelegate, ExplorerStateDescribi
                    "permittedTaskIdentifiers": ["\(identifier)"]}], "events": []}
         """
 
-    /// What the explorer finds: the built-in invariants, the gallery's menu, and the two events.
-    static let minimal: [ExplorerEvent] = [.act(.open(Gallery.app)), .act(.home)]
-
-    static func explorer(fixed: Bool) throws -> Explorer {
-        let target = try ExplorerTarget(json: scenario, delegates: [Gallery.app: { SubmitWithoutRegistering(fixed: fixed) }])
-        return try Explorer(target: target, invariants: ExplorerInvariant.builtIn, menu: Gallery.menu())
-    }
+    /// The gallery's entry: the built-in invariants (`noSelfInflictedExit` breaks) and the gallery's menu.
+    static let bug = GalleryBug(name: "mozilla-mobile/firefox-ios#19031", make: { SubmitWithoutRegistering(fixed: $0) },
+                                menu: Gallery.menu(), invariants: ExplorerInvariant.builtIn, invariant: "noSelfInflictedExit",
+                                minimal: [.act(.open(Gallery.app)), .act(.home)], scenario: scenario)
 }
 
 @Suite struct SubmitWithoutRegisteringTests {
@@ -104,26 +101,5 @@ final class SubmitWithoutRegistering: ApplicationDelegate, ExplorerStateDescribi
         let lines = try Self.lines(fixed: true)
         #expect(!lines.contains { $0.contains("launchHandlerMissing") || $0.contains(#""event":"exit""#) })
         #expect(lines.last == #"{"t":2.000,"app":"com.example.gallery","event":"stateChange","state":"suspended","reason":"noBackgroundWork"}"#)
-    }
-
-    @Test func theExplorerFindsTheCrashAndShrinksItToOpenAndHome() throws {
-        let explorer = try SubmitWithoutRegistering.explorer(fixed: false)
-        let report = try #require(Gallery.guarded(seconds: BugGalleryExplorerTests.backstop) {
-            explorer.randomWalks(seed: 1, sequences: 1_000)
-        })
-        let failure = try #require(report.failures.first)
-        #expect(failure.invariant == "noSelfInflictedExit")
-        #expect(failure.events == SubmitWithoutRegistering.minimal)
-        #expect(explorer.firstViolation(in: [.act(.open(Gallery.app))]) == nil)
-        let exhaustive = try #require(Gallery.guarded(seconds: BugGalleryExplorerTests.backstop) { explorer.exhaustive(depth: 2) })
-        #expect(exhaustive.failures.map(\.events) == [SubmitWithoutRegistering.minimal])
-    }
-
-    @Test func theFixPassesRandomWalksAndTheExhaustiveSearch() throws {
-        let explorer = try SubmitWithoutRegistering.explorer(fixed: true)
-        let reports = try #require(Gallery.guarded(seconds: BugGalleryExplorerTests.backstop) {
-            [explorer.randomWalks(seed: 1, sequences: 30), explorer.exhaustive(depth: 3)]
-        })
-        for report in reports { #expect(report.failures.isEmpty, "\(report)") }
     }
 }
