@@ -12,12 +12,10 @@ extension ExplorerInvariant {
     /// memory, a reboot, the system), an exit at the end of a documented budget — the watchdog, the
     /// background-task allowance, a fetch's or refresh's runtime, the cap on open tasks, each watched by
     /// its own invariant — nor `UIApplicationExitsOnSuspend`, which the app asks for.
-    public static let noSelfInflictedExit = ExplorerInvariant("noSelfInflictedExit") {
-        { event in
-            guard case .stateChange(.notRunning, let cause) = event.kind, let reason = selfInflictedReason(cause) else { return nil }
-            return "\(event.app)'s process ended by its own doing (\(reason))"
-        }
-    }
+    public static let noSelfInflictedExit = ExplorerInvariant("noSelfInflictedExit", state: { EachEvent { event in
+        guard case .stateChange(.notRunning, let cause) = event.kind, let reason = selfInflictedReason(cause) else { return nil }
+        return "\(event.app)'s process ended by its own doing (\(reason))"
+    } })
 
     /// The reason of an exit of the app's own doing, or `nil` for any other exit or event.
     /// - Parameter cause: The lifecycle event of a `stateChange` to `notRunning`.
