@@ -82,7 +82,8 @@ extension Application {
     @discardableResult
     public func recordBackgroundTimeRemaining() -> Double {
         guard let system else { return 0 }
-        let remaining = system.decide { [id] (state: inout BackgroundSystem.State, now: BudgetInstant) in
+        // Code of an ended process reads nothing and leaves no entry: its time is up.
+        let remaining = system.decide(caller: self, ended: Duration?.some(.zero)) { [id] (state: inout BackgroundSystem.State, now: BudgetInstant) in
             state.core.readBackgroundTimeRemaining(id, at: now)
         }
         return remaining.map(\.secondsDouble) ?? .greatestFiniteMagnitude

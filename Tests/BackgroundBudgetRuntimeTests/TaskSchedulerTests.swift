@@ -216,7 +216,7 @@ final class ResubmittingDelegate: ApplicationDelegate {
 
     @Test func cancellingRemovesPendingRequests() throws {
         let system = BackgroundSystem(clock: clock)
-        let news = try install(system, TaskDelegate([Self.refreshID: TaskAnswer(success: true)]))
+        let news = try install(system, TaskDelegate([Self.refreshID: TaskAnswer(success: true), Self.cleanID: TaskAnswer(success: true)]))
         try openAndLeave(system, news)
         try news.submit(refresh())
         try news.submit(processing())
@@ -306,8 +306,10 @@ final class ResubmittingDelegate: ApplicationDelegate {
                                                                        kind: .taskCompletionIgnored(Self.refreshID))])
     }
 
-    @Test func aTaskWithNoLaunchHandlerIsDroppedAndTheAppSuspends() throws {
-        let system = BackgroundSystem(clock: clock)
+    @Test func aTaskWithNoLaunchHandlerIsDroppedAndTheAppSuspendsBeforeIOS15_4() throws {
+        var policy = BudgetPolicy.iOS13
+        policy.crashesWithoutLaunchHandler = false
+        let system = try BackgroundSystem(policy: policy, clock: clock)
         let news = try install(system, TaskDelegate([:]))
         try openAndLeave(system, news)
         try news.submit(refresh())
@@ -450,7 +452,10 @@ final class ResubmittingDelegate: ApplicationDelegate {
     // MARK: Explanations
 
     @Test func explanationsSaySentences() throws {
-        let system = BackgroundSystem(clock: clock)
+        // Without a handler the submit would crash the app: the older rule, under which it is pending.
+        var policy = BudgetPolicy.iOS13
+        policy.crashesWithoutLaunchHandler = false
+        let system = try BackgroundSystem(policy: policy, clock: clock)
         let news = try install(system, TaskDelegate([:]))
         try openAndLeave(system, news)
         try news.submit(processing(power: true))

@@ -68,6 +68,7 @@ import BudgetClock
         case .taskProgress: [.taskProgress("id", completed: 1, total: 2)]
         case .taskStarted: [.taskStarted("id")]
         case .taskDropped: [.taskDropped("id")]
+        case .launchHandlerMissing: [.launchHandlerMissing("id")]
         case .taskExpired: [.taskExpired("id", TaskExpiryReason.allCases[0])]
         case .taskCompleted: [.taskCompleted("id", .success)]
         case .taskCompletionIgnored: [.taskCompletionIgnored("id")]

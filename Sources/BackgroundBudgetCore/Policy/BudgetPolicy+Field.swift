@@ -52,6 +52,8 @@ extension BudgetPolicy {
         case honoursExitsOnSuspend
         /// ``BudgetPolicy/requiresSceneLifecycle``.
         case requiresSceneLifecycle
+        /// ``BudgetPolicy/crashesWithoutLaunchHandler``.
+        case crashesWithoutLaunchHandler
         /// ``BudgetPolicy/jetsamOrderWithinBand``.
         case jetsamOrderWithinBand
         /// ``BudgetPolicy/fetchRuntime``.
@@ -88,6 +90,15 @@ extension BudgetPolicy {
         /// The field's name.
         public var description: String { rawValue }
 
+        /// Whether the field is a yes-or-no setting, written 0 or 1 (`false` or `true` in scenario files).
+        package var isBoolean: Bool {
+            switch self {
+            case .allowanceResetsOnForeground, .relaunchesLocationAppsAfterUserKill, .honoursExitsOnSuspend, .requiresSceneLifecycle,
+                 .crashesWithoutLaunchHandler: true
+            default: false
+            }
+        }
+
         /// Whether the field is a duration in seconds.
         public var isDuration: Bool {
             switch self {
@@ -96,7 +107,7 @@ extension BudgetPolicy {
                  .fetchRuntime, .minimumFetchInterval, .processingTaskRuntimeCap, .silentPushWindow: true
             case .allowanceResetsOnForeground, .maxOpenBackgroundTasks, .maxMonitoredRegions, .backgroundTaskExpiryCode, .silentPushesPerHour,
                  .voipUnreportedPushLimit, .relaunchesLocationAppsAfterUserKill, .fetchSeed, .continuedProcessingTaskLimit,
-                 .honoursExitsOnSuspend, .requiresSceneLifecycle, .jetsamOrderWithinBand,
+                 .honoursExitsOnSuspend, .requiresSceneLifecycle, .crashesWithoutLaunchHandler, .jetsamOrderWithinBand,
                  .pendingRefreshTaskRequestLimit, .pendingProcessingTaskRequestLimit, .fetchNewDataFactor, .fetchNoDataFactor,
                  .fetchFailedFactor, .fetchSlowFactor, .fetchSlowFraction, .fetchMinimumFactor, .fetchMaximumFactor,
                  .fetchJitter: false

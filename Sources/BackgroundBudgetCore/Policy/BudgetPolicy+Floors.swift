@@ -26,7 +26,7 @@ extension BudgetPolicy.Field {
             .milliseconds(1)
         case .allowanceResetsOnForeground, .maxOpenBackgroundTasks, .maxMonitoredRegions, .backgroundTaskExpiryCode, .silentPushesPerHour,
              .voipUnreportedPushLimit, .relaunchesLocationAppsAfterUserKill, .fetchSeed, .continuedProcessingTaskLimit,
-             .honoursExitsOnSuspend, .requiresSceneLifecycle, .jetsamOrderWithinBand,
+             .honoursExitsOnSuspend, .requiresSceneLifecycle, .crashesWithoutLaunchHandler, .jetsamOrderWithinBand,
              .pendingRefreshTaskRequestLimit, .pendingProcessingTaskRequestLimit, .fetchNewDataFactor, .fetchNoDataFactor,
              .fetchFailedFactor, .fetchSlowFactor, .fetchSlowFraction, .fetchMinimumFactor, .fetchMaximumFactor, .fetchJitter:
             nil

@@ -5,7 +5,7 @@ extension BudgetPolicy {
     /// A copy with one field set from a number, as scenario files and other outside input give it:
     /// seconds for durations, a count for ``maxOpenBackgroundTasks`` and ``maxMonitoredRegions``, 0 or 1 for
     /// ``allowanceResetsOnForeground``, ``relaunchesLocationAppsAfterUserKill``,
-    /// ``honoursExitsOnSuspend`` and ``requiresSceneLifecycle``, the ``JetsamOrder/number`` for ``jetsamOrderWithinBand``, the code for
+    /// ``honoursExitsOnSuspend``, ``requiresSceneLifecycle`` and ``crashesWithoutLaunchHandler``, the ``JetsamOrder/number`` for ``jetsamOrderWithinBand``, the code for
     /// ``backgroundTaskExpiryCode``, the factor itself for a ``FetchModelFactors`` field.
     /// - Parameters:
     ///   - field: The field to set.
@@ -51,6 +51,7 @@ extension BudgetPolicy {
         case .relaunchesLocationAppsAfterUserKill: copy.relaunchesLocationAppsAfterUserKill = try whole(0...1) == 1
         case .honoursExitsOnSuspend: copy.honoursExitsOnSuspend = try whole(0...1) == 1
         case .requiresSceneLifecycle: copy.requiresSceneLifecycle = try whole(0...1) == 1
+        case .crashesWithoutLaunchHandler: copy.crashesWithoutLaunchHandler = try whole(0...1) == 1
         case .jetsamOrderWithinBand: copy.jetsamOrderWithinBand = try whole(0...1) == 1 ? .leastRecentlyUsed : .largestFootprint
         case .fetchRuntime: copy.fetchRuntime = duration
         case .minimumFetchInterval: copy.minimumFetchInterval = duration

@@ -116,6 +116,17 @@ public struct BudgetPolicy: Sendable, Hashable, CustomStringConvertible {
     /// every preset (today's SDKs).
     public var requiresSceneLifecycle: Bool = false
 
+    /// Whether `BGTaskScheduler` raises `NSInternalInconsistencyException` ("No launch handler registered
+    /// for task with identifier …") when the app's process has no launch handler for a request's
+    /// identifier: at `submit`, and when the system launches a pending request. The app crashes
+    /// (``TerminationReason/uncaughtException``). Crash reports show both: at the submit, from
+    /// `-[BGTaskScheduler _handleSubmissionWithoutRegistrationForTaskRequest:error:]` under
+    /// `submitTaskRequest:error:` [S105][S106], and at the launch of a request scheduled by an earlier
+    /// process, reported on iOS 15.4 [S107]. `true` in every preset; set it to `false` for iOS 13.0 to
+    /// 15.3, where the model drops such a task instead (`taskDropped`) and lets the submit through (a
+    /// model assumption: what those versions did is not documented).
+    public var crashesWithoutLaunchHandler: Bool = true
+
     /// The order memory pressure purges suspended apps in (all in the idle jetsam band). xnu kills
     /// from the lowest band up and, within a band, from the head of the band's list, where a process
     /// entering the band is appended: longest in the band first ([S72][S101]). The default,

@@ -104,6 +104,11 @@ extension TraceEvent {
         case taskStarted(String)
         /// A task started with no launch handler registered: it was dropped.
         case taskDropped(String)
+        /// The app submitted a request, or the system launched a task, for an identifier with no launch
+        /// handler registered in the app's process: `BGTaskScheduler` raises
+        /// `NSInternalInconsistencyException` and the app crashes (the `exit` follows)
+        /// (``BudgetPolicy/crashesWithoutLaunchHandler``).
+        case launchHandlerMissing(String)
         /// The system expired a running task: its expiration handler is called.
         case taskExpired(String, TaskExpiryReason)
         /// A running task ended, as the app or the system completed it.
@@ -126,5 +131,14 @@ extension TraceEvent {
         /// of the app's observers ran; recorded only when at least one did. JSON: the notification's
         /// name as `name`, the observers as `count`.
         case notificationObserved(String, observers: Int)
+    }
+}
+
+extension TraceEvent.Kind {
+    /// The message of the exception `BGTaskScheduler` raises for an identifier without a launch
+    /// handler, as crash reports show it [S105][S107].
+    /// - Parameter identifier: The task identifier.
+    public static func launchHandlerMissingMessage(_ identifier: String) -> String {
+        "No launch handler registered for task with identifier \(identifier)"
     }
 }

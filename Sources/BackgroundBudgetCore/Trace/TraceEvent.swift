@@ -65,7 +65,7 @@ public struct TraceEvent: Sendable, Hashable, CustomStringConvertible {
         case .taskCompleted(_, let completion): completion.rawValue
         case .regionMonitoringFailed: "tooManyRegions"
         case .taskRegistered, .taskSubmitted, .taskRequestCancelled, .taskQueued, .taskProgress, .taskStarted,
-             .taskCompletionIgnored: nil
+             .taskCompletionIgnored, .launchHandlerMissing: nil
         case .callback, .sceneCallback, .workDropped, .backgroundTaskBegan, .backgroundTaskEnded, .allowanceStarted, .backgroundTimeRemainingRead,
              .expirationHandlerCalled, .backgroundTaskOpenTooLong, .activityStarted, .activityStopped,
              .eventDelivered, .eventQueued, .eventWindowStarted, .remoteNotificationCompleted, .voipCallReported, .keepAliveHandlerCalled,
@@ -101,7 +101,7 @@ public struct TraceEvent: Sendable, Hashable, CustomStringConvertible {
         case .fetchCompleted(let result), .fetchCompletionIgnored(let result), .remoteNotificationCompleted(let result): result.rawValue
         case .taskRegistered(let id), .taskRegistrationRejected(let id, _), .taskSubmitted(let id),
              .taskSubmitRejected(let id, _), .taskRequestCancelled(let id), .taskQueued(let id), .taskProgress(let id, _, _),
-             .taskStarted(let id), .taskDropped(let id),
+             .taskStarted(let id), .taskDropped(let id), .launchHandlerMissing(let id),
              .taskExpired(let id, _), .taskCompleted(let id, _), .taskCompletionIgnored(let id): id
         case .deviceChanged(let change): change.name
         case .fileLockAcquired(let path), .fileLockReleased(let path), .regionMonitoringFailed(let path): path
@@ -133,6 +133,8 @@ public struct TraceEvent: Sendable, Hashable, CustomStringConvertible {
         case .deviceChanged(let change): fields.append(("value", jsonString(change.value)))
         case .taskRegistrationRejected(_, let why):
             if let message = why.exceptionMessage { fields.append(("message", jsonString(message))) }
+        case .launchHandlerMissing(let id):
+            fields.append(("message", jsonString(TraceEvent.Kind.launchHandlerMissingMessage(id))))
         default: break
         }
         return fields

@@ -104,6 +104,8 @@ extension TraceEvent.Kind {
         case taskStarted
         /// The `taskDropped` case.
         case taskDropped
+        /// The `launchHandlerMissing` case.
+        case launchHandlerMissing
         /// The `taskExpired` case.
         case taskExpired
         /// The `taskCompleted` case.
@@ -172,6 +174,7 @@ extension TraceEvent.Kind {
         case .taskProgress: .taskProgress
         case .taskStarted: .taskStarted
         case .taskDropped: .taskDropped
+        case .launchHandlerMissing: .launchHandlerMissing
         case .taskExpired: .taskExpired
         case .taskCompleted: .taskCompleted
         case .taskCompletionIgnored: .taskCompletionIgnored

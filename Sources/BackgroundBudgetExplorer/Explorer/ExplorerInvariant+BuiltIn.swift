@@ -142,7 +142,7 @@ private struct DataState: Sendable {
 }
 
 /// A watch without state.
-private struct EachEvent: ExplorerWatchState {
+struct EachEvent: ExplorerWatchState {
     let body: @Sendable (TraceEvent) -> String?
 
     func read(_ event: TraceEvent) -> String? {

@@ -4,7 +4,7 @@ import BackgroundBudgetRuntime
 extension ExplorerInvariant {
     /// The names ``named(_:)`` reads.
     public static let names = ["noWatchdogKill", "noKillWithOpenTask[:anyExit]", "everyTaskEndsOnce[:anyExit]",
-                               "scheduledTaskCompletes[:anyExit]", "noCallbackAfterExit", "dataSaved:CALLBACK[,CALLBACK…]", "all"]
+                               "scheduledTaskCompletes[:anyExit]", "noCallbackAfterExit", "noSelfInflictedExit", "dataSaved:CALLBACK[,CALLBACK…]", "all"]
 
     /// The built-in invariants a command-line name gives: one of ``builtIn`` by name, `all` for every
     /// one of them, or `dataSaved:` with the callbacks that save, by trace name and comma-separated

@@ -100,9 +100,9 @@ public struct ExplorerInvariant: Sendable {
     }
 
     /// Every built-in invariant that needs no parameter: ``noWatchdogKill``, ``noKillWithOpenTask``,
-    /// ``everyTaskEndsOnce``, ``scheduledTaskCompletes``, ``noCallbackAfterExit``.
+    /// ``everyTaskEndsOnce``, ``scheduledTaskCompletes``, ``noCallbackAfterExit``, ``noSelfInflictedExit``.
     public static var builtIn: [ExplorerInvariant] {
-        [.noWatchdogKill, .noKillWithOpenTask, .everyTaskEndsOnce, .scheduledTaskCompletes, .noCallbackAfterExit]
+        [.noWatchdogKill, .noKillWithOpenTask, .everyTaskEndsOnce, .scheduledTaskCompletes, .noCallbackAfterExit, .noSelfInflictedExit]
     }
 
     /// Whether an exit is one the app cannot prevent: the user swiping it away in the app switcher, a

@@ -82,7 +82,7 @@ extension Scenario {
                 appReaders.map(ScenarioApp.identifierPath(of:)))
     }
 
-    private static func decodePolicy(_ reader: ScenarioReader) throws(ScenarioError) -> BudgetPolicy {
+    static func decodePolicy(_ reader: ScenarioReader) throws(ScenarioError) -> BudgetPolicy {
         let object = try reader.object(accepting: policyKeys)
         let presets = BudgetPolicy.presets.map(\.name)
         var policy = BudgetPolicy.iOS13
@@ -98,7 +98,8 @@ extension Scenario {
             guard let field = BudgetPolicy.Field(rawValue: member.key), let value = fields.optional(member.key) else { continue }
             readers[field] = value
             let number: Double
-            if field == .allowanceResetsOnForeground, case .bool(let flag) = value.node.value {
+            // Every yes-or-no field takes `true`/`false` as well as 1/0.
+            if field.isBoolean, case .bool(let flag) = value.node.value {
                 number = flag ? 1 : 0
             } else {
                 number = try value.number()
@@ -117,49 +118,57 @@ extension Scenario {
         return policy
     }
 
-    private static func decodeApp(_ reader: ScenarioReader, file: String?) throws(ScenarioError) -> ScenarioApp {
+    static func decodeApp(_ reader: ScenarioReader, file: String?) throws(ScenarioError) -> ScenarioApp {
         let object = try reader.object(accepting: appKeys)
         let manifest = try ScenarioApp.manifest(from: object, scenarioFile: file)
         guard let behaviourReader = object.optional("behaviour") else { return ScenarioApp(manifest) }
-        let callbacks = try behaviourReader.object(accepting: AppCallback.allCases.map(\.eventName)
-            + [ScenarioBehaviour.onEventKey, ScenarioBehaviour.fetchKey, ScenarioBehaviour.restorationKey]
-            + ScenarioBehaviour.notificationKeys)
+        let callbacks = try behaviourReader.object(accepting: behaviourKeys)
         var behaviour = ScenarioBehaviour()
         for member in callbacks.members {
-            guard let steps = callbacks.optional(member.key) else { continue }
-            if member.key == ScenarioBehaviour.restorationKey {
-                behaviour.restorationActivity = try ScenarioBehaviour.decodeRestorationActivity(steps)
-                continue
-            }
-            if member.key == ScenarioBehaviour.fetchKey {
-                let fetch = try steps.object(accepting: ["result", "work"])
-                // Optional chaining would flatten `never`'s `nil` into "no result key", read as `newData`.
-                var result = BackgroundFetchResult?.some(.newData)
-                if let reader = fetch.optional("result") {
-                    result = try reader.oneOf(["newData": BackgroundFetchResult?.some(.newData),
-                                               "noData": .some(.noData), "failed": .some(.failed), "never": nil])
-                }
-                behaviour.fetch = ScenarioFetch(result: result, work: try fetch.optional("work")?.seconds() ?? .zero)
-                continue
-            }
-            let decoded = try steps.array().map { reader throws(ScenarioError) in try decodeStep(reader) }
-            if let callback = AppCallback(eventName: member.key) {
-                behaviour.steps[callback] = decoded
-            } else if let notification = ScenarioBehaviour.observedNotification(forKey: member.key) {
-                behaviour.observed[notification] = decoded
-            } else {
-                behaviour.onEvent = decoded
-            }
+            guard let value = callbacks.optional(member.key) else { continue }
+            try decodeBehaviour(member.key, value, into: &behaviour)
         }
         return ScenarioApp(manifest, behaviour: behaviour)
     }
 
-    private static func decodeStep(_ reader: ScenarioReader) throws(ScenarioError) -> ScenarioStep {
+    /// The keys of an app's `behaviour`.
+    static let behaviourKeys = AppCallback.allCases.map(\.eventName)
+        + [ScenarioBehaviour.onEventKey, ScenarioBehaviour.fetchKey, ScenarioBehaviour.restorationKey]
+        + ScenarioBehaviour.notificationKeys
+
+    /// Reads one key of an app's `behaviour` into it.
+    static func decodeBehaviour(_ key: String, _ steps: ScenarioReader, into behaviour: inout ScenarioBehaviour) throws(ScenarioError) {
+        if key == ScenarioBehaviour.restorationKey {
+            behaviour.restorationActivity = try ScenarioBehaviour.decodeRestorationActivity(steps)
+            return
+        }
+        if key == ScenarioBehaviour.fetchKey {
+            let fetch = try steps.object(accepting: ["result", "work"])
+            // Optional chaining would flatten `never`'s `nil` into "no result key", read as `newData`.
+            var result = BackgroundFetchResult?.some(.newData)
+            if let reader = fetch.optional("result") {
+                result = try reader.oneOf(["newData": BackgroundFetchResult?.some(.newData),
+                                           "noData": .some(.noData), "failed": .some(.failed), "never": nil])
+            }
+            behaviour.fetch = ScenarioFetch(result: result, work: try fetch.optional("work")?.seconds() ?? .zero)
+            return
+        }
+        let decoded = try steps.array().map { reader throws(ScenarioError) in try decodeStep(reader) }
+        if let callback = AppCallback(eventName: key) {
+            behaviour.steps[callback] = decoded
+        } else if let notification = ScenarioBehaviour.observedNotification(forKey: key) {
+            behaviour.observed[notification] = decoded
+        } else {
+            behaviour.onEvent = decoded
+        }
+    }
+
+    static func decodeStep(_ reader: ScenarioReader) throws(ScenarioError) -> ScenarioStep {
         let verb = try named(reader, in: ScenarioStep.vocabulary.map(\.name)) { ScenarioStep.verb(named: $0) }
         return try verb.decode(reader.object(accepting: ["do"] + verb.keys))
     }
 
-    private static func decodeEvent(_ reader: ScenarioReader) throws(ScenarioError) -> ScenarioEvent {
+    static func decodeEvent(_ reader: ScenarioReader) throws(ScenarioError) -> ScenarioEvent {
         let verb = try named(reader, in: ScenarioAction.vocabulary.map(\.name)) { ScenarioAction.verb(named: $0) }
         let object = try reader.object(accepting: ["at", "do"] + verb.keys)
         let at = BudgetInstant.zero + (try object.required("at").seconds())

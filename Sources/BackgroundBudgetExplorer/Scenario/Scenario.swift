@@ -68,35 +68,60 @@ public struct Scenario: Sendable, Hashable {
     /// do not pass `end`.
     /// - Throws: ``ScenarioError`` for the first problem, with the JSONPath of the value concerned.
     public func validate() throws(ScenarioError) {
+        if let first = validationProblems(limit: 1).first { throw first }
+    }
+
+    /// Every problem ``validate()`` checks for, in order, at most `limit` of them.
+    /// - Parameters:
+    ///   - idPaths: The path to report each app's identifier at; `$.apps[i].id` by default.
+    ///   - limit: The most problems to return.
+    func validationProblems(idPaths: [String]? = nil, limit: Int) -> [ScenarioError] {
+        var problems: [ScenarioError] = []
+        func add(_ problem: ScenarioError) -> Bool {
+            problems.append(problem)
+            return problems.count >= limit
+        }
         do {
             try policy.validate()
         } catch {
-            throw ScenarioError(.invalidPolicy(error), path: "$.policy")
+            if add(ScenarioError(.invalidPolicy(error), path: "$.policy")) { return problems }
         }
-        let declared = try Self.checkIdentifiers(of: apps, at: apps.indices.map { "$.apps[\($0)].id" })
-        let limit = BudgetInstant(nanoseconds: Int64(Self.maxSeconds * 1e9))
-        if let end, end < .zero || end > limit {
-            throw ScenarioError(.outOfRange(end.seconds, accepted: "seconds from 0 to \(plainNumber(Self.maxSeconds))"), path: "$.end")
+        var declared: Set<AppID> = []
+        var firstPath: [AppID: String] = [:]
+        for (app, path) in zip(apps, idPaths ?? apps.indices.map { "$.apps[\($0)].id" }) {
+            declared.insert(app.manifest.id)
+            if let why = app.manifest.id.validationProblem {
+                if add(ScenarioError(.invalidBundleIdentifier(why), path: path)) { return problems }
+            } else if let first = firstPath[app.manifest.id] {
+                if add(ScenarioError(.duplicateApp(app.manifest.id, firstPath: first), path: path)) { return problems }
+            } else {
+                firstPath[app.manifest.id] = path
+            }
+        }
+        let limitInstant = BudgetInstant(nanoseconds: Int64(Self.maxSeconds * 1e9))
+        let range = "seconds from 0 to \(plainNumber(Self.maxSeconds))"
+        if let end, end < .zero || end > limitInstant {
+            if add(ScenarioError(.outOfRange(end.seconds, accepted: range), path: "$.end")) { return problems }
         }
         var previous = BudgetInstant.zero
         for (index, event) in events.enumerated() {
             let path = "$.events[\(index)]"
-            if event.at < .zero || event.at > limit {
-                throw ScenarioError(.outOfRange(event.at.seconds, accepted: "seconds from 0 to \(plainNumber(Self.maxSeconds))"),
-                                    path: path + ".at", position: event.position)
+            var problem: ScenarioError?
+            if event.at < .zero || event.at > limitInstant {
+                problem = ScenarioError(.outOfRange(event.at.seconds, accepted: range), path: path + ".at", position: event.position)
+            } else if event.at < previous {
+                problem = ScenarioError(.timeGoesBackwards(seconds: event.at.seconds, previous: previous.seconds),
+                                        path: path + ".at", position: event.position)
+            } else if let end, event.at > end {
+                problem = ScenarioError(.afterEnd(seconds: event.at.seconds, end: end.seconds), path: path + ".at", position: event.position)
+            } else if let app = event.action.app, !declared.contains(app) {
+                problem = ScenarioError(.unknownApp(app, declared: apps.map(\.manifest.id)), path: path + ".app", position: event.position)
             }
-            if event.at < previous {
-                throw ScenarioError(.timeGoesBackwards(seconds: event.at.seconds, previous: previous.seconds),
-                                    path: path + ".at", position: event.position)
-            }
-            if let end, event.at > end {
-                throw ScenarioError(.afterEnd(seconds: event.at.seconds, end: end.seconds), path: path + ".at", position: event.position)
-            }
-            if let app = event.action.app, !declared.contains(app) {
-                throw ScenarioError(.unknownApp(app, declared: apps.map(\.manifest.id)), path: path + ".app", position: event.position)
-            }
-            previous = event.at
+            if let problem, add(problem) { return problems }
+            // A time out of order is reported once, not again at every later event.
+            previous = max(previous, event.at)
         }
+        return problems
     }
 
     /// Checks that every app's identifier is valid and unique, reporting each at its own path (an

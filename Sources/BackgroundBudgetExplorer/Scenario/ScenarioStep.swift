@@ -69,6 +69,14 @@ public enum ScenarioStep: Sendable, Hashable {
     case acquireFileLock(String)
     /// `releaseFileLock`: release the lock on the file at `path`.
     case releaseFileLock(String)
+    /// `task`: the app starts a Swift task (`Application.task`) that sleeps
+    /// this long on the app's clock (``/BackgroundBudget/Application/clock``), then takes the steps: frozen
+    /// while the app is suspended, never resumed once its process has ended.
+    case appTask(sleep: Duration, then: [ScenarioStep])
+    /// `queue`: the app makes a serial queue (``/BackgroundBudget/Application/makeQueue(label:)``) and
+    /// submits the steps to it, after the delay if there is one: they wait while the app is suspended
+    /// and are dropped with its process.
+    case queueWork(label: String, after: Duration?, then: [ScenarioStep])
 
     /// One word of the behaviour vocabulary.
     package struct Verb: Sendable {
@@ -174,7 +182,7 @@ public enum ScenarioStep: Sendable, Hashable {
         Verb(name: "releaseFileLock", keys: ["path"], summary: "release the lock on the file \"path\"") { step throws(ScenarioError) in
             .releaseFileLock(try step.required("path").string())
         },
-    ]
+    ] + appCodeVocabulary
 
     /// The keys of a task submission, as a step or an event takes them.
     static let submissionKeys = ["identifier", "kind", "earliest", "network", "power", "title", "subtitle", "strategy", "gpu"]
@@ -252,6 +260,8 @@ public enum ScenarioStep: Sendable, Hashable {
         case .completeRemoteNotification(let result): application.completeRemoteNotification(result)
         case .acquireFileLock(let path): application.acquireFileLock(path)
         case .releaseFileLock(let path): application.releaseFileLock(path)
+        case .appTask(let duration, let steps): Self.startTask(sleeping: duration, then: steps, in: application)
+        case .queueWork(let label, let delay, let steps): Self.send(steps, toQueue: label, after: delay, in: application)
         case .setKeepAlive(let interval, let work):
             application.setKeepAliveTimeout(interval) { [weak application] in application?.simulateWork(for: work) }
         }

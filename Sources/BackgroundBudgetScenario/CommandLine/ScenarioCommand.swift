@@ -201,14 +201,36 @@ package enum ScenarioCommand {
             file = argument
         }
         guard let file else { return .usage("'validate' needs a scenario file: bgbudget validate FILE") }
-        switch load(file) {
-        case .success(let scenario):
-            let apps = scenario.apps.count, events = scenario.events.count
-            return .success("\(file): valid: \(apps) app\(apps == 1 ? "" : "s"), \(events) event\(events == 1 ? "" : "s"), "
-                + "ends at \(formatSeconds(scenario.endInstant.nanoseconds)) s\n")
-        case .failure(let outcome):
-            return outcome
+        let bytes: [UInt8]
+        do {
+            bytes = try InputFile.contents(of: file, limit: InputFile.scenarioLimit)
+        } catch {
+            return .failure("bgbudget: cannot read '\(quotedPath(file))': \(error)")
         }
+        let scenario: Scenario
+        do {
+            scenario = try Scenario(jsonBytes: bytes, file: file)
+        } catch {
+            return invalid(file, Scenario.problems(inJSONBytes: bytes, file: file), first: error)
+        }
+        let apps = scenario.apps.count, events = scenario.events.count
+        return .success("\(file): valid: \(apps) app\(apps == 1 ? "" : "s"), \(events) event\(events == 1 ? "" : "s"), "
+            + "ends at \(formatSeconds(scenario.endInstant.nanoseconds)) s\n")
+    }
+
+    /// `validate`'s answer for a file that does not read: every problem, one a line, each with its
+    /// position, then how many there were when more than one (exit 1, as for one).
+    private static func invalid(_ file: String, _ problems: Scenario.Problems, first: ScenarioError) -> Outcome {
+        // The reading that threw and the one that collects agree on the first problem; should they
+        // not, the thrown one is still reported.
+        let errors = problems.errors.isEmpty ? [first] : problems.errors
+        var text = errors.map(\.description).joined(separator: "\n")
+        if problems.truncated {
+            text += "\nbgbudget: \(quotedPath(file)): stopped after \(errors.count) problems"
+        } else if errors.count > 1 {
+            text += "\nbgbudget: \(quotedPath(file)): \(errors.count) problems"
+        }
+        return .failure(text)
     }
 
     private enum Loaded {

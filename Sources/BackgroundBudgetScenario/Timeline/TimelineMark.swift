@@ -58,7 +58,7 @@ enum TimelineMark: Sendable, Hashable {
         case .taskExpired: self = .expiration
         case .eventWindowStarted: self = .allowance
         case .workDropped, .backgroundTaskDenied, .backgroundTaskEndIgnored, .activityDenied, .eventDropped,
-             .fetchCompletionIgnored, .fetchSkipped, .taskRegistrationRejected, .taskSubmitRejected, .taskDropped,
+             .fetchCompletionIgnored, .fetchSkipped, .taskRegistrationRejected, .taskSubmitRejected, .taskDropped, .launchHandlerMissing,
              .taskCompletionIgnored, .regionMonitoringFailed:
             self = .refused
         case .killedMidCallback, .killedMidSceneCallback, .backgroundTaskOpenTooLong: self = .warning

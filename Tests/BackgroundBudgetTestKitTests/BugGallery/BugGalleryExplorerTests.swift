@@ -7,7 +7,7 @@ extension Gallery {
     static let bugs: [GalleryBug] = [
         StaleCaptureUpload.bug, LocationTaskNeverEnded.bug, RetryHoldsTask.bug, SharedTaskIdentifier.bug,
         ConverterEndsOnlyOnError.bug, FlushEndsOnlyAtExpiry.bug, RefreshCompletesAfterCancel.bug,
-        ExpiryOnlyDisconnects.bug, ResignOverwritesTaskID.bug,
+        ExpiryOnlyDisconnects.bug, ResignOverwritesTaskID.bug, SubmitWithoutRegistering.bug,
     ]
 }
 

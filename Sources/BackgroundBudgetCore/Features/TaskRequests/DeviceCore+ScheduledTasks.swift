@@ -31,11 +31,19 @@ extension DeviceCore {
         return effects + rearmTaskDeadline(s)
     }
 
-    /// No launch handler was registered for a task that was started: it is dropped.
+    /// No launch handler was registered for a task that was started: a refresh or processing task
+    /// crashes the app under ``BudgetPolicy/crashesWithoutLaunchHandler`` (`BGTaskScheduler`'s
+    /// NSInternalInconsistencyException [S107]); otherwise, and for continued processing (a model
+    /// assumption), it is dropped.
     package mutating func scheduledTaskUnhandled(app: AppID, task number: UInt64, at now: BudgetInstant) -> Decision<Void> {
         let s = slot(app)
         guard let running = records[s].process.modify({ $0.taskRequests.running.removeValue(forKey: number) }) ?? nil else { return [] }
         forgetContinued(app, number)
+        if policy.crashesWithoutLaunchHandler, !running.kind.isContinuedProcessing, records[s].isRunning, !records[s].isTerminating {
+            record(.launchHandlerMissing(running.identifier), app, now)
+            return Decision([.releaseScheduledTask(app, task: number)]
+                + applyValid(.kill(.uncaughtException), to: app, at: now, invariant: "an app running a task can be killed"))
+        }
         record(.taskDropped(running.identifier), app, now)
         return Decision([.releaseScheduledTask(app, task: number)] + rearmTaskDeadline(s))
     }

@@ -91,6 +91,15 @@ extension DeviceCore {
             record(.taskSubmitRejected(request.identifier, cause.code), app, now)
             return Decision(TaskSchedulerError(cause, identifier: request.identifier), effects: [])
         }
+        // A running process with no handler for the identifier: `BGTaskScheduler` raises
+        // NSInternalInconsistencyException inside `submit` and the app crashes [S105][S106]. Checked after
+        // the errors `submit` returns (a model assumption: the order is not documented).
+        if policy.crashesWithoutLaunchHandler, records[s].isRunning, !records[s].isTerminating,
+           registeredHandlerKey(request.identifier, slot: s) == nil {
+            record(.launchHandlerMissing(request.identifier), app, now)
+            return Decision(nil, effects: applyValid(.kill(.uncaughtException), to: app, at: now,
+                                                     invariant: "a running app that is not terminating can be killed"))
+        }
         records[s].taskRequests.submit(request, at: now)
         record(.taskSubmitted(request.identifier), app, now)
         return Decision(nil, effects: runDueTaskRequests(at: now))
