@@ -39,6 +39,9 @@ final class AppExecutor: Sendable {
         /// Timed work and sleeps of the current epoch not yet due (``ProcessClock``): dropped, and
         /// counted, with the queued work when the process ends.
         var timers = 0
+        /// Jobs of Swift tasks among the queued and timed work (`job: true`): a job runs once, so the
+        /// explorer saves no state while any is held (``BackgroundSystem/saveState(discardingTrace:)``).
+        var jobs = 0
         var suspended = false
         /// What asks for the app's work to run on the main actor (its app delegate, a scene's
         /// delegate…): it does while any does.
@@ -79,11 +82,13 @@ final class AppExecutor: Sendable {
     /// Queues work; it runs after everything queued before it, unless the app terminates first.
     /// - Parameter process: The epoch of the process the work belongs to, when it must not outlive it:
     ///   work for a process that has already ended is dropped at once. `nil` queues for the current one.
-    func enqueue(_ work: @escaping @Sendable () -> Void, for process: UInt64? = nil) {
+    /// - Parameter job: Whether the work runs a Swift task's job (counted in ``State/jobs`` until it starts).
+    func enqueue(_ work: @escaping @Sendable () -> Void, for process: UInt64? = nil, job: Bool = false) {
         if let owner, owner.isEnded { return }
         let queuedEpoch = state.withLock { state -> UInt64? in
             if let process, process != state.epoch { return nil }
             state.queued += 1
+            if job { state.jobs += 1 }
             return state.epoch
         }
         guard let epoch = queuedEpoch else { return }
@@ -94,6 +99,7 @@ final class AppExecutor: Sendable {
             let (current, mainActor) = state.withLock { state -> (Bool, Bool) in
                 guard state.epoch == epoch else { return (false, false) }
                 state.queued -= 1
+                if job { state.jobs = max(0, state.jobs - 1) }
                 return (true, !state.mainActorHolders.isEmpty)
             }
             guard current else { return }
@@ -174,6 +180,7 @@ final class AppExecutor: Sendable {
             let dropped = state.queued + state.timers
             state.queued = 0
             state.timers = 0
+            state.jobs = 0
             state.epoch &+= 1
             return dropped
         }

@@ -35,7 +35,8 @@ extension BackgroundSystem {
     ///
     ///
     /// `nil` when the system cannot be saved whole: not on a ``VirtualClock``, cells not kept
-    /// (``keepRestorableCells()``), a task asleep on the clock, or work under way. Nothing changes.
+    /// (``keepRestorableCells()``), a task asleep on the clock, a job of a Swift task held by an app's
+    /// queue or timer, or work under way. Nothing changes.
     /// State app code keeps elsewhere (a delegate's own properties) is not saved: only a caller that
     /// knows the apps' code keeps none may rely on a restore.
     /// - Parameter discardingTrace: Whether to let go of the trace recorded so far first (counted as
@@ -60,8 +61,10 @@ extension BackgroundSystem {
         for executor in executors {
             guard case .inline(let inline) = executor.backend else { return nil }
             let backend = inline.state.withLock { $0 }
-            guard !backend.draining else { return nil }
-            queues.append((executor, executor.state.withLock { $0 }, backend))
+            let queueState = executor.state.withLock { $0 }
+            // A Swift task's job, queued or timed, runs once: restored twice it would resume its task twice.
+            guard !backend.draining, queueState.jobs == 0 else { return nil }
+            queues.append((executor, queueState, backend))
         }
         return SystemSnapshot(system: ObjectIdentifier(self), clock: virtual.savedState, state: saved,
                               apps: apps.map { ($0, $0.side.withLock { $0 }) }, queues: queues,

@@ -170,7 +170,7 @@ package enum GlobalExecutorHooks {
         let executor = ProcessTaskExecutor(queue: queue, epoch: process.epoch)
         queue.enqueue({
             timed(job) { job.runSynchronously(on: executor.asUnownedTaskExecutor()) }
-        }, for: process.epoch)
+        }, for: process.epoch, job: true)
         queue.drain()
     }
 
@@ -182,7 +182,7 @@ package enum GlobalExecutorHooks {
         remember(job, as: process)
         let clock = ProcessClock(base: base, process: process, queue: queue)
         let executor = ProcessTaskExecutor(queue: queue, epoch: process.epoch)
-        clock.schedule(at: clock.now + max(delay, .zero)) { timed(job) { job.runSynchronously(on: executor.asUnownedTaskExecutor()) } }
+        clock.schedule(at: clock.now + max(delay, .zero), job: true) { timed(job) { job.runSynchronously(on: executor.asUnownedTaskExecutor()) } }
     }
 
     /// Records that `job`'s task (if it is one) is code of `process`, while the hooks are installed.

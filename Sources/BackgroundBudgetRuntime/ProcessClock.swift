@@ -32,16 +32,21 @@ final class ProcessClock: BudgetClock {
     /// the queue is idle and not suspended, after the item it runs otherwise.
     @discardableResult
     func schedule(at deadline: BudgetInstant, _ work: @escaping @Sendable () -> Void) -> ScheduledWork {
+        schedule(at: deadline, job: false, work)
+    }
+
+    /// Schedules `work`, counted as a Swift task's job (``AppExecutor/State/jobs``) when `job` is true.
+    func schedule(at deadline: BudgetInstant, job: Bool, _ work: @escaping @Sendable () -> Void) -> ScheduledWork {
         let process = process, queue = queue, epoch = queueEpoch
         // Counted until due, so that the end of the process counts it among what it drops.
-        queue.countTimer(+1, epoch: epoch)
+        queue.countTimer(+1, epoch: epoch, job: job)
         return base.schedule(at: deadline) {
             // Queued as system work: the clock's thread may be inside the app's own code
             // (`simulateWork`), and the work must not be taken for a call of that code.
             ProcessContext.detached {
-                queue.countTimer(-1, epoch: epoch)
+                queue.countTimer(-1, epoch: epoch, job: job)
                 guard !process.isEnded else { return }
-                queue.enqueue(work, for: queue.owner == nil ? process.epoch : nil)
+                queue.enqueue(work, for: queue.owner == nil ? process.epoch : nil, job: job)
                 queue.drain()
             }
         }

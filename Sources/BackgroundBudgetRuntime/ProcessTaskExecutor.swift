@@ -21,7 +21,7 @@ final class ProcessTaskExecutor: TaskExecutor {
 
     func enqueue(_ job: consuming ExecutorJob) {
         let job = UnownedJob(job)
-        queue.enqueue({ [self] in GlobalExecutorHooks.timed(job) { job.runSynchronously(on: asUnownedTaskExecutor()) } }, for: epoch)
+        queue.enqueue({ [self] in GlobalExecutorHooks.timed(job) { job.runSynchronously(on: asUnownedTaskExecutor()) } }, for: epoch, job: true)
         queue.drain()
     }
 }

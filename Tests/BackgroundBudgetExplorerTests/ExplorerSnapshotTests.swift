@@ -77,6 +77,28 @@ import TestSupport
         replaying.replaysEverySequence = true
         #expect(watched.exhaustive(depth: 3).description == replaying.exhaustive(depth: 3).description)
     }
+
+    /// An app task started by a callback whose app is then suspended leaves its first job on the
+    /// suspended queue: a Swift job runs once, so no state holding it is saved (restored into two
+    /// branches it would resume its task twice), and the search is that of the replaying explorer.
+    @Test func aHeldJobOfAnAppTaskIsNeverSaved() throws {
+        let json = """
+            {"apps": [{"id": "com.example.sync", "behaviour": {"applicationDidEnterBackground": [
+                {"do": "task", "sleep": 10, "then": [{"do": "readBackgroundTimeRemaining"}]}]}}],
+             "events": [{"at": 0, "do": "open", "app": "com.example.sync"}]}
+            """
+        let restoring = try Explorer(target: ExplorerTarget(json: json))
+        var session = restoring.session()
+        #expect(session.save() != nil, "nothing held yet")
+        _ = session.perform(.act(.home))
+        #expect(session.save() == nil, "the task's first job waits on the suspended queue")
+        var replaying = restoring
+        replaying.replaysEverySequence = true
+        let restored = restoring.exhaustive(depth: 3), replayed = replaying.exhaustive(depth: 3)
+        #expect(restored.statesSeen > 1)
+        #expect(Self.text(restored) == Self.text(replayed))
+    }
 }
 
-private final class EmptyDelegate: ApplicationDelegate {}
+private final class EmptyDelegate: ApplicationDelegate {
+}

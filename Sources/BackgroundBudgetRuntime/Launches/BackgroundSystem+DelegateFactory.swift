@@ -81,10 +81,11 @@ extension Application {
 extension AppExecutor {
     /// Counts a timer of ``ProcessClock`` in (`+1`) or out (`-1`), for the epoch it was scheduled in
     /// only: the end of that epoch already counted and cleared its timers.
-    func countTimer(_ change: Int, epoch: UInt64) {
+    func countTimer(_ change: Int, epoch: UInt64, job: Bool = false) {
         state.withLock { state in
             guard state.epoch == epoch else { return }
             state.timers = max(0, state.timers + change)
+            if job { state.jobs = max(0, state.jobs + change) }
         }
     }
 }
