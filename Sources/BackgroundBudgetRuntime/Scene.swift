@@ -43,3 +43,20 @@ public struct UserActivity: Sendable, Hashable {
         self.userInfo = userInfo
     }
 }
+
+extension Scene {
+    /// Reads what the scene's session carries for state restoration
+    /// (``SceneSession/stateRestorationActivity``) and records it in the trace
+    /// (`restorationActivityRead`: the session as `name`, the activity type as `activityType`, `null`
+    /// for none), as an app that logs what it restores would show it. Code of an ended process leaves
+    /// no entry.
+    /// - Returns: The session's activity, or `nil`.
+    @discardableResult
+    public func recordStateRestorationActivity() -> UserActivity? {
+        let activity = session.stateRestorationActivity
+        application.system?.decide(caller: application) { [id, app = application.id] core, now in
+            core.readRestorationActivity(activity?.activityType, scene: id, of: app, at: now)
+        }
+        return activity
+    }
+}

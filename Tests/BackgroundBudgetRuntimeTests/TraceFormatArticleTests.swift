@@ -77,6 +77,7 @@ import BudgetClock
         case .fileLockReleased: [.fileLockReleased("path")]
         case .regionMonitoringFailed: [.regionMonitoringFailed("region")]
         case .notificationObserved: [.notificationObserved("UIApplicationDidEnterBackgroundNotification", observers: 1)]
+        case .restorationActivityRead: [.restorationActivityRead(activityType: nil, scene: "scene-1")]
         }
     }
 

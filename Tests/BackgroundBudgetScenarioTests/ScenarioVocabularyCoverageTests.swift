@@ -24,7 +24,7 @@ import BackgroundBudgetScenario
         case exception(String)
     }
 
-    /// Every public method of `BackgroundSystem` and `Application`, by `Type.selector`.
+    /// Every public method of `BackgroundSystem`, `Application` and `Scene`, by `Type.selector`.
     static let table: [String: Said] = [
         // BackgroundSystem: the user's gestures and the system's decisions.
         "BackgroundSystem.install(_:delegate:)": .format("apps: each app is installed with its manifest and behaviour"),
@@ -103,6 +103,9 @@ import BackgroundBudgetScenario
         "Application.addObserver(for:using:)": .exception("observation: a scenario's delegate is its behaviour"),
         "Application.removeObserver(_:)": .exception("observation: a scenario's delegate is its behaviour"),
         "Application.lifecycleEvents()": .exception("observation: the trace records every callback"),
+
+        // Scene: what a scene's code does.
+        "Scene.recordStateRestorationActivity()": .step("readRestorationActivity"),
     ]
 
     static let runtime = URL(fileURLWithPath: #filePath)
@@ -124,7 +127,7 @@ import BackgroundBudgetScenario
                     let words = line.split(whereSeparator: { " :{<".contains($0) }).map(String.init)
                     if let keyword = words.firstIndex(where: { ["class", "extension", "struct", "enum", "protocol", "actor"].contains($0) }),
                        keyword + 1 < words.count {
-                        type = ["BackgroundSystem", "Application"].contains(words[keyword + 1]) ? words[keyword + 1] : nil
+                        type = ["BackgroundSystem", "Application", "Scene"].contains(words[keyword + 1]) ? words[keyword + 1] : nil
                     }
                     continue
                 }

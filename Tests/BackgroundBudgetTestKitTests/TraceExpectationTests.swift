@@ -26,7 +26,7 @@ import BackgroundBudgetTestKit
         #expect(system.trace.count(of: .callback) == 5)
         #expect(!system.trace.contains(any: .fetchStarted, .taskStarted))
         #expect(system.trace.events(of: .exit, for: "other").isEmpty)
-        #expect(TraceEvent.Kind.Tag.allCases.count == 49)
+        #expect(TraceEvent.Kind.Tag.allCases.count == 50)
     }
 
     @Test func aMatchingTraceRecordsNothing() throws {

@@ -131,6 +131,10 @@ extension TraceEvent {
         /// of the app's observers ran; recorded only when at least one did. JSON: the notification's
         /// name as `name`, the observers as `count`.
         case notificationObserved(String, observers: Int)
+        /// A scene's code read what its session carries for state restoration
+        /// (`UISceneSession.stateRestorationActivity`): the activity type, or `nil` when the session
+        /// carries none. JSON: the scene's session as `name`, the type as `activityType` (`null` for none).
+        case restorationActivityRead(activityType: String?, scene: SceneID)
     }
 }
 

@@ -70,7 +70,8 @@ public struct TraceEvent: Sendable, Hashable, CustomStringConvertible {
              .expirationHandlerCalled, .backgroundTaskOpenTooLong, .activityStarted, .activityStopped,
              .eventDelivered, .eventQueued, .eventWindowStarted, .remoteNotificationCompleted, .voipCallReported, .keepAliveHandlerCalled,
              .notificationDelivered, .notificationQueued, .fetchStarted, .fetchCompleted, .fetchCompletionIgnored,
-             .deviceChanged, .killedMidCallback, .killedMidSceneCallback, .fileLockAcquired, .fileLockReleased, .notificationObserved: nil
+             .deviceChanged, .killedMidCallback, .killedMidSceneCallback, .fileLockAcquired, .fileLockReleased, .notificationObserved,
+             .restorationActivityRead: nil
         }
     }
 
@@ -107,7 +108,7 @@ public struct TraceEvent: Sendable, Hashable, CustomStringConvertible {
         case .fileLockAcquired(let path), .fileLockReleased(let path), .regionMonitoringFailed(let path): path
         case .killedMidCallback(let callback): callback.eventName
         case .killedMidSceneCallback(let callback, _): callback.eventName
-        case .sceneCallback(_, let scene): scene.rawValue
+        case .sceneCallback(_, let scene), .restorationActivityRead(_, let scene): scene.rawValue
         case .notificationObserved(let notification, _): notification
         default: nil
         }
@@ -131,6 +132,7 @@ public struct TraceEvent: Sendable, Hashable, CustomStringConvertible {
             fields.append(("completed", String(completed)))
             fields.append(("total", String(total)))
         case .deviceChanged(let change): fields.append(("value", jsonString(change.value)))
+        case .restorationActivityRead(let activityType, _): fields.append(("activityType", activityType.map(jsonString) ?? "null"))
         case .taskRegistrationRejected(_, let why):
             if let message = why.exceptionMessage { fields.append(("message", jsonString(message))) }
         case .launchHandlerMissing(let id):
@@ -141,8 +143,8 @@ public struct TraceEvent: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The entry as one line of JSON, keys in a fixed order: `t`, `app`, `event`, then whichever of
-    /// `state`, `task`, `name`, `reason`, `code`, `until`, `count`, `remaining`, `completed`, `total`, `value`
-    /// and `message` apply.
+    /// `state`, `task`, `name`, `reason`, `code`, `until`, `count`, `remaining`, `completed`, `total`, `value`,
+    /// `activityType` and `message` apply.
     public var jsonLine: String {
         var line = "{\"t\":\(formatSeconds(time.nanoseconds)),\"app\":\(jsonString(app.rawValue))"
         line += ",\"event\":\(jsonString(eventName))"

@@ -122,6 +122,8 @@ extension TraceEvent.Kind {
         case regionMonitoringFailed
         /// The `notificationObserved` case.
         case notificationObserved
+        /// The `restorationActivityRead` case.
+        case restorationActivityRead
 
         /// The case's name, e.g. `expirationHandlerCalled`.
         public var description: String { rawValue }
@@ -183,6 +185,7 @@ extension TraceEvent.Kind {
         case .fileLockReleased: .fileLockReleased
         case .regionMonitoringFailed: .regionMonitoringFailed
         case .notificationObserved: .notificationObserved
+        case .restorationActivityRead: .restorationActivityRead
         }
     }
 }

@@ -134,7 +134,7 @@ extension Scenario {
     /// The keys of an app's `behaviour`.
     static let behaviourKeys = AppCallback.allCases.map(\.eventName)
         + [ScenarioBehaviour.onEventKey, ScenarioBehaviour.fetchKey, ScenarioBehaviour.restorationKey]
-        + ScenarioBehaviour.notificationKeys
+        + ScenarioBehaviour.notificationKeys + ScenarioBehaviour.sceneOnlyCallbacks.map(\.eventName)
 
     /// Reads one key of an app's `behaviour` into it.
     static func decodeBehaviour(_ key: String, _ steps: ScenarioReader, into behaviour: inout ScenarioBehaviour) throws(ScenarioError) {
@@ -156,6 +156,8 @@ extension Scenario {
         let decoded = try steps.array().map { reader throws(ScenarioError) in try decodeStep(reader) }
         if let callback = AppCallback(eventName: key) {
             behaviour.steps[callback] = decoded
+        } else if let callback = SceneCallback(eventName: key) {
+            behaviour.sceneSteps[callback] = decoded
         } else if let notification = ScenarioBehaviour.observedNotification(forKey: key) {
             behaviour.observed[notification] = decoded
         } else {

@@ -65,7 +65,7 @@ public struct Scenario: Sendable, Hashable {
 
     /// Checks everything that does not need a run: the policy, app identifiers (valid, unique),
     /// that every event names a declared app, that times are within range, never go backwards and
-    /// do not pass `end`.
+    /// do not pass `end`, and that steps which read a scene are in scene callbacks.
     /// - Throws: ``ScenarioError`` for the first problem, with the JSONPath of the value concerned.
     public func validate() throws(ScenarioError) {
         if let first = validationProblems(limit: 1).first { throw first }
@@ -120,6 +120,10 @@ public struct Scenario: Sendable, Hashable {
             if let problem, add(problem) { return problems }
             // A time out of order is reported once, not again at every later event.
             previous = max(previous, event.at)
+        }
+        for (index, app) in apps.enumerated() {
+            for problem in app.behaviour.sceneStepProblems(sceneBased: app.manifest.sceneManifest != nil, at: "$.apps[\(index)].behaviour")
+            where add(problem) { return problems }
         }
         return problems
     }

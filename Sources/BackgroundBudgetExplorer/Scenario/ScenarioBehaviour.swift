@@ -25,6 +25,16 @@ public struct ScenarioBehaviour: Sendable, Hashable {
     /// to its ``/BackgroundBudget/AppNotificationCenter`` as each launch begins.
     public var observed: [AppNotification.Name: [ScenarioStep]] = [:]
 
+    /// The steps a scene-based app's scenes take in the scene callbacks that replace no app-delegate
+    /// callback: `scene:willConnectToSession:options` (``/BackgroundBudgetCore/SceneCallback/willConnect``, where the session
+    /// carries the activity handed back for restoration) and `sceneDidDisconnect`, keys spelled as the
+    /// trace spells the callback. The other scene callbacks take the steps of the callback they
+    /// replace (``steps``). An app without scenes never runs them.
+    public var sceneSteps: [SceneCallback: [ScenarioStep]] = [:]
+
+    /// The scene callbacks with their own behaviour keys (``sceneSteps``).
+    static let sceneOnlyCallbacks = SceneCallback.allCases.filter { $0.replacedAppCallback == nil }
+
     /// The behaviour key for ``onEvent``.
     static let onEventKey = "application:didReceive"
     /// The behaviour key for ``fetch``.

@@ -37,9 +37,19 @@ package final class ScenarioDelegate: ApplicationDelegate, SceneDelegate {
         if let result = fetch.result { completionHandler(result) }
     }
 
-    package func sceneWillEnterForeground(_ scene: Scene) { perform(.willEnterForeground, scene.application) }
-    package func sceneDidBecomeActive(_ scene: Scene) { perform(.didBecomeActive, scene.application) }
-    package func sceneWillResignActive(_ scene: Scene) { perform(.willResignActive, scene.application) }
-    package func sceneDidEnterBackground(_ scene: Scene) { perform(.didEnterBackground, scene.application) }
+    private func perform(_ callback: AppCallback, _ scene: Scene) {
+        for step in behaviour.steps[callback] ?? [] { step.perform(in: scene.application, scene: scene) }
+    }
+
+    private func perform(_ callback: SceneCallback, _ scene: Scene) {
+        for step in behaviour.sceneSteps[callback] ?? [] { step.perform(in: scene.application, scene: scene) }
+    }
+
+    package func scene(_ scene: Scene, willConnectTo session: SceneSession) { perform(.willConnect, scene) }
+    package func sceneWillEnterForeground(_ scene: Scene) { perform(AppCallback.willEnterForeground, scene) }
+    package func sceneDidBecomeActive(_ scene: Scene) { perform(AppCallback.didBecomeActive, scene) }
+    package func sceneWillResignActive(_ scene: Scene) { perform(AppCallback.willResignActive, scene) }
+    package func sceneDidEnterBackground(_ scene: Scene) { perform(AppCallback.didEnterBackground, scene) }
+    package func sceneDidDisconnect(_ scene: Scene) { perform(.didDisconnect, scene) }
     package func stateRestorationActivity(for scene: Scene) -> UserActivity? { behaviour.restorationActivity }
 }

@@ -71,6 +71,10 @@ public struct ScenarioError: Error, Sendable, Hashable, CustomStringConvertible 
         /// The run stopped at `seconds`: it passed its ``ScenarioRunLimits`` (more than `limit` trace
         /// events or clock steps), most likely work that repeats without end.
         case runLimitExceeded(ScenarioRunLimits.Kind, limit: Int, seconds: Double)
+        /// A step that reads the scene whose callback runs it (`readRestorationActivity`) is where no
+        /// scene callback runs it: in an app without `scenes`, in an app-delegate-only callback, for a
+        /// system event, in a notification observer, or in a `task` or `queue`'s `then`.
+        case outsideSceneCallback(String)
     }
 
     /// What was wrong.
@@ -144,6 +148,10 @@ public struct ScenarioError: Error, Sendable, Hashable, CustomStringConvertible 
             let what = kind == .traceEvents ? "trace events" : "clock steps"
             return "the run stopped at \(plainNumber(seconds)) s: more than \(limit) \(what) (the run's limit; "
                 + "look for work that repeats without end, or raise ScenarioRunLimits)"
+        case .outsideSceneCallback(let step):
+            return "\"\(step)\" reads the scene whose callback runs it: it is accepted only directly in a scene callback "
+                + "(scene:willConnectToSession:options, sceneDidDisconnect, or the foreground and background callbacks "
+                + "of an app with \"scenes\")"
         }
     }
 

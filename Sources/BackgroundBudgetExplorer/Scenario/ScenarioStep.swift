@@ -60,6 +60,12 @@ public enum ScenarioStep: Sendable, Hashable {
     /// `readBackgroundTimeRemaining`: the app reads its remaining background time, recorded in the trace
     /// (``/BackgroundBudget/Application/recordBackgroundTimeRemaining()``).
     case readBackgroundTimeRemaining
+    /// `readRestorationActivity`: the scene whose callback runs the step reads what its session carries
+    /// for state restoration, recorded in the trace (``/BackgroundBudget/Scene/recordStateRestorationActivity()``).
+    /// Accepted only at the top of a scene callback's steps (``ScenarioBehaviour/sceneSteps``, or a
+    /// foreground or background callback of an app with scenes): ``Scenario/validate()`` refuses it
+    /// anywhere else (``ScenarioError/Problem/outsideSceneCallback(_:)``), where there is no scene to read.
+    case readRestorationActivity
     /// `completeRemoteNotification`: the app calls the completion handler of the silent push it is
     /// handling (``/BackgroundBudget/Application/completeRemoteNotification(_:)``), which ends its window;
     /// without it, a push delivered in the background terminates the app when its window ends.
@@ -171,6 +177,10 @@ public enum ScenarioStep: Sendable, Hashable {
              summary: "read backgroundTimeRemaining into the trace (seconds left; null in the foreground)") { _ in
             .readBackgroundTimeRemaining
         },
+        Verb(name: "readRestorationActivity", keys: [],
+             summary: "in a scene callback: read the scene session's stateRestorationActivity into the trace (its activityType; null for none)") { _ in
+            .readRestorationActivity
+        },
         Verb(name: "completeRemoteNotification", keys: ["result"],
              summary: "call the silent push's completion handler (\"result\": newData | noData | failed): its window ends now") { step throws(ScenarioError) in
             .completeRemoteNotification(try step.optional("result")?.oneOf(BackgroundFetchResult.self) ?? .newData)
@@ -236,8 +246,9 @@ public enum ScenarioStep: Sendable, Hashable {
         vocabulary.first { $0.name == name }
     }
 
-    /// Does the step inside a callback, on the app's executor.
-    func perform(in application: Application) {
+    /// Does the step inside a callback, on the app's executor; `scene` is the scene whose callback runs
+    /// it, `nil` in an app-delegate callback and in the app's later code.
+    func perform(in application: Application, scene: Scene? = nil) {
         switch self {
         case .work(let duration): application.simulateWork(for: duration)
         case .beginTask(let task): task.begin(in: application)
@@ -257,6 +268,8 @@ public enum ScenarioStep: Sendable, Hashable {
         case .cancelTaskRequest(let identifier): application.cancel(taskRequestWithIdentifier: identifier)
         case .cancelAllTaskRequests: application.cancelAllTaskRequests()
         case .readBackgroundTimeRemaining: application.recordBackgroundTimeRemaining()
+        // Validation keeps the step to scene callbacks; a behaviour built in code that skips it reads nothing.
+        case .readRestorationActivity: scene?.recordStateRestorationActivity()
         case .completeRemoteNotification(let result): application.completeRemoteNotification(result)
         case .acquireFileLock(let path): application.acquireFileLock(path)
         case .releaseFileLock(let path): application.releaseFileLock(path)

@@ -63,7 +63,7 @@ enum TimelineMark: Sendable, Hashable {
             self = .refused
         case .killedMidCallback, .killedMidSceneCallback, .backgroundTaskOpenTooLong: self = .warning
         case .backgroundTimeRemainingRead, .eventQueued, .notificationQueued, .taskRegistered, .taskSubmitted,
-             .taskRequestCancelled, .taskQueued, .taskProgress:
+             .taskRequestCancelled, .taskQueued, .taskProgress, .restorationActivityRead:
             self = .request
         case .deviceChanged: self = .deviceChange
         }

@@ -14,3 +14,15 @@ extension DeviceCore {
         return Decision(remaining, effects: [])
     }
 }
+
+/// Reading a scene session's state restoration activity: the value is the shell's (the core does not
+/// keep activities), the core records what the scene's code read, in order with its other decisions.
+extension DeviceCore {
+    /// A scene's code read its session's `stateRestorationActivity`: records
+    /// ``TraceEvent/Kind/restorationActivityRead(activityType:scene:)``.
+    package mutating func readRestorationActivity(_ activityType: String?, scene: SceneID, of app: AppID,
+                                                  at now: BudgetInstant) -> Decision<Void> {
+        record(.restorationActivityRead(activityType: activityType, scene: scene), app, now)
+        return []
+    }
+}
