@@ -115,10 +115,13 @@ struct ExploreReport: Hashable {
     var interrupted = false
 
     /// The places of the seeds this report's shard runs.
-    var plannedSeeds: [Int] {
-        guard let seeds = setup.seeds else { return [] }
+    var plannedSeeds: LazyMapCollection<Range<Int>, Int> {
+        // The places `part.owns` (`place % count == index`), computed, not listed: a run may plan a
+        // hundred million seeds.
         let part = shard ?? .whole
-        return (0..<seeds).filter(part.owns)
+        let seeds = setup.seeds ?? 0
+        let owned = seeds > part.index ? (seeds - part.index + part.count - 1) / part.count : 0
+        return (0..<owned).lazy.map { part.index + $0 * part.count }
     }
 
     /// The failures grouped by invariant and app, each group in the order first found (walks by seed,

@@ -32,19 +32,19 @@ extension ScenarioCommand {
                            remaining: @escaping @Sendable () -> Duration?, meter: ProgressMeter,
                            interrupted: (@Sendable () -> Bool)?, estimate: Double? = nil) -> ExploreReport {
         var report = ExploreReport(setup: setup, shard: shard)
-        let planned = report.plannedSeeds
+        let planned = report.plannedSeeds.count, placing = shard ?? .whole
         let seeds = setup.seeds ?? 0
         // Each seed's walks, or `nil` for a seed not run (the time limit passed or Ctrl-C came first).
         let started = LockedValue((count: 0, tried: 0, failing: 0))
-        let walks = parallel(planned.count, jobs: jobs) { item -> (walk: ExploreReport.Walk, stopped: Bool)? in
+        let (walks, cut) = parallel(planned, jobs: jobs) { item -> (walk: ExploreReport.Walk, stopped: Bool)? in
             var explorer = explorer
             explorer.timeLimit = remaining()
             if let left = explorer.timeLimit, left <= .zero { return nil }
             if interrupted?() == true { return nil }
-            let offset = planned[item]
+            let offset = placing.index + item * placing.count   // the item-th of `plannedSeeds`
             let seed = setup.firstSeed &+ UInt64(offset)
             let before = started.withLock { $0.count += 1; return $0 }
-            meter.phase = .walks(seed: before.count, of: planned.count, before: before.tried, failingSeeds: before.failing)
+            meter.phase = .walks(seed: before.count, of: planned, before: before.tried, failingSeeds: before.failing)
             let walked = explorer.randomWalks(seed: seed, sequences: setup.sequences, length: setup.length) { report in
                 meter.walked(report.sequencesTried, failing: report.failingSequences)
             }
@@ -53,13 +53,13 @@ extension ScenarioCommand {
                                        find: walked.failures.first.map { find(of: $0, in: explorer) }),
                     walked.stoppedAt != nil)
         }
-        report.walks = walks.compactMap { $0?.walk }
-        var stopped = seeds > 0 && walks.contains { $0 == nil || $0?.stopped == true }
+        report.walks = walks.map(\.walk)
+        var stopped = seeds > 0 && (cut || walks.contains { $0.stopped })
         if let depth = setup.depth, !stopped {
             let part = shard ?? .whole
             meter.phase = .exhaustive(depth: depth, estimate: estimate)
             let pieces = (0..<jobs).map { ExplorerPartition(index: part.index + part.count * $0, count: part.count * jobs) }
-            let searches = parallel(pieces.count, jobs: jobs) { item -> ExplorerReport in
+            let searches = parallel(pieces.count, jobs: jobs) { item -> ExplorerReport? in
                 var explorer = explorer
                 explorer.timeLimit = remaining()
                 return explorer.exhaustive(depth: depth, partition: pieces[item]) { report in
@@ -67,6 +67,7 @@ extension ScenarioCommand {
                     if item == 0 { meter.searched(report.sequencesTried * pieces.count, failing: report.failingSequences) }
                 }
             }
+            .results
             stopped = searches.contains { $0.stoppedAt != nil }
             report.exhaustive = .combined(searches.map { exhaustivePart(of: $0, in: explorer) })
         }
@@ -102,23 +103,35 @@ extension ScenarioCommand {
                            foundAt: failure.foundAt, scenarioFile: failure.scenarioFile)
     }
 
-    /// `work(0)`…`work(count - 1)` on up to `jobs` threads at once, the results in order. With one
-    /// job, or one item, everything runs on the calling thread.
-    static func parallel<Result: Sendable>(_ count: Int, jobs: Int, _ work: @escaping @Sendable (Int) -> Result) -> [Result] {
-        guard jobs > 1, count > 1 else { return (0..<count).map(work) }
-        let results = LockedValue([Result?](repeating: nil, count: count))
-        let next = LockedValue(0)
+    /// `work(0)`…`work(count - 1)` on up to `jobs` threads at once, the results in order. A `nil` from
+    /// `work` stops it (the time limit passed, or Ctrl-C): no item starts after it, and `cut` says
+    /// so. With one job, or one item, everything runs on the calling thread. Only the results are
+    /// kept, never a place per item: a run may plan a hundred million seeds.
+    static func parallel<Result: Sendable>(_ count: Int, jobs: Int,
+                                           _ work: @escaping @Sendable (Int) -> Result?) -> (results: [Result], cut: Bool) {
+        if jobs <= 1 || count <= 1 {
+            var results: [Result] = []
+            for item in 0..<count {
+                guard let result = work(item) else { return (results, true) }
+                results.append(result)
+            }
+            return (results, false)
+        }
+        let done = LockedValue((results: [(item: Int, result: Result)](), next: 0, cut: false))
         DispatchQueue.concurrentPerform(iterations: min(jobs, count)) { _ in
             while true {
-                let item = next.withLock { value in
-                    defer { value += 1 }
-                    return value
+                let item = done.withLock { state -> Int? in
+                    guard !state.cut, state.next < count else { return nil }
+                    defer { state.next += 1 }
+                    return state.next
                 }
-                guard item < count else { return }
+                guard let item else { return }
                 let result = work(item)
-                results.withLock { $0[item] = result }
+                done.withLock { state in
+                    if let result { state.results.append((item, result)) } else { state.cut = true }
+                }
             }
         }
-        return results.withLock { $0.compactMap { $0 } }
+        return done.withLock { state in (state.results.sorted { $0.item < $1.item }.map(\.result), state.cut) }
     }
 }
