@@ -36,8 +36,8 @@ import BudgetTime
 /// `Application.task(priority:_:)`). Routing is by job, not by run, so systems in tests that run in
 /// parallel each get their own apps' jobs and no other's: there is no "current run" to serialise.
 ///
-/// What the runtime does not send through the hooks stays outside the model; see the *App code and its
-/// process* article for the list.
+/// What the runtime does not send through the hooks stays outside the model, unreported (no hook sees a
+/// task suspend or end); see the *App code and its process* article for the list and what to write.
 @available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *)
 package enum GlobalExecutorHooks {
     /// The hooks' bookkeeping, under one lock. Never held while a job runs or a hook is called.
@@ -206,7 +206,7 @@ package enum GlobalExecutorHooks {
 
     /// Where a job enqueued on the main executor goes: to the main executor, always. An app's queue
     /// drains on the thread that drives the ``/BudgetClock/VirtualClock``, which need not be the main
-    /// thread: a main-actor job run there would break the main actor's isolation.
+    /// thread: a main-actor job run there would break its isolation (and 6.3 hops call no hook).
     static func routeMain(_ job: UnownedJob, original: () -> Void) {
         original()
     }

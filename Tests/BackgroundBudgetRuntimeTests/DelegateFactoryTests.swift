@@ -110,3 +110,39 @@ final class CachingDelegate: ApplicationDelegate {
         #expect(system.trace.events.filter { $0.kind.tag == .workDropped }.count == 1)
     }
 }
+
+/// Main-actor delegates made afresh for each launch, on the main actor.
+@MainActor @Suite struct MainActorDelegateFactoryTests {
+    @Test func eachLaunchMakesNewMainActorDelegatesOnTheMainActor() throws {
+        let clock = VirtualClock()
+        let system = try BackgroundSystem(policy: .iOS13, clock: clock)
+        var made: [MainActorPodcastsDelegate] = []
+        var scenes: [MainActorWindowDelegate] = []
+        var manifest = AppManifest(id: "podcasts")
+        manifest.sceneManifest = SceneManifest(supportsMultipleScenes: false)
+        let app = try system.install(manifest, mainActorDelegateFactory: {
+            let delegate = MainActorPodcastsDelegate(clock: clock)
+            made.append(delegate)
+            return delegate
+        }, mainActorSceneDelegateFactory: {
+            let delegate = MainActorWindowDelegate(clock: clock)
+            scenes.append(delegate)
+            return delegate
+        })
+        #expect(app.mainActorDelegate == nil)
+        try system.open(app)
+        #expect(made.count == 1 && scenes.count == 1)
+        #expect(app.mainActorDelegate === made.first)
+        #expect(app.delegate == nil)
+        try system.pressHome()
+        try system.purge(app)
+        #expect(app.mainActorDelegate == nil && app.mainActorSceneDelegate == nil)   // gone with its process
+        try system.open(app)
+        #expect(made.count == 2 && scenes.count == 2)
+        #expect(app.mainActorDelegate === made.last)
+        #expect(app.mainActorSceneDelegate === scenes.last)
+        // Each process's delegate saw its own launch, on the main thread.
+        #expect(made.map { $0.callbacks.first } == ["willFinish", "willFinish"])
+        #expect(made.allSatisfy { $0.onMainThread.allSatisfy { $0 } })
+    }
+}

@@ -9,6 +9,9 @@ final class LaunchFactories: Sendable {
         var sceneDelegate: (@Sendable () -> any SceneDelegate)?
         /// The epoch of the process the current delegates were made for.
         var madeFor: UInt64?
+        /// Whether the factories make main-actor delegates (the app's queue then runs on the main actor
+        /// between processes too, so that the next launch's factories are called there).
+        var mainActor = false
     }
 
     let state = LockedValue(State())
@@ -48,6 +51,50 @@ extension BackgroundSystem {
         app.launches.state.withLock { $0 = LaunchFactories.State(appDelegate: delegateFactory, sceneDelegate: sceneDelegateFactory) }
         return app
     }
+
+    /// Installs an app, not yet running, whose main-actor delegates are made afresh for each launch:
+    /// ``install(_:delegateFactory:sceneDelegateFactory:)`` for a ``MainActorApplicationDelegate`` (and
+    /// a ``MainActorSceneDelegate``). The factories run on the main actor, as the launch's first app
+    /// code, and all the app's work runs there (see ``MainActorApplicationDelegate``): on a
+    /// ``VirtualClock``, drive the system from the main actor (mark the test `@MainActor`).
+    ///
+    /// ```swift
+    /// let app = try system.install(manifest, mainActorDelegateFactory: { NewsDelegate() })
+    /// ```
+    /// - Parameters:
+    ///   - manifest: The app's Info.plist keys.
+    ///   - mainActorDelegateFactory: Makes the main-actor app delegate of each process.
+    ///   - mainActorSceneDelegateFactory: For a scene-based app, makes the main-actor scene delegate of
+    ///     each process.
+    /// - Returns: The installed app. Its ``Application/mainActorDelegate`` is `nil` until the first
+    ///   launch, and again once each process has ended.
+    /// - Throws: ``InstallError`` for an invalid or duplicate bundle identifier; nothing is installed.
+    @MainActor @discardableResult
+    public func install(_ manifest: AppManifest,
+                        mainActorDelegateFactory: @escaping @MainActor @Sendable () -> any MainActorApplicationDelegate,
+                        mainActorSceneDelegateFactory: (@MainActor @Sendable () -> any MainActorSceneDelegate)? = nil) throws(InstallError) -> Application {
+        let app = try install(manifest, delegate: nil)
+        let appDelegate: @Sendable () -> any ApplicationDelegate = {
+            MainActorDelegateAdapter(madeOnMainActor(mainActorDelegateFactory))
+        }
+        var sceneDelegate: (@Sendable () -> any SceneDelegate)?
+        if let makeScene = mainActorSceneDelegateFactory {
+            sceneDelegate = { MainActorSceneDelegateAdapter(madeOnMainActor(makeScene)) }
+        }
+        app.launches.state.withLock { $0 = LaunchFactories.State(appDelegate: appDelegate, sceneDelegate: sceneDelegate, mainActor: true) }
+        // The first launch's factories run on the main actor too.
+        app.queue.setRunsOnMainActor(true, for: "appDelegate")
+        return app
+    }
+}
+
+/// What `factory` makes, called on the main actor (stopping with an explanation when the app's queue
+/// is not on it, as ``onMainActor(_:file:line:)`` does).
+private func madeOnMainActor<Made: Sendable>(_ factory: @MainActor @Sendable () -> Made) -> Made {
+    var made: Made?
+    onMainActor { made = factory() }
+    guard let made else { preconditionFailure("onMainActor runs its body before it returns") }
+    return made
 }
 
 extension Application {
@@ -62,18 +109,22 @@ extension Application {
             return state
         }
         guard let factories, let makeAppDelegate = factories.appDelegate else { return }
-        setDelegate(makeAppDelegate(), mainActor: false)
-        if let makeSceneDelegate = factories.sceneDelegate { setSceneDelegate(makeSceneDelegate(), mainActor: false) }
+        setDelegate(makeAppDelegate(), mainActor: factories.mainActor)
+        if let makeSceneDelegate = factories.sceneDelegate { setSceneDelegate(makeSceneDelegate(), mainActor: factories.mainActor) }
     }
 
     /// For an app installed with factories, takes away the delegates of the process that ended, to be
     /// released outside the system's lock (a release may run the app's `deinit`).
     func takeProcessDelegates() -> [any Sendable] {
         guard launches.isSet else { return [] }
-        launches.state.withLock { $0.madeFor = nil }
-        let taken: [any Sendable] = [delegate as (any Sendable)?, sceneDelegate as (any Sendable)?].compactMap { $0 }
-        setDelegate(nil, mainActor: false)
-        setSceneDelegate(nil, mainActor: false)
+        let mainActor = launches.state.withLock { state in
+            state.madeFor = nil
+            return state.mainActor
+        }
+        // The stored objects, main-actor adapters included (their public getters hide them).
+        let taken: [any Sendable] = side.withLock { [$0.delegate as (any Sendable)?, $0.sceneDelegate as (any Sendable)?] }.compactMap { $0 }
+        setDelegate(nil, mainActor: mainActor)
+        setSceneDelegate(nil, mainActor: mainActor)
         return taken
     }
 }
